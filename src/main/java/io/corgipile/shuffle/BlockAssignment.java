@@ -1,0 +1,16 @@
+package io.corgipile.shuffle;
+
+import java.util.Locale;
+
+/** How row groups are distributed over a scan's partitions. */
+public enum BlockAssignment {
+  /** Every epoch the (shuffled) list of all row groups is cut anew into contiguous slices. */
+  EPOCH,
+  /** A row group stays on one partition for all epochs; only the order within it changes. */
+  FIXED;
+
+  /** The value users write in the {@code blockAssignment} option. */
+  public String optionValue() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,115 @@
+package io.corgipile.shuffle;
+
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The capacity of a partition's tuple buffer: a row count ({@code 100000}), a size of decoded rows
+ * ({@code 64m}, {@code 1g}) or a share of the partition's rows in the epoch ({@code 10%}).
+ */
+public final class BufferSize implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** What the number counts. */
+  public enum Unit { ROWS, BYTES, PERCENT }
+
+  public static final String FORMAT =
+      "a row count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)";
+
+  private static final Pattern ROWS = Pattern.compile("\\d+");
+  private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kmgt]i?b?|b)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern PERCENT = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)\\s*%");
+
+  private final Unit unit;
+  private final long count;
+  private final double percent;
+  private final String text;
+
+  private BufferSize(Unit unit, long count, double percent, String text) {
+    this.unit = unit;
+    this.count = count;
+    this.percent = percent;
+    this.text = text;
+  }
+
+  public static BufferSize rows(long rows) {
+    return new BufferSize(Unit.ROWS, rows, 0, Long.toString(rows));
+  }
+
+  /**
+   * Parses a buffer size.
+   *
+   * @throws IllegalArgumentException naming the accepted formats when {@code value} is none of them
+   */
+  public static BufferSize parse(String value) {
+    String v = value.trim();
+    try {
+      Matcher m;
+      if (ROWS.matcher(v).matches()) {
+        long rows = Long.parseLong(v);
+        if (rows >= 1) {
+          return new BufferSize(Unit.ROWS, rows, 0, v);
+        }
+      } else if ((m = BYTES.matcher(v)).matches()) {
+        long bytes = Math.multiplyExact(Long.parseLong(m.group(1)), multiplier(m.group(2)));
+        if (bytes >= 1) {
+          return new BufferSize(Unit.BYTES, bytes, 0, v.toLowerCase(Locale.ROOT));
+        }
+      } else if ((m = PERCENT.matcher(v)).matches()) {
+        double p = new BigDecimal(m.group(1)).doubleValue();
+        if (p > 0 && p <= 100) {
+          return new BufferSize(Unit.PERCENT, 0, p, v);
+        }
+      }
+    } catch (ArithmeticException | NumberFormatException e) {
+      // too large for a long: reported below like any other value out of range
+    }
+    throw new IllegalArgumentException("expected " + FORMAT + ", greater than 0 (and at most 100%)");
+  }
+
+  private static long multiplier(String suffix) {
+    switch (Character.toLowerCase(suffix.charAt(0))) {
+      case 'k': return 1L << 10;
+      case 'm': return 1L << 20;
+      case 'g': return 1L << 30;
+      case 't': return 1L << 40;
+      default: return 1L;
+    }
+  }
+
+  public Unit unit() {
+    return unit;
+  }
+
+  /** The most rows a buffer may hold for a partition of {@code partitionRows} rows. */
+  public long maxRows(long partitionRows) {
+    switch (unit) {
+      case ROWS: return count;
+      case PERCENT: return Math.max(1L, (long) Math.ceil(partitionRows * (percent / 100.0)));
+      default: return Long.MAX_VALUE;
+    }
+  }
+
+  /** The most bytes a buffer may hold, or {@link Long#MAX_VALUE} when the size is given in rows. */
+  public long maxBytes() {
+    return unit == Unit.BYTES ? count : Long.MAX_VALUE;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof BufferSize && ((BufferSize) o).text.equals(text);
+  }
+
+  @Override
+  public int hashCode() {
+    return text.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return text;
+  }
+}

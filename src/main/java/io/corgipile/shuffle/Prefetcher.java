@@ -1,0 +1,103 @@
+package io.corgipile.shuffle;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Double buffering: a background thread fills one buffer while the caller consumes the other.
+ *
+ * <p>The filler runs strictly sequentially, one buffer after the other, so what each buffer holds
+ * does not depend on thread timing. At most two buffers exist: the one being consumed and the one
+ * being filled.
+ *
+ * @param <B> the buffer type
+ */
+public final class Prefetcher<B> implements AutoCloseable {
+  /** Fills a buffer; returns false, leaving it empty, when the input is exhausted. */
+  @FunctionalInterface
+  public interface Filler<B> {
+    boolean fill(B buffer) throws Exception;
+  }
+
+  private static final Object END = new Object();
+
+  private final BlockingQueue<B> free = new ArrayBlockingQueue<>(2);
+  private final BlockingQueue<Object> filled = new ArrayBlockingQueue<>(3);
+  private final Thread thread;
+  private B current;
+  private boolean ended;
+
+  public Prefetcher(String threadName, Filler<B> filler, B first, B second) {
+    free.add(first);
+    free.add(second);
+    thread = new Thread(() -> run(filler), threadName);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void run(Filler<B> filler) {
+    try {
+      while (true) {
+        B buffer = free.take();
+        if (!filler.fill(buffer)) {
+          filled.put(END);
+          return;
+        }
+        filled.put(buffer);
+      }
+    } catch (InterruptedException e) {
+      // closed by the consumer
+    } catch (Throwable t) {
+      filled.offer(new Failure(t));
+    }
+  }
+
+  /**
+   * Returns the next filled buffer, or null when the input is exhausted. The buffer returned by the
+   * previous call goes back to the filler, so it must no longer be read.
+   */
+  @SuppressWarnings("unchecked")
+  public B next() throws InterruptedException {
+    if (ended) {
+      return null;
+    }
+    if (current != null) {
+      free.put(current);
+      current = null;
+    }
+    Object item = filled.take();
+    if (item == END) {
+      ended = true;
+      return null;
+    }
+    if (item instanceof Failure) {
+      ended = true;
+      Throwable cause = ((Failure) item).cause;
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      if (cause instanceof Error) {
+        throw (Error) cause;
+      }
+      throw new IllegalStateException(cause.getMessage(), cause);
+    }
+    current = (B) item;
+    return current;
+  }
+
+  /** Stops the filler and waits for it, so the caller may then close what the filler reads. */
+  @Override
+  public void close() throws InterruptedException {
+    thread.interrupt();
+    thread.join(TimeUnit.SECONDS.toMillis(30));
+  }
+
+  private static final class Failure {
+    final Throwable cause;
+
+    Failure(Throwable cause) {
+      this.cause = cause;
+    }
+  }
+}

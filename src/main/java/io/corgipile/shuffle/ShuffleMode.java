@@ -1,0 +1,25 @@
+package io.corgipile.shuffle;
+
+import java.util.Locale;
+
+/** How a partition's rows are reordered within one epoch. */
+public enum ShuffleMode {
+  /** Random row-group order, then whole row groups poured into a buffer whose tuples are shuffled. */
+  CORGIPILE,
+  /** Random row-group order only; the tuples of a row group stay in storage order. */
+  BLOCK,
+  /** Storage order through a sliding window of tuples (tf.data's {@code shuffle(buffer)}). */
+  WINDOW,
+  /** Storage order. */
+  NONE;
+
+  /** The value users write in the {@code shuffle} option. */
+  public String optionValue() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether the order of row groups is randomized every epoch. */
+  public boolean shufflesBlocks() {
+    return this == CORGIPILE || this == BLOCK;
+  }
+}

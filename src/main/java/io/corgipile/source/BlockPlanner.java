@@ -1,0 +1,189 @@
+package io.corgipile.source;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.compat.RowGroupFilter;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.UserDefinedType;
+
+/**
+ * Turns a table's files into blocks on the driver: reads every footer (in parallel), checks each
+ * file's schema against the columns the scan reads, and drops row groups whose statistics prove
+ * that no row passes the pushed filters.
+ */
+final class BlockPlanner {
+  private static final int MAX_THREADS = 32;
+
+  private BlockPlanner() {}
+
+  static BlockPlan plan(SparkParquetAdapter adapter, List<DataFile> files, Filter[] filters) {
+    Configuration conf = adapter.hadoopConf();
+    int threads = Math.max(1, Math.min(MAX_THREADS, files.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "corgipile-footers");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<List<Block>>> futures = new ArrayList<>();
+      for (int i = 0; i < files.size(); i++) {
+        int index = i;
+        futures.add(pool.submit(() -> blocksOf(adapter, conf, index, files.get(index), filters)));
+      }
+      List<Block> blocks = new ArrayList<>();
+      for (Future<List<Block>> f : futures) {
+        blocks.addAll(f.get());
+      }
+      return new BlockPlan(files, blocks);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new IllegalStateException(cause.getMessage(), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Cannot plan the scan: interrupted while reading Parquet footers", e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Reads a file's footer, naming the file in any error. */
+  static ParquetMetadata readFooter(Configuration conf, String path) {
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(path), conf))) {
+      return reader.getFooter();
+    } catch (IOException | RuntimeException e) {
+      throw new CorgiPileReadException("Cannot read Parquet footer of " + path + ": " + message(e), e);
+    }
+  }
+
+  private static List<Block> blocksOf(
+      SparkParquetAdapter adapter, Configuration conf, int index, DataFile file, Filter[] filters) {
+    ParquetMetadata footer = readFooter(conf, file.path());
+    StructType fileSchema;
+    try {
+      fileSchema = adapter.sparkSchemaOf(footer.getFileMetaData().getSchema());
+    } catch (RuntimeException e) {
+      throw new CorgiPileReadException("Cannot read schema of Parquet file " + file.path() + ": " + message(e), e);
+    }
+    checkCompatible(file.path(), adapter.requestedDataSchema(), fileSchema, adapter.caseSensitive());
+
+    List<BlockMetaData> all = footer.getBlocks();
+    Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+    Optional<FilterPredicate> predicate = adapter.parquetPredicate(footer.getFileMetaData(), filters);
+    kept.addAll(predicate.isPresent()
+        ? RowGroupFilter.filterRowGroups(FilterCompat.get(predicate.get()), all, footer.getFileMetaData().getSchema())
+        : all);
+    List<Block> blocks = new ArrayList<>();
+    for (int rg = 0; rg < all.size(); rg++) {
+      BlockMetaData b = all.get(rg);
+      if (b.getRowCount() > 0 && kept.contains(b)) {
+        blocks.add(new Block(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(), b.getRowCount()));
+      }
+    }
+    return blocks;
+  }
+
+  /**
+   * Rejects a file whose columns cannot be read as the table's types. Types of one family (numbers,
+   * date-times) are left to Spark's reader, which widens some and rejects others with its own message.
+   */
+  static void checkCompatible(String path, StructType table, StructType file, boolean caseSensitive) {
+    for (StructField wanted : table.fields()) {
+      StructField present = find(file, wanted.name(), caseSensitive);
+      if (present != null) {
+        String conflict = conflict(wanted.dataType(), present.dataType(), caseSensitive);
+        if (conflict != null) {
+          throw new CorgiPileReadException("Cannot read Parquet file " + path + ": column " + wanted.name()
+              + " is " + present.dataType().simpleString() + " in this file but "
+              + wanted.dataType().simpleString() + " in the table schema" + conflict
+              + " (files with conflicting schemas cannot be read together)");
+        }
+      }
+    }
+  }
+
+  private static String conflict(DataType table, DataType file, boolean caseSensitive) {
+    if (table instanceof UserDefinedType) {
+      return conflict(((UserDefinedType<?>) table).sqlType(), file, caseSensitive);
+    }
+    if (table instanceof StructType && file instanceof StructType) {
+      for (StructField f : ((StructType) table).fields()) {
+        StructField g = find((StructType) file, f.name(), caseSensitive);
+        if (g != null) {
+          String inner = conflict(f.dataType(), g.dataType(), caseSensitive);
+          if (inner != null) {
+            return inner.isEmpty() ? " (field " + f.name() + ")" : inner;
+          }
+        }
+      }
+      return null;
+    }
+    if (table instanceof ArrayType && file instanceof ArrayType) {
+      return conflict(((ArrayType) table).elementType(), ((ArrayType) file).elementType(), caseSensitive);
+    }
+    if (table instanceof MapType && file instanceof MapType) {
+      String k = conflict(((MapType) table).keyType(), ((MapType) file).keyType(), caseSensitive);
+      return k != null ? k : conflict(((MapType) table).valueType(), ((MapType) file).valueType(), caseSensitive);
+    }
+    return family(table).equals(family(file)) ? null : "";
+  }
+
+  private static String family(DataType t) {
+    if (t instanceof NumericType) {
+      return "number";
+    }
+    if (t instanceof DateType || t instanceof TimestampType || t instanceof TimestampNTZType) {
+      return "datetime";
+    }
+    if (t instanceof StringType || t instanceof BinaryType || t instanceof BooleanType) {
+      return t.typeName();
+    }
+    return t.getClass().getName();
+  }
+
+  private static StructField find(StructType schema, String name, boolean caseSensitive) {
+    for (StructField f : schema.fields()) {
+      if (caseSensitive ? f.name().equals(name) : f.name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  static String message(Throwable e) {
+    String m = e.getMessage();
+    return m == null || m.isBlank() ? e.getClass().getName() : m;
+  }
+}

@@ -1,0 +1,105 @@
+package io.corgipile.source;
+
+import java.util.Arrays;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomSumMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+
+/**
+ * The scan's own metrics, shown in the SQL tab of Spark's UI and on the scan node of an executed
+ * plan. Spark instantiates the metric classes by name, so they are public with no-arg constructors.
+ */
+public final class CorgiPileMetrics {
+  public static final String ROW_GROUPS_READ = "rowGroupsRead";
+  public static final String BYTES_READ = "rowGroupBytesRead";
+  public static final String ROWS_READ = "rowsDecoded";
+  public static final String PEAK_BUFFER_BYTES = "peakBufferBytes";
+
+  private CorgiPileMetrics() {}
+
+  static CustomMetric[] supported() {
+    return new CustomMetric[] {new RowGroupsRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes()};
+  }
+
+  static CustomTaskMetric[] values(ReaderMetrics m) {
+    return new CustomTaskMetric[] {
+        value(ROW_GROUPS_READ, m.rowGroupsRead.get()),
+        value(BYTES_READ, m.bytesRead.get()),
+        value(ROWS_READ, m.rowsRead.get()),
+        value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get())};
+  }
+
+  private static CustomTaskMetric value(String name, long value) {
+    return new CustomTaskMetric() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public long value() {
+        return value;
+      }
+    };
+  }
+
+  /** Row groups decoded by all tasks. */
+  public static final class RowGroupsRead extends CustomSumMetric {
+    @Override
+    public String name() {
+      return ROW_GROUPS_READ;
+    }
+
+    @Override
+    public String description() {
+      return "row groups read";
+    }
+  }
+
+  /** Bytes on disk (compressed) of the row groups decoded by all tasks. */
+  public static final class BytesRead extends CustomSumMetric {
+    @Override
+    public String name() {
+      return BYTES_READ;
+    }
+
+    @Override
+    public String description() {
+      return "row group bytes read";
+    }
+  }
+
+  /** Rows decoded by all tasks. */
+  public static final class RowsRead extends CustomSumMetric {
+    @Override
+    public String name() {
+      return ROWS_READ;
+    }
+
+    @Override
+    public String description() {
+      return "rows decoded";
+    }
+  }
+
+  /**
+   * The largest memory one task's shuffle buffers (both, with prefetch) or window allocated: pages of
+   * row bytes plus their index. The bound the README states is checked against this.
+   */
+  public static final class PeakBufferBytes implements CustomMetric {
+    @Override
+    public String name() {
+      return PEAK_BUFFER_BYTES;
+    }
+
+    @Override
+    public String description() {
+      return "peak shuffle buffer bytes per task";
+    }
+
+    @Override
+    public String aggregateTaskMetrics(long[] taskMetrics) {
+      return Long.toString(Arrays.stream(taskMetrics).max().orElse(0L));
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package io.corgipile.source;
+
+/** A file, row group or option of a {@code corgipile} scan could not be read; the message names it. */
+public class CorgiPileReadException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public CorgiPileReadException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  public CorgiPileReadException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,64 @@
+package io.corgipile.source;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import scala.jdk.javaapi.CollectionConverters;
+
+/** Parquet files read through the CorgiPile shuffle. */
+final class CorgiPileTable implements SupportsRead {
+  private final SparkSession session;
+  private final String name;
+  private final FileListing listing;
+
+  CorgiPileTable(SparkSession session, String name, FileListing listing) {
+    this.session = session;
+    this.name = name;
+    this.listing = listing;
+  }
+
+  FileListing listing() {
+    return listing;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public StructType schema() {
+    return listing.schema();
+  }
+
+  @Override
+  public Column[] columns() {
+    StructField[] fields = listing.schema().fields();
+    Column[] columns = new Column[fields.length];
+    for (int i = 0; i < fields.length; i++) {
+      StructField f = fields[i];
+      columns[i] = Column.create(f.name(), f.dataType(), f.nullable(), f.getComment().getOrElse(() -> null), null);
+    }
+    return columns;
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    return EnumSet.of(TableCapability.BATCH_READ);
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    Map<String, String> sessionConf = CollectionConverters.asJava(session.conf().getAll());
+    ReadConf conf = ReadConf.from(options, sessionConf);
+    return new CorgiPileScanBuilder(session, listing, listing.schema(), CorgiPileSource.fileOptions(options), conf);
+  }
+}

@@ -1,0 +1,14 @@
+package io.corgipile.source;
+
+import java.util.List;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The files of a table and its schema, as {@code spark.read().parquet(...)} sees them.
+ *
+ * @param schema the table schema: data columns, then partition columns
+ * @param dataSchema the columns stored in the files
+ * @param partitionSchema the columns taken from {@code key=value} directories
+ * @param files the files, sorted by path: the table's storage order
+ */
+record FileListing(StructType schema, StructType dataSchema, StructType partitionSchema, List<DataFile> files) {}

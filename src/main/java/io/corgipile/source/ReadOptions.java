@@ -1,0 +1,46 @@
+package io.corgipile.source;
+
+/**
+ * Names and defaults of the {@code corgipile} source's options. Each option can also be set for a
+ * whole session as {@code spark.datasource.corgipile.<name>}; an option on the reader wins.
+ */
+public final class ReadOptions {
+  private ReadOptions() {}
+
+  /** Prefix of session configuration keys that set an option's default. */
+  public static final String SESSION_CONF_PREFIX = "spark.datasource.corgipile.";
+
+  /** {@code corgipile}, {@code block}, {@code window} or {@code none}. */
+  public static final String SHUFFLE = "shuffle";
+  public static final String SHUFFLE_DEFAULT = "corgipile";
+
+  /** Rows ({@code 100000}), decoded bytes ({@code 64m}) or a share of the partition's rows ({@code 10%}). */
+  public static final String BUFFER_SIZE = "bufferSize";
+  public static final String BUFFER_SIZE_DEFAULT = "10%";
+
+  /** Seed of every random choice of the scan. */
+  public static final String SEED = "seed";
+  public static final long SEED_DEFAULT = 42L;
+
+  /** The epoch whose order to produce; the local property {@link #EPOCH_LOCAL_PROPERTY} overrides it. */
+  public static final String EPOCH = "epoch";
+  public static final int EPOCH_DEFAULT = 0;
+
+  /**
+   * Spark local property that, set on the thread that runs a job, overrides {@link #EPOCH} for that
+   * job's tasks. A training loop sets it before each epoch so one planned DataFrame yields a new
+   * order every epoch.
+   */
+  public static final String EPOCH_LOCAL_PROPERTY = "corgipile.epoch";
+
+  /** Number of input partitions; by default Spark's default parallelism, at most the number of row groups. */
+  public static final String PARTITIONS = "partitions";
+
+  /** {@code epoch} or {@code fixed}. */
+  public static final String BLOCK_ASSIGNMENT = "blockAssignment";
+  public static final String BLOCK_ASSIGNMENT_DEFAULT = "epoch";
+
+  /** {@code true}: fill the next buffer on a background thread while the current one is emitted. */
+  public static final String PREFETCH = "prefetch";
+  public static final boolean PREFETCH_DEFAULT = true;
+}

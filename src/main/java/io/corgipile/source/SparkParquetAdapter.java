@@ -1,0 +1,393 @@
+package io.corgipile.source;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.FileSplit;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.parquet.hadoop.ParquetRecordReader;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.BoundReference;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
+import org.apache.spark.sql.catalyst.util.RebaseDateTime;
+import org.apache.spark.sql.execution.datasources.DataSourceUtils;
+import org.apache.spark.sql.execution.datasources.FileStatusWithMetadata;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.execution.datasources.PartitionDirectory;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFilters;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetOptions;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetToSparkSchemaConverter;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
+import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The one class that uses Spark-internal APIs ({@code org.apache.spark.sql.execution} and catalyst
+ * internals): listing files as {@code spark.read().parquet(...)} lists them, converting Parquet
+ * schemas and filters as Spark does, and decoding a row group with Spark's own readers. A Spark
+ * upgrade that moves any of these should touch this file only.
+ *
+ * <p>An instance holds the settings of one scan, captured from the session on the driver, and
+ * travels to executors inside the reader factory.
+ */
+final class SparkParquetAdapter implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final Broadcast<SerializableConfiguration> hadoopConf;
+  private final StructType requestedDataSchema;
+  private final StructType partitionSchema;
+  private final StructType outputSchema;
+  private final boolean caseSensitive;
+  private final boolean vectorized;
+  private final boolean offHeap;
+  private final int batchSize;
+  private final boolean int96Conversion;
+  private final String sessionTimeZone;
+  private final String datetimeRebaseMode;
+  private final String int96RebaseMode;
+  private final boolean filterPushDown;
+  private final boolean pushDownDate;
+  private final boolean pushDownTimestamp;
+  private final boolean pushDownDecimal;
+  private final boolean pushDownStringPredicate;
+  private final int pushDownInFilterThreshold;
+
+  /**
+   * Captures a scan's settings.
+   *
+   * @param options the reader options (Spark's Parquet options such as {@code datetimeRebaseMode} apply)
+   * @param partitionSchema the table's partition columns
+   * @param outputSchema the columns the scan returns, a pruned subset of the table schema
+   */
+  SparkParquetAdapter(
+      SparkSession session, Map<String, String> options, StructType partitionSchema, StructType outputSchema) {
+    SQLConf sql = sqlConf(session);
+    this.caseSensitive = sql.caseSensitiveAnalysis();
+    this.partitionSchema = partitionSchema;
+    this.outputSchema = outputSchema;
+    List<StructField> data = new ArrayList<>();
+    for (StructField f : outputSchema.fields()) {
+      if (indexOf(partitionSchema, f.name()) < 0) {
+        data.add(f);
+      }
+    }
+    this.requestedDataSchema = new StructType(data.toArray(new StructField[0]));
+    StructType resultSchema = new StructType(
+        concat(requestedDataSchema.fields(), partitionSchema.fields()));
+    this.vectorized = ParquetUtils.isBatchReadSupportedForSchema(sql, resultSchema);
+    this.offHeap = sql.offHeapColumnVectorEnabled();
+    this.batchSize = sql.parquetVectorizedReaderBatchSize();
+    this.int96Conversion = sql.isParquetINT96TimestampConversion();
+    this.sessionTimeZone = sql.sessionLocalTimeZone();
+    ParquetOptions parquetOptions = new ParquetOptions(scalaMap(options), sql);
+    this.datetimeRebaseMode = parquetOptions.datetimeRebaseModeInRead();
+    this.int96RebaseMode = parquetOptions.int96RebaseModeInRead();
+    this.filterPushDown = sql.parquetFilterPushDown();
+    this.pushDownDate = sql.parquetFilterPushDownDate();
+    this.pushDownTimestamp = sql.parquetFilterPushDownTimestamp();
+    this.pushDownDecimal = sql.parquetFilterPushDownDecimal();
+    this.pushDownStringPredicate = sql.parquetFilterPushDownStringPredicate();
+    this.pushDownInFilterThreshold = sql.parquetFilterPushDownInFilterThreshold();
+
+    Configuration conf = classic(session).sessionState().newHadoopConfWithOptions(scalaMap(options));
+    // What Spark's own ParquetScan sets: the converters read these keys.
+    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
+    conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedDataSchema.json());
+    conf.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), requestedDataSchema.json());
+    conf.set(SQLConf.SESSION_LOCAL_TIMEZONE().key(), sql.sessionLocalTimeZone());
+    conf.setBoolean(SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), sql.nestedSchemaPruningEnabled());
+    conf.setBoolean(SQLConf.CASE_SENSITIVE().key(), sql.caseSensitiveAnalysis());
+    conf.setBoolean(SQLConf.PARQUET_BINARY_AS_STRING().key(), sql.isParquetBinaryAsString());
+    conf.setBoolean(SQLConf.PARQUET_INT96_AS_TIMESTAMP().key(), sql.isParquetINT96AsTimestamp());
+    conf.setBoolean(SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED().key(), sql.parquetInferTimestampNTZEnabled());
+    conf.setBoolean(SQLConf.LEGACY_PARQUET_NANOS_AS_LONG().key(), sql.legacyParquetNanosAsLong());
+    conf.setBoolean(SQLConf.PARQUET_READER_RESPECT_UNKNOWN_TYPE_ANNOTATION().key(),
+        sql.parquetReaderRespectUnknownTypeAnnotation());
+    this.hadoopConf = JavaSparkContext.fromSparkContext(session.sparkContext())
+        .broadcast(new SerializableConfiguration(conf));
+  }
+
+  /**
+   * Lists a table's files and schema exactly as {@code spark.read().parquet(paths)} does: same
+   * options, globs, recursion, hidden-file rules, partition discovery and schema inference.
+   */
+  static FileListing listFiles(
+      SparkSession session, List<String> paths, Map<String, String> options, StructType userSchema) {
+    DataFrameReader reader = session.read().options(options);
+    if (userSchema != null) {
+      reader = reader.schema(userSchema);
+    }
+    Dataset<Row> df = reader.parquet(paths.toArray(new String[0]));
+    LogicalPlan plan = ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().analyzed();
+    if (!(plan instanceof LogicalRelation)
+        || !(((LogicalRelation) plan).relation() instanceof HadoopFsRelation)) {
+      throw new IllegalStateException("Cannot list files of " + paths + ": unexpected plan " + plan);
+    }
+    HadoopFsRelation relation = (HadoopFsRelation) ((LogicalRelation) plan).relation();
+    List<DataFile> files = new ArrayList<>();
+    for (PartitionDirectory dir : CollectionConverters.asJava(
+        relation.location().listFiles(emptySeq(), emptySeq()))) {
+      InternalRow values = dir.values().copy();
+      for (FileStatusWithMetadata f : CollectionConverters.asJava(dir.files())) {
+        files.add(new DataFile(f.getPath().toString(), f.getLen(), values));
+      }
+    }
+    files.sort(Comparator.comparing(DataFile::path));
+    return new FileListing(relation.schema(), relation.dataSchema(), relation.partitionSchema(), files);
+  }
+
+  Configuration hadoopConf() {
+    return hadoopConf.value().value();
+  }
+
+  StructType requestedDataSchema() {
+    return requestedDataSchema;
+  }
+
+  boolean caseSensitive() {
+    return caseSensitive;
+  }
+
+  /** A file's schema as Spark reads it, to check it against the table's. */
+  StructType sparkSchemaOf(MessageType parquetSchema) {
+    return new ParquetToSparkSchemaConverter(hadoopConf()).convert(parquetSchema);
+  }
+
+  /** The Parquet predicate Spark would push into this file for {@code filters}, if any converts. */
+  Optional<FilterPredicate> parquetPredicate(FileMetaData file, Filter[] filters) {
+    if (!filterPushDown || filters.length == 0) {
+      return Optional.empty();
+    }
+    ParquetFilters converter = new ParquetFilters(file.getSchema(), pushDownDate, pushDownTimestamp,
+        pushDownDecimal, pushDownStringPredicate, pushDownInFilterThreshold, caseSensitive,
+        datetimeRebaseSpec(file));
+    FilterPredicate all = null;
+    for (Filter f : filters) {
+      Option<FilterPredicate> p = converter.createFilter(f);
+      if (p.isDefined()) {
+        all = all == null ? p.get() : FilterApi.and(all, p.get());
+      }
+    }
+    return Optional.ofNullable(all);
+  }
+
+  /**
+   * Opens one row group with Spark's vectorized reader (or its record reader where Spark would
+   * fall back to it) and returns its rows in the output schema.
+   *
+   * @param footer the file's footer, reduced to the one row group to read
+   */
+  RowGroupRows open(DataFile file, ParquetMetadata footer) throws IOException {
+    Configuration conf = hadoopConf();
+    Path path = new Path(file.path());
+    long start = footer.getBlocks().get(0).getStartingPos();
+    long length = footer.getBlocks().get(0).getCompressedSize();
+    FileSplit split = new FileSplit(path, start, length, new String[0]);
+    TaskAttemptContextImpl context = new TaskAttemptContextImpl(conf, new TaskAttemptID());
+    FileMetaData meta = footer.getFileMetaData();
+    RebaseDateTime.RebaseSpec datetimeRebase = datetimeRebaseSpec(meta);
+    RebaseDateTime.RebaseSpec int96Rebase =
+        DataSourceUtils.int96RebaseSpec(key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
+    String createdBy = meta.getCreatedBy();
+    ZoneId convertTz = int96Conversion && (createdBy == null || !createdBy.startsWith("parquet-mr"))
+        ? DateTimeUtils.getZoneId(sessionTimeZone) : null;
+    InternalRow partitionValues = file.partitionValues();
+
+    if (vectorized) {
+      VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz,
+          datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
+          int96Rebase.mode().toString(), int96Rebase.timeZone(),
+          offHeap && TaskContext.get() != null, batchSize);
+      HadoopInputFile input = HadoopInputFile.fromPath(path, conf);
+      try {
+        reader.initialize(split, context, Option.apply(input), Option.apply(input.newStream()), Option.apply(footer));
+        reader.initBatch(partitionSchema, partitionValues);
+        reader.enableReturningBatches();
+      } catch (IOException | RuntimeException | InterruptedException e) {
+        reader.close();
+        throw e instanceof InterruptedException ? new IOException(e) : rethrow(e);
+      }
+      return new VectorizedRows(reader, projection(requestedDataSchema, partitionSchema));
+    }
+    ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(
+        new ParquetReadSupport(Option.apply(convertTz), false, datetimeRebase, int96Rebase));
+    try {
+      reader.initialize(split, context);
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      reader.close();
+      throw e instanceof InterruptedException ? new IOException(e) : rethrow(e);
+    }
+    return new RecordRows(reader, partitionValues, projection(requestedDataSchema, partitionSchema));
+  }
+
+  private static IOException rethrow(Exception e) {
+    if (e instanceof RuntimeException) {
+      throw (RuntimeException) e;
+    }
+    return (IOException) e;
+  }
+
+  private RebaseDateTime.RebaseSpec datetimeRebaseSpec(FileMetaData meta) {
+    return DataSourceUtils.datetimeRebaseSpec(key -> meta.getKeyValueMetaData().get(key), datetimeRebaseMode);
+  }
+
+  /** Maps reader rows (requested data columns, then partition columns) to the output schema. */
+  private UnsafeProjection projection(StructType data, StructType partitions) {
+    StructField[] layout = concat(data.fields(), partitions.fields());
+    List<Expression> exprs = new ArrayList<>();
+    for (StructField out : outputSchema.fields()) {
+      int i = indexOf(partitions, out.name());
+      i = i >= 0 ? data.fields().length + i : indexOf(data, out.name());
+      exprs.add(new BoundReference(i, layout[i].dataType(), true));
+    }
+    return UnsafeProjection.create(CollectionConverters.asScala(exprs).toSeq());
+  }
+
+  private int indexOf(StructType schema, String name) {
+    StructField[] fields = schema.fields();
+    for (int i = 0; i < fields.length; i++) {
+      if (caseSensitive ? fields[i].name().equals(name)
+          : fields[i].name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static StructField[] concat(StructField[] a, StructField[] b) {
+    StructField[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  private static SQLConf sqlConf(SparkSession session) {
+    return classic(session).sessionState().conf();
+  }
+
+  private static org.apache.spark.sql.classic.SparkSession classic(SparkSession session) {
+    return (org.apache.spark.sql.classic.SparkSession) session;
+  }
+
+  private static scala.collection.immutable.Map<String, String> scalaMap(Map<String, String> map) {
+    return scala.collection.immutable.Map.from(CollectionConverters.asScala(map));
+  }
+
+  private static <T> scala.collection.immutable.Seq<T> emptySeq() {
+    return CollectionConverters.asScala(new ArrayList<T>()).toSeq();
+  }
+
+  /** Rows of Spark's vectorized reader, one batch at a time. */
+  private static final class VectorizedRows implements RowGroupRows {
+    private final VectorizedParquetRecordReader reader;
+    private final UnsafeProjection projection;
+    private ColumnarBatch batch;
+    private int next;
+    private UnsafeRow row;
+
+    VectorizedRows(VectorizedParquetRecordReader reader, UnsafeProjection projection) {
+      this.reader = reader;
+      this.projection = projection;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      while (batch == null || next >= batch.numRows()) {
+        if (!reader.nextKeyValue()) {
+          return false;
+        }
+        batch = (ColumnarBatch) reader.getCurrentValue();
+        next = 0;
+      }
+      row = projection.apply(batch.getRow(next++));
+      return true;
+    }
+
+    @Override
+    public UnsafeRow row() {
+      return row;
+    }
+
+    @Override
+    public void close() throws IOException {
+      reader.close();
+    }
+  }
+
+  /** Rows of parquet-mr's record reader with Spark's converters, for schemas Spark cannot vectorize. */
+  private static final class RecordRows implements RowGroupRows {
+    private final ParquetRecordReader<InternalRow> reader;
+    private final JoinedRow joined = new JoinedRow();
+    private final InternalRow partitionValues;
+    private final UnsafeProjection projection;
+    private UnsafeRow row;
+
+    RecordRows(ParquetRecordReader<InternalRow> reader, InternalRow partitionValues, UnsafeProjection projection) {
+      this.reader = reader;
+      this.partitionValues = partitionValues;
+      this.projection = projection;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      try {
+        if (!reader.nextKeyValue()) {
+          return false;
+        }
+        row = projection.apply(joined.apply(reader.getCurrentValue(), partitionValues));
+        return true;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException(e);
+      }
+    }
+
+    @Override
+    public UnsafeRow row() {
+      return row;
+    }
+
+    @Override
+    public void close() throws IOException {
+      reader.close();
+    }
+  }
+}
