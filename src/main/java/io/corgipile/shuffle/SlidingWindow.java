@@ -16,7 +16,7 @@ import java.util.Arrays;
  */
 public final class SlidingWindow {
   private static final int MAX_ARRAY = Integer.MAX_VALUE - 16;
-  private static final int INDEX_BYTES_PER_ROW = Long.BYTES + Integer.BYTES;
+  private static final int INDEX_BYTES_PER_ROW = 2 * Integer.BYTES;
 
   private final long maxRows;
   private final long maxBytes;

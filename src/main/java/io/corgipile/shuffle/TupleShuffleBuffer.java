@@ -11,8 +11,9 @@ import java.util.List;
  * kept across {@link #clear()} so refilling allocates nothing.
  *
  * <p>Capacity is a row count, a byte budget, or both. The byte budget covers everything the buffer
- * allocates: pages and index arrays. A single tuple larger than the whole budget is still accepted
- * into an empty buffer, so reading always makes progress.
+ * allocates: pages and index arrays. Under a row count alone, allocation exceeds the tuples' bytes
+ * by at most a quarter plus one page, and the index by at most its doubling. A single tuple larger
+ * than the whole budget is still accepted into an empty buffer, so reading always makes progress.
  */
 public final class TupleShuffleBuffer {
   static final int MIN_PAGE = 64 << 10;
@@ -157,8 +158,9 @@ public final class TupleShuffleBuffer {
       pageFill = 0;
       return true;
     }
-    // Pages grow geometrically, so small buffers stay small and large ones use few pages.
-    long wanted = Math.max(length, Math.min(MAX_PAGE, Math.max(MIN_PAGE, pageBytes)));
+    // Each new page is a quarter of what is held: small buffers stay small, large ones use few
+    // pages, and at most about a quarter of the memory is unused slack.
+    long wanted = Math.max(length, Math.min(MAX_PAGE, Math.max(MIN_PAGE, pageBytes / 4)));
     long budget = maxBytes - allocatedBytes();
     if (next < pages.size()) {
       budget += pages.get(next).length; // the too-small page is replaced

@@ -80,17 +80,22 @@ final class BlockPlanner {
   }
 
   /** Reads a file's footer, naming the file in any error. */
-  static ParquetMetadata readFooter(Configuration conf, String path) {
-    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new Path(path), conf))) {
+  static ParquetMetadata readFooter(HadoopInputFile input) {
+    try (ParquetFileReader reader = ParquetFileReader.open(input)) {
       return reader.getFooter();
     } catch (IOException | RuntimeException e) {
-      throw new CorgiPileReadException("Cannot read Parquet footer of " + path + ": " + message(e), e);
+      throw new CorgiPileReadException("Cannot read Parquet footer of " + input.getPath() + ": " + message(e), e);
     }
   }
 
   private static List<Block> blocksOf(
       SparkParquetAdapter adapter, Configuration conf, int index, DataFile file, Filter[] filters) {
-    ParquetMetadata footer = readFooter(conf, file.path());
+    ParquetMetadata footer;
+    try {
+      footer = readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
+    } catch (IOException e) {
+      throw new CorgiPileReadException("Cannot read Parquet footer of " + file.path() + ": " + message(e), e);
+    }
     StructType fileSchema;
     try {
       fileSchema = adapter.sparkSchemaOf(footer.getFileMetaData().getSchema());

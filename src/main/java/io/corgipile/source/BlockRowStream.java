@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /**
@@ -18,7 +20,8 @@ final class BlockRowStream implements Closeable {
   private final int[] order;
   private final SparkParquetAdapter adapter;
   private final ReaderMetrics metrics;
-  private final Map<Integer, ParquetMetadata> footers = new HashMap<>();
+  private final SparkParquetAdapter.Decoder decoder;
+  private final Map<Integer, OpenFile> files = new HashMap<>();
 
   private int nextBlock;
   private Block current;
@@ -32,7 +35,11 @@ final class BlockRowStream implements Closeable {
     this.order = order;
     this.adapter = adapter;
     this.metrics = metrics;
+    this.decoder = adapter.decoder();
   }
+
+  /** A file's handle and footer, read once per stream. */
+  private record OpenFile(HadoopInputFile input, ParquetMetadata footer) {}
 
   /** Whether another block remains after the current one. */
   boolean hasNextBlock() {
@@ -55,16 +62,18 @@ final class BlockRowStream implements Closeable {
     current = plan.blocks().get(order[nextBlock++]);
     DataFile file = plan.files().get(current.file());
     try {
-      ParquetMetadata footer = footers.get(current.file());
-      if (footer == null) {
-        footer = BlockPlanner.readFooter(adapter.hadoopConf(), file.path());
-        footers.put(current.file(), footer);
+      OpenFile open = files.get(current.file());
+      if (open == null) {
+        HadoopInputFile input = HadoopInputFile.fromPath(new Path(file.path()), adapter.hadoopConf());
+        open = new OpenFile(input, BlockPlanner.readFooter(input));
+        files.put(current.file(), open);
       }
-      List<BlockMetaData> groups = footer.getBlocks();
+      List<BlockMetaData> groups = open.footer().getBlocks();
       if (current.rowGroup() >= groups.size() || groups.get(current.rowGroup()).getStartingPos() != current.offset()) {
         throw new CorgiPileReadException("the file changed since the scan was planned");
       }
-      rows = adapter.open(file, new ParquetMetadata(footer.getFileMetaData(), List.of(groups.get(current.rowGroup()))));
+      ParquetMetadata oneGroup = new ParquetMetadata(open.footer().getFileMetaData(), List.of(groups.get(current.rowGroup())));
+      rows = decoder.open(file, open.input(), oneGroup);
     } catch (IOException | RuntimeException e) {
       throw failure(e);
     }

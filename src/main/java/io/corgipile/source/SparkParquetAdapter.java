@@ -1,6 +1,7 @@
 package io.corgipile.source;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.Serializable;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.parquet.hadoop.ParquetRecordReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
@@ -210,58 +212,74 @@ final class SparkParquetAdapter implements Serializable {
     return Optional.ofNullable(all);
   }
 
-  /**
-   * Opens one row group with Spark's vectorized reader (or its record reader where Spark would
-   * fall back to it) and returns its rows in the output schema.
-   *
-   * @param footer the file's footer, reduced to the one row group to read
-   */
-  RowGroupRows open(DataFile file, ParquetMetadata footer) throws IOException {
-    Configuration conf = hadoopConf();
-    Path path = new Path(file.path());
-    long start = footer.getBlocks().get(0).getStartingPos();
-    long length = footer.getBlocks().get(0).getCompressedSize();
-    FileSplit split = new FileSplit(path, start, length, new String[0]);
-    TaskAttemptContextImpl context = new TaskAttemptContextImpl(conf, new TaskAttemptID());
-    FileMetaData meta = footer.getFileMetaData();
-    RebaseDateTime.RebaseSpec datetimeRebase = datetimeRebaseSpec(meta);
-    RebaseDateTime.RebaseSpec int96Rebase =
-        DataSourceUtils.int96RebaseSpec(key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
-    String createdBy = meta.getCreatedBy();
-    ZoneId convertTz = int96Conversion && (createdBy == null || !createdBy.startsWith("parquet-mr"))
-        ? DateTimeUtils.getZoneId(sessionTimeZone) : null;
-    InternalRow partitionValues = file.partitionValues();
-
-    if (vectorized) {
-      VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz,
-          datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
-          int96Rebase.mode().toString(), int96Rebase.timeZone(),
-          offHeap && TaskContext.get() != null, batchSize);
-      HadoopInputFile input = HadoopInputFile.fromPath(path, conf);
-      try {
-        reader.initialize(split, context, Option.apply(input), Option.apply(input.newStream()), Option.apply(footer));
-        reader.initBatch(partitionSchema, partitionValues);
-        reader.enableReturningBatches();
-      } catch (IOException | RuntimeException | InterruptedException e) {
-        reader.close();
-        throw e instanceof InterruptedException ? new IOException(e) : rethrow(e);
-      }
-      return new VectorizedRows(reader, projection(requestedDataSchema, partitionSchema));
-    }
-    ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(
-        new ParquetReadSupport(Option.apply(convertTz), false, datetimeRebase, int96Rebase));
-    try {
-      reader.initialize(split, context);
-    } catch (IOException | RuntimeException | InterruptedException e) {
-      reader.close();
-      throw e instanceof InterruptedException ? new IOException(e) : rethrow(e);
-    }
-    return new RecordRows(reader, partitionValues, projection(requestedDataSchema, partitionSchema));
+  /** A decoder for one task: it reuses one output projection for all the row groups it opens. */
+  Decoder decoder() {
+    return new Decoder();
   }
 
-  private static IOException rethrow(Exception e) {
+  /** Opens row groups for one task, on one thread at a time. */
+  final class Decoder {
+    // Looking up generated code costs about a millisecond, so one projection serves every row group;
+    // a row group's rows are consumed before the next one opens.
+    private final UnsafeProjection projection = projection(requestedDataSchema, partitionSchema);
+
+    /**
+     * Opens one row group with Spark's vectorized reader (or its record reader where Spark would
+     * fall back to it) and returns its rows in the output schema.
+     *
+     * @param input the file, opened once per task
+     * @param footer the file's footer, reduced to the one row group to read
+     */
+    RowGroupRows open(DataFile file, HadoopInputFile input, ParquetMetadata footer) throws IOException {
+      Configuration conf = hadoopConf();
+      BlockMetaData block = footer.getBlocks().get(0);
+      FileSplit split = new FileSplit(input.getPath(), block.getStartingPos(), block.getCompressedSize(), new String[0]);
+      TaskAttemptContextImpl context = new TaskAttemptContextImpl(conf, new TaskAttemptID());
+      FileMetaData meta = footer.getFileMetaData();
+      RebaseDateTime.RebaseSpec datetimeRebase = datetimeRebaseSpec(meta);
+      RebaseDateTime.RebaseSpec int96Rebase =
+          DataSourceUtils.int96RebaseSpec(key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
+      String createdBy = meta.getCreatedBy();
+      // As Spark: INT96 timestamps are converted to the session zone unless parquet-mr wrote them.
+      ZoneId convertTz = int96Conversion && (createdBy == null || !createdBy.startsWith("parquet-mr"))
+          ? DateTimeUtils.getZoneId(sessionTimeZone) : null;
+
+      if (vectorized) {
+        // Small row groups get small column vectors.
+        int capacity = (int) Math.max(1, Math.min(batchSize, block.getRowCount()));
+        VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz,
+            datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
+            int96Rebase.mode().toString(), int96Rebase.timeZone(),
+            offHeap && TaskContext.get() != null, capacity);
+        try {
+          reader.initialize(split, context, Option.apply(input), Option.apply(input.newStream()), Option.apply(footer));
+          reader.initBatch(partitionSchema, file.partitionValues());
+          reader.enableReturningBatches();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+          reader.close();
+          throw asIOException(e);
+        }
+        return new VectorizedRows(reader, projection);
+      }
+      ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(
+          new ParquetReadSupport(Option.apply(convertTz), false, datetimeRebase, int96Rebase));
+      try {
+        reader.initialize(split, context);
+      } catch (IOException | InterruptedException | RuntimeException e) {
+        reader.close();
+        throw asIOException(e);
+      }
+      return new RecordRows(reader, file.partitionValues(), projection);
+    }
+  }
+
+  private static IOException asIOException(Exception e) {
     if (e instanceof RuntimeException) {
       throw (RuntimeException) e;
+    }
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+      return new InterruptedIOException(e.getMessage());
     }
     return (IOException) e;
   }
