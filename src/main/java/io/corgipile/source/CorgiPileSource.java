@@ -17,6 +17,7 @@ import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The {@code corgipile} data source: {@code spark.read().format("corgipile").load(paths)} reads
@@ -61,20 +62,19 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
 
   private CorgiPileTable load(CaseInsensitiveStringMap options, StructType userSchema) {
     SparkSession session = SparkSession.active();
+    // Fail at load(), not at the first action, on a bad option value.
+    ReadConf.from(options, CollectionConverters.asJava(session.conf().getAll()));
     List<String> paths = paths(options);
     FileListing listing;
     try {
       listing = SparkParquetAdapter.listFiles(session, paths, fileOptions(options), userSchema);
     } catch (Exception e) {
-      // Scala throws AnalysisException, a checked exception to javac, without declaring it.
+      // Scala throws AnalysisException and SparkException, checked to javac, without declaring them.
       if (e instanceof AnalysisException) {
         throw translate((AnalysisException) e, paths);
       }
-      if (e instanceof RuntimeException) {
-        throw new CorgiPileReadException("Cannot load corgipile table from " + paths + ": "
-            + BlockPlanner.message(e), e);
-      }
-      throw new IllegalStateException(e);
+      throw new CorgiPileReadException("Cannot load corgipile table from " + paths + ": "
+          + BlockPlanner.message(e), e);
     }
     if (listing.files().isEmpty()) {
       throw noFiles(paths);

@@ -1,0 +1,197 @@
+package io.corgipile.source;
+
+import static io.corgipile.source.TestTables.corgipile;
+import static io.corgipile.source.TestTables.spark;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every way a read can go wrong gives an error that names the path, file, row group or option. */
+class ReadErrorsTest {
+  private static String good;
+
+  @BeforeAll
+  static void writeTable() {
+    good = TestTables.labelSorted(TestTables.tempDir("errors"), 2000, 500);
+  }
+
+  @AfterEach
+  void clearSessionState() {
+    spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
+    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
+  }
+
+  /** The messages of an exception and all its causes, so task failures wrapped by Spark are covered. */
+  private static String messages(Throwable t) {
+    StringBuilder all = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      all.append(c.getMessage()).append('\n');
+    }
+    return all.toString();
+  }
+
+  private static String failure(Runnable action) {
+    try {
+      action.run();
+    } catch (Exception e) { // Spark rethrows SparkException, a checked exception, undeclared
+      return messages(e);
+    }
+    throw new AssertionError("expected a failure");
+  }
+
+  private static Path firstParquet(String dir) throws Exception {
+    try (Stream<Path> files = Files.list(Path.of(dir))) {
+      return files.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+  }
+
+  @Test
+  void missingPath() {
+    String missing = TestTables.tempDir("missing").resolve("nope").toString();
+    assertThatThrownBy(() -> corgipile().load(missing))
+        .isInstanceOf(CorgiPileReadException.class)
+        .hasMessageStartingWith("Cannot load corgipile table: path does not exist: ")
+        .hasMessageContaining(missing);
+  }
+
+  @Test
+  void noPathAtAll() {
+    assertThatThrownBy(() -> corgipile().load())
+        .hasMessage("Cannot load corgipile table: no path given; use load(path, ...) or option path");
+  }
+
+  @Test
+  void noParquetFiles() throws Exception {
+    Path empty = TestTables.tempDir("empty");
+    Files.writeString(empty.resolve("_SUCCESS"), "");
+    Files.writeString(empty.resolve(".hidden.parquet"), "x");
+    assertThatThrownBy(() -> corgipile().load(empty.toString()))
+        .isInstanceOf(CorgiPileReadException.class)
+        .hasMessageStartingWith("Cannot load corgipile table: no Parquet files found in [" + empty)
+        .hasMessageContaining("names start with '_' or '.' are skipped");
+  }
+
+  @Test
+  void aFileThatIsNotParquet() throws Exception {
+    Path dir = TestTables.tempDir("not-parquet");
+    Path csv = dir.resolve("data.csv");
+    Files.writeString(csv, "a,b\n1,2\n", StandardCharsets.UTF_8);
+    assertThat(failure(() -> corgipile().load(dir.toString()).collectAsList()))
+        .contains("Cannot load corgipile table from [" + dir).contains("data.csv");
+  }
+
+  @Test
+  void aNonParquetFileAmongParquetFilesIsNamedWhenPlanning() throws Exception {
+    Path dir = TestTables.tempDir("mixed");
+    Files.copy(firstParquet(good), dir.resolve("a.parquet"));
+    Files.writeString(dir.resolve("b.parquet"), "this is not parquet at all", StandardCharsets.UTF_8);
+    String message = failure(() -> corgipile().load(dir.toString()).collectAsList());
+    assertThat(message).contains("b.parquet").containsPattern("Cannot (read Parquet footer of|load corgipile table)");
+  }
+
+  @Test
+  void aTruncatedFile() throws Exception {
+    Path dir = TestTables.tempDir("truncated");
+    Files.copy(firstParquet(good), dir.resolve("a.parquet"));
+    Path cut = dir.resolve("b.parquet");
+    byte[] bytes = Files.readAllBytes(firstParquet(good));
+    Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    assertThat(failure(() -> corgipile().load(dir.toString()).collectAsList())).contains("b.parquet");
+  }
+
+  @Test
+  void aCorruptRowGroupIsNamedWithItsFile() throws Exception {
+    Path dir = TestTables.tempDir("corrupt");
+    Path file = dir.resolve("c.parquet");
+    Files.copy(firstParquet(good), file);
+    // The first page header follows the 4-byte magic; garbage there breaks row group 0 only.
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek(4);
+      raf.write(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+    }
+    String message = failure(() -> corgipile().load(dir.toString()).collectAsList());
+    assertThat(message).contains("Cannot read row group 0 (offset 4, ").contains(file.toUri().getPath());
+  }
+
+  @Test
+  void filesWithConflictingSchemas() throws Exception {
+    Path dir = TestTables.tempDir("conflict");
+    spark().range(10).selectExpr("id", "cast(id as int) as x").coalesce(1).write().parquet(dir.resolve("1").toString());
+    spark().range(10).selectExpr("id", "cast(id as string) as x").coalesce(1).write().parquet(dir.resolve("2").toString());
+    Path a = firstParquet(dir.resolve("1").toString());
+    Path b = firstParquet(dir.resolve("2").toString());
+    Path table = Files.createDirectory(dir.resolve("t"));
+    Files.copy(a, table.resolve("a.parquet"));
+    Files.copy(b, table.resolve("b.parquet"));
+    String message = failure(() -> corgipile().load(table.toString()).collectAsList());
+    assertThat(message).contains("Cannot read Parquet file ").contains("b.parquet")
+        .contains("column x is string in this file but int in the table schema");
+    assertThat(failure(() -> corgipile("mergeSchema", "true").load(table.toString())))
+        .contains("Cannot load corgipile table from [" + table);
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', value = {
+      "shuffle|random|allowed values are corgipile, block, window, none",
+      "blockAssignment|sometimes|allowed values are epoch, fixed",
+      "prefetch|yes|allowed values are true, false",
+      "bufferSize|0|expected a row count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)",
+      "bufferSize|-5|expected a row count",
+      "bufferSize|0%|at most 100%",
+      "bufferSize|150%|at most 100%",
+      "bufferSize|10q|expected a row count",
+      "seed|abc|expected a 64-bit integer",
+      "epoch|-1|expected an integer >= 0",
+      "epoch|one|expected an integer >= 0",
+      "partitions|0|expected an integer >= 1",
+      "partitions|many|expected an integer >= 1"})
+  void badOptionValues(String option, String value, String allowed) {
+    assertThatThrownBy(() -> corgipile(option, value).load(good))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Cannot set option " + option + " to '" + value + "': ")
+        .hasMessageContaining(allowed);
+  }
+
+  @Test
+  void badSessionConfigurationIsNamedByItsKey() {
+    spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + "shuffle", "sideways");
+    assertThatThrownBy(() -> corgipile().load(good))
+        .hasMessage("Cannot set spark.datasource.corgipile.shuffle to 'sideways': "
+            + "allowed values are corgipile, block, window, none");
+  }
+
+  @Test
+  void optionsWinOverSessionConfigurationWhichWinsOverDefaults() {
+    spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + "shuffle", "none");
+    assertThat(scanDescription(corgipile().load(good))).contains("shuffle=none");
+    assertThat(scanDescription(corgipile("shuffle", "block").load(good))).contains("shuffle=block");
+    spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
+    assertThat(scanDescription(corgipile().load(good)))
+        .contains("shuffle=corgipile, bufferSize=10%, seed=42, epoch=0, partitions=default, "
+            + "blockAssignment=epoch, prefetch=true");
+  }
+
+  private static String scanDescription(Dataset<Row> df) {
+    return ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan().toString();
+  }
+
+  @Test
+  void aBadEpochLocalProperty() {
+    Dataset<Row> df = corgipile().load(good);
+    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "first");
+    assertThat(failure(df::collectAsList))
+        .contains("Cannot use local property corgipile.epoch='first': expected an integer >= 0");
+  }
+}
