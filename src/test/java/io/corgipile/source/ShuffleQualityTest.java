@@ -68,7 +68,7 @@ class ShuffleQualityTest {
 
   @Test
   void fixtureIsLabelSortedInSingleLabelRowGroups() {
-    // A row group per 100 rows (the writer checks its size every 100 rows): none straddles the label boundary.
+    // Row groups of exactly 100 rows: none straddles the label boundary at row 50,000.
     assertThat(TestTables.rowGroups(table)).isEqualTo(ROWS / GROUP_ROWS);
   }
 

@@ -82,17 +82,15 @@ final class TestTables {
   }
 
   /**
-   * {@code rows} rows sorted by a 0/1 label, half of each, in one file of row groups of about
-   * {@code rowsPerGroup} rows (Parquet checks the row group size every 100 rows at the earliest).
+   * {@code rows} rows sorted by a 0/1 label, half of each, in one file of row groups of exactly
+   * {@code rowsPerGroup} rows (the last one may be shorter).
    */
   static String labelSorted(Path dir, int rows, int rowsPerGroup) {
     String path = dir.resolve("sorted").toString();
     spark().range(0, rows, 1, 1)
         .selectExpr("id", "cast(id >= " + rows / 2 + " as int) as label", "cast(id as double) / 2 as x")
         .write()
-        .option("parquet.block.size", Math.max(1, rowsPerGroup * 12))
-        .option("parquet.block.size.row.check.min", Math.min(100, rowsPerGroup))
-        .option("parquet.block.size.row.check.max", rowsPerGroup)
+        .option("parquet.block.row.count.limit", rowsPerGroup)
         .parquet(path);
     return path;
   }
