@@ -2,6 +2,7 @@ package io.corgipile.shuffle;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,14 +22,15 @@ public final class BufferSize implements Serializable {
 
   private static final Pattern ROWS = Pattern.compile("\\d+");
   private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kmgt]i?b?|b)", Pattern.CASE_INSENSITIVE);
+  private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
   private static final Pattern PERCENT = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)\\s*%");
 
   private final Unit unit;
   private final long count;
-  private final double percent;
+  private final BigDecimal percent;
   private final String text;
 
-  private BufferSize(Unit unit, long count, double percent, String text) {
+  private BufferSize(Unit unit, long count, BigDecimal percent, String text) {
     this.unit = unit;
     this.count = count;
     this.percent = percent;
@@ -36,7 +38,7 @@ public final class BufferSize implements Serializable {
   }
 
   public static BufferSize rows(long rows) {
-    return new BufferSize(Unit.ROWS, rows, 0, Long.toString(rows));
+    return new BufferSize(Unit.ROWS, rows, BigDecimal.ZERO, Long.toString(rows));
   }
 
   /**
@@ -51,16 +53,16 @@ public final class BufferSize implements Serializable {
       if (ROWS.matcher(v).matches()) {
         long rows = Long.parseLong(v);
         if (rows >= 1) {
-          return new BufferSize(Unit.ROWS, rows, 0, v);
+          return new BufferSize(Unit.ROWS, rows, BigDecimal.ZERO, v);
         }
       } else if ((m = BYTES.matcher(v)).matches()) {
         long bytes = Math.multiplyExact(Long.parseLong(m.group(1)), multiplier(m.group(2)));
         if (bytes >= 1) {
-          return new BufferSize(Unit.BYTES, bytes, 0, v.toLowerCase(Locale.ROOT));
+          return new BufferSize(Unit.BYTES, bytes, BigDecimal.ZERO, v.toLowerCase(Locale.ROOT));
         }
       } else if ((m = PERCENT.matcher(v)).matches()) {
-        double p = new BigDecimal(m.group(1)).doubleValue();
-        if (p > 0 && p <= 100) {
+        BigDecimal p = new BigDecimal(m.group(1));
+        if (p.signum() > 0 && p.compareTo(HUNDRED) <= 0) {
           return new BufferSize(Unit.PERCENT, 0, p, v);
         }
       }
@@ -88,7 +90,10 @@ public final class BufferSize implements Serializable {
   public long maxRows(long partitionRows) {
     switch (unit) {
       case ROWS: return count;
-      case PERCENT: return Math.max(1L, (long) Math.ceil(partitionRows * (percent / 100.0)));
+      case PERCENT:
+        // Exact decimal arithmetic: 7% of 100 rows is 7, not ceil(7.000000000000001).
+        return Math.max(1L, BigDecimal.valueOf(partitionRows).multiply(percent)
+            .divide(HUNDRED, 0, RoundingMode.CEILING).longValueExact());
       default: return Long.MAX_VALUE;
     }
   }
@@ -100,12 +105,16 @@ public final class BufferSize implements Serializable {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof BufferSize && ((BufferSize) o).text.equals(text);
+    if (!(o instanceof BufferSize)) {
+      return false;
+    }
+    BufferSize b = (BufferSize) o;
+    return unit == b.unit && count == b.count && percent.compareTo(b.percent) == 0;
   }
 
   @Override
   public int hashCode() {
-    return text.hashCode();
+    return java.util.Objects.hash(unit, count, percent.stripTrailingZeros());
   }
 
   @Override

@@ -34,7 +34,8 @@ public final class EpochSeeds {
 
   /** A fresh generator for one stream; equal arguments give equal streams. */
   public SplitMix64 random(int epoch, int partition, Purpose purpose) {
-    long h = SplitMix64.mix(seed ^ purpose.salt);
+    // Mix the seed before the salt, so seeds a simple XOR apart do not share streams.
+    long h = SplitMix64.mix(SplitMix64.mix(seed) + purpose.salt);
     h = SplitMix64.mix(h + epoch);
     h = SplitMix64.mix(h + partition);
     return new SplitMix64(h);

@@ -27,6 +27,7 @@ public final class Prefetcher<B> implements AutoCloseable {
   private final Thread thread;
   private B current;
   private boolean ended;
+  private Throwable failure;
 
   public Prefetcher(String threadName, Filler<B> filler, B first, B second) {
     free.add(first);
@@ -59,6 +60,9 @@ public final class Prefetcher<B> implements AutoCloseable {
    */
   @SuppressWarnings("unchecked")
   public B next() throws InterruptedException {
+    if (failure != null) {
+      throw rethrow(failure);
+    }
     if (ended) {
       return null;
     }
@@ -72,18 +76,22 @@ public final class Prefetcher<B> implements AutoCloseable {
       return null;
     }
     if (item instanceof Failure) {
-      ended = true;
-      Throwable cause = ((Failure) item).cause;
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      if (cause instanceof Error) {
-        throw (Error) cause;
-      }
-      throw new IllegalStateException(cause.getMessage(), cause);
+      // Sticky: a caller that catches the failure and asks again must not see a normal end.
+      failure = ((Failure) item).cause;
+      throw rethrow(failure);
     }
     current = (B) item;
     return current;
+  }
+
+  private static RuntimeException rethrow(Throwable cause) {
+    if (cause instanceof RuntimeException) {
+      throw (RuntimeException) cause;
+    }
+    if (cause instanceof Error) {
+      throw (Error) cause;
+    }
+    return new IllegalStateException(cause.getMessage(), cause);
   }
 
   /** Stops the filler and waits for it, so the caller may then close what the filler reads. */

@@ -1,6 +1,7 @@
 package io.corgipile.shuffle;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -88,7 +89,7 @@ public final class TupleShuffleBuffer {
    * @return whether the tuple was added
    */
   public boolean tryAdd(byte[] src, int offset, int length) {
-    if (size >= maxRows) {
+    if (size >= maxRows || (size > 0 && allocatedBytes() > maxBytes)) {
       return false;
     }
     if (size == positions.length && !growIndex()) {
@@ -134,16 +135,16 @@ public final class TupleShuffleBuffer {
   }
 
   private boolean growIndex() {
-    int capacity = (int) Math.min(maxRows, Math.max(1024L, 2L * positions.length));
-    long extra = (long) (capacity - positions.length) * INDEX_BYTES_PER_ROW;
-    if (size > 0 && allocatedBytes() + extra > maxBytes) {
-      capacity = (int) Math.min(capacity, positions.length + (maxBytes - allocatedBytes()) / INDEX_BYTES_PER_ROW);
-      if (capacity <= positions.length) {
-        return false;
-      }
+    long capacity = Math.min(maxRows, Math.max(16L, 2L * positions.length));
+    if (maxBytes != Long.MAX_VALUE) {
+      long affordable = positions.length + (maxBytes - allocatedBytes()) / INDEX_BYTES_PER_ROW;
+      capacity = Math.min(capacity, Math.max(affordable, size == 0 ? 1 : 0));
     }
-    positions = java.util.Arrays.copyOf(positions, capacity);
-    lengths = java.util.Arrays.copyOf(lengths, capacity);
+    if (capacity <= positions.length) {
+      return false;
+    }
+    positions = Arrays.copyOf(positions, (int) capacity);
+    lengths = Arrays.copyOf(lengths, (int) capacity);
     return true;
   }
 
@@ -165,12 +166,21 @@ public final class TupleShuffleBuffer {
     if (next < pages.size()) {
       budget += pages.get(next).length; // the too-small page is replaced
     }
+    if (maxBytes != Long.MAX_VALUE) {
+      // Leave the index room for the tuples the page will hold, judging by the tuples so far.
+      double tupleBytes = Math.max(1.0, size == 0 ? length : (double) usedBytes / size);
+      budget = (long) (budget * (tupleBytes / (tupleBytes + INDEX_BYTES_PER_ROW)));
+    }
     long pageSize = Math.min(wanted, budget);
     if (pageSize < length) {
       if (size > 0) {
         return false;
       }
-      pageSize = length; // an oversized tuple into an empty buffer: progress over the budget
+      // An oversized tuple into an empty buffer: progress over the budget, holding nothing else.
+      pages.clear();
+      pageBytes = 0;
+      next = 0;
+      pageSize = length;
     }
     byte[] fresh = new byte[(int) pageSize];
     if (next < pages.size()) {
