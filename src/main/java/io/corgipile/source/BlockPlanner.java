@@ -113,6 +113,13 @@ final class BlockPlanner {
     List<Block> blocks = new ArrayList<>();
     for (int rg = 0; rg < all.size(); rg++) {
       BlockMetaData b = all.get(rg);
+      if (b.getStartingPos() + b.getCompressedSize() > file.length()) {
+        // parquet-mr would silently skip such a row group (its midpoint lies outside the file).
+        throw new CorgiPileReadException("Cannot read Parquet file " + file.path() + ": row group " + rg
+            + " (offset " + b.getStartingPos() + ", " + b.getCompressedSize() + " bytes, " + b.getRowCount()
+            + " rows) extends past the end of the file (" + file.length() + " bytes); the file is truncated "
+            + "or corrupt");
+      }
       if (b.getRowCount() > 0 && kept.contains(b)) {
         blocks.add(new Block(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(), b.getRowCount()));
       }
