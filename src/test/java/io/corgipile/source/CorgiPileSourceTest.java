@@ -64,6 +64,32 @@ class CorgiPileSourceTest {
   }
 
   @Test
+  void sparksRecordReaderPathGivesTheSameRowsWhenVectorizationIsOff() {
+    String key = "spark.sql.parquet.enableVectorizedReader";
+    spark().conf().set(key, "false");
+    try {
+      Dataset<Row> df = corgipile("bufferSize", "300").load(allTypes);
+      assertThat(canonicalRows(df)).isEqualTo(expected);
+      Dataset<Row> pruned = corgipile().load(allTypes).select("st.c.x", "m", "id");
+      assertThat(canonicalRows(pruned)).isEqualTo(canonicalRows(spark().read().parquet(allTypes).select("st.c.x", "m", "id")));
+    } finally {
+      spark().conf().unset(key);
+    }
+  }
+
+  @Test
+  void readsNestedDirectoriesAsSparkDoes() {
+    Path dir = TestTables.tempDir("nested");
+    spark().range(0, 100).write().parquet(dir.resolve("t/a").toString());
+    spark().range(100, 250).write().parquet(dir.resolve("t/b/c").toString());
+    String table = dir.resolve("t").toString();
+    Dataset<Row> ours = corgipile("recursiveFileLookup", "true").load(table);
+    assertThat(canonicalRows(ours))
+        .isEqualTo(canonicalRows(spark().read().option("recursiveFileLookup", "true").parquet(table)))
+        .hasSize(250);
+  }
+
+  @Test
   void epochsAndSeedsDoNotChangeTheRows() {
     for (String epoch : new String[] {"1", "7"}) {
       Dataset<Row> df = corgipile("epoch", epoch, "seed", "-5", "bufferSize", "1000").load(allTypes);
