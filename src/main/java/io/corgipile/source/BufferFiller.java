@@ -6,25 +6,23 @@ import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /**
- * Pours blocks into a {@link TupleShuffleBuffer} and optionally shuffles it: one fill per call.
+ * Pours blocks into a {@link TupleShuffleBuffer} and shuffles it: one fill per call.
  *
- * <p>With {@code wholeBlocks}, a block that would not fit in the space left ends the fill, so a
- * buffer holds whole blocks; only a block larger than the whole buffer is split. A row that did
+ * <p>A block that would not fit in the space left ends the fill, so a buffer holds whole blocks;
+ * only a block larger than the whole buffer is split. A row that did
  * not fit is kept (the decoder's row stays valid until it is advanced) and opens the next fill.
  * Fills run strictly one after another, so their contents do not depend on threads.
  */
 final class BufferFiller {
   private final BlockRowStream source;
-  private final boolean wholeBlocks;
   private final SplitMix64 random;
   private boolean pendingRow;
 
   /**
-   * @param random the generator for the tuple shuffle, or null to keep the order
+   * @param random the generator for the tuple shuffle
    */
-  BufferFiller(BlockRowStream source, boolean wholeBlocks, SplitMix64 random) {
+  BufferFiller(BlockRowStream source, SplitMix64 random) {
     this.source = source;
-    this.wholeBlocks = wholeBlocks;
     this.random = random;
   }
 
@@ -43,14 +41,12 @@ final class BufferFiller {
         }
         continue;
       }
-      if (!source.hasNextBlock() || (wholeBlocks && !buffer.isEmpty() && !fits(buffer, source.nextBlockRows()))) {
+      if (!source.hasNextBlock() || (!buffer.isEmpty() && !fits(buffer, source.nextBlockRows()))) {
         break;
       }
       source.openNextBlock();
     }
-    if (random != null) {
-      buffer.shuffle(random);
-    }
+    buffer.shuffle(random);
     return !buffer.isEmpty();
   }
 

@@ -3,7 +3,6 @@ package io.corgipile.source;
 import io.corgipile.shuffle.BlockSchedule;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.EpochSeeds;
-import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import org.apache.spark.TaskContext;
@@ -11,6 +10,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Builds each partition's reader on the executor. It travels once per stage inside Spark's task
@@ -35,47 +35,60 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    int index = ((CorgiPileInputPartition) partition).index();
+    ReaderMetrics metrics = new ReaderMetrics();
+    return new CorgiPilePartitionReader(open((CorgiPileInputPartition) partition, metrics), metrics);
+  }
+
+  /** {@code none} and {@code block} reorder no tuples, so they pass Spark's column batches through. */
+  @Override
+  public boolean supportColumnarReads(InputPartition partition) {
+    return !conf.shuffle().shufflesTuples() && adapter.supportsColumnar();
+  }
+
+  @Override
+  public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+    ReaderMetrics metrics = new ReaderMetrics();
+    Epoch epoch = epoch((CorgiPileInputPartition) partition);
+    return new ColumnarPartitionReader(new BlockOpener(plan, adapter, metrics), epoch.blocks, metrics);
+  }
+
+  /** The running task's epoch and its partition's blocks in that epoch's order. */
+  private record Epoch(int number, int partition, int[] blocks, long rows, TaskContext task) {}
+
+  private Epoch epoch(CorgiPileInputPartition partition) {
     TaskContext task = TaskContext.get();
     int epoch = conf.effectiveEpoch(task == null ? null : task.getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY));
-    ReaderMetrics metrics = new ReaderMetrics();
-    return new CorgiPilePartitionReader(open(index, epoch, metrics, task), metrics);
+    BlockSchedule schedule = new BlockSchedule(
+        plan.blockRows(), partitions, conf.shuffle(), conf.blockAssignment(), new EpochSeeds(conf.seed()));
+    int[] blocks = schedule.blocksFor(epoch, partition.index());
+    return new Epoch(epoch, partition.index(), blocks, schedule.rowsOf(blocks), task);
   }
 
   /** The partition's rows in this epoch's order. */
-  TupleStream open(int partition, int epoch, ReaderMetrics metrics, TaskContext task) {
+  private TupleStream open(CorgiPileInputPartition partition, ReaderMetrics metrics) {
+    Epoch epoch = epoch(partition);
     EpochSeeds seeds = new EpochSeeds(conf.seed());
-    ShuffleMode mode = conf.shuffle();
-    BlockSchedule schedule = new BlockSchedule(plan.blockRows(), partitions, mode, conf.blockAssignment(), seeds);
-    int[] blocks = schedule.blocksFor(epoch, partition);
-    BlockRowStream source = new BlockRowStream(plan, blocks, adapter, metrics);
+    BlockRowStream source = new BlockRowStream(new BlockOpener(plan, adapter, metrics), epoch.blocks, metrics);
     BufferSize size = conf.bufferSize();
-    long maxRows = size.maxRows(schedule.rowsOf(blocks));
-    switch (mode) {
+    long maxRows = size.maxRows(epoch.rows);
+    switch (conf.shuffle()) {
       case WINDOW:
-        return new WindowTupleStream(source,
-            new SlidingWindow(maxRows, size.maxBytes(), seeds.random(epoch, partition, EpochSeeds.Purpose.WINDOW_SLOT)),
-            numFields, metrics);
-      case NONE:
-      case BLOCK:
-        if (!conf.prefetch()) {
-          return new DirectTupleStream(source);
-        }
-        return buffered(source, new BufferFiller(source, false, null), maxRows, size, partition, task, metrics);
+        return new WindowTupleStream(source, new SlidingWindow(maxRows, size.maxBytes(),
+            seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.WINDOW_SLOT)), numFields, metrics);
       case CORGIPILE:
-        BufferFiller filler = new BufferFiller(
-            source, true, seeds.random(epoch, partition, EpochSeeds.Purpose.TUPLE_ORDER));
-        return buffered(source, filler, maxRows, size, partition, task, metrics);
+        BufferFiller filler =
+            new BufferFiller(source, seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER));
+        TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes());
+        if (!conf.prefetch()) {
+          return new BufferedTupleStream(source, filler, numFields, first, null, null, metrics);
+        }
+        String thread = "corgipile-prefetch-" + (epoch.task == null ? "" : "stage-" + epoch.task.stageId() + "-")
+            + "partition-" + epoch.partition;
+        return new BufferedTupleStream(source, filler, numFields, first,
+            new TupleShuffleBuffer(maxRows, size.maxBytes()), thread, metrics);
       default:
-        throw new IllegalStateException("Cannot read: unknown shuffle mode " + mode);
+        // none and block, for schemas Spark's vectorized reader does not take
+        return new DirectTupleStream(source);
     }
-  }
-
-  private TupleStream buffered(BlockRowStream source, BufferFiller filler, long maxRows, BufferSize size,
-      int partition, TaskContext task, ReaderMetrics metrics) {
-    TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes());
-    TupleShuffleBuffer second = conf.prefetch() ? new TupleShuffleBuffer(maxRows, size.maxBytes()) : null;
-    String thread = "corgipile-prefetch-" + (task == null ? "" : "stage-" + task.stageId() + "-") + "partition-" + partition;
-    return new BufferedTupleStream(source, filler, numFields, first, second, thread, metrics);
   }
 }

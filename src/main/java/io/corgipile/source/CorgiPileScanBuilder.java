@@ -13,7 +13,6 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.sources.Filter;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -64,8 +63,7 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
   @Override
   public Scan build() {
-    StructField[] fields = requiredSchema.fields();
     SparkParquetAdapter adapter = new SparkParquetAdapter(session, options, listing.partitionSchema(), requiredSchema);
-    return new CorgiPileScan(session, listing, new StructType(fields), pushed, conf, adapter);
+    return new CorgiPileScan(session, listing, adapter.readSchema(), pushed, conf, adapter);
   }
 }

@@ -33,8 +33,7 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.BoundReference;
-import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.JoinedRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -53,11 +52,13 @@ import org.apache.spark.sql.execution.datasources.parquet.ParquetToSparkSchemaCo
 import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.Platform;
 import org.apache.spark.util.SerializableConfiguration;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
@@ -76,10 +77,12 @@ final class SparkParquetAdapter implements Serializable {
 
   private final Broadcast<SerializableConfiguration> hadoopConf;
   private final StructType requestedDataSchema;
-  private final StructType partitionSchema;
-  private final StructType outputSchema;
+  private final StructType readPartitionSchema;
+  private final int[] readPartitionOrdinals;
+  private final StructType readSchema;
   private final boolean caseSensitive;
   private final boolean vectorized;
+  private final boolean columnar;
   private final boolean offHeap;
   private final int batchSize;
   private final boolean int96Conversion;
@@ -98,24 +101,34 @@ final class SparkParquetAdapter implements Serializable {
    *
    * @param options the reader options (Spark's Parquet options such as {@code datetimeRebaseMode} apply)
    * @param partitionSchema the table's partition columns
-   * @param outputSchema the columns the scan returns, a pruned subset of the table schema
+   * @param requiredSchema the columns the scan must return, a pruned subset of the table schema
    */
   SparkParquetAdapter(
-      SparkSession session, Map<String, String> options, StructType partitionSchema, StructType outputSchema) {
+      SparkSession session, Map<String, String> options, StructType partitionSchema, StructType requiredSchema) {
     SQLConf sql = sqlConf(session);
     this.caseSensitive = sql.caseSensitiveAnalysis();
-    this.partitionSchema = partitionSchema;
-    this.outputSchema = outputSchema;
     List<StructField> data = new ArrayList<>();
-    for (StructField f : outputSchema.fields()) {
+    for (StructField f : requiredSchema.fields()) {
       if (indexOf(partitionSchema, f.name()) < 0) {
         data.add(f);
       }
     }
+    List<StructField> partitions = new ArrayList<>();
+    List<Integer> ordinals = new ArrayList<>();
+    for (int i = 0; i < partitionSchema.fields().length; i++) {
+      if (indexOf(requiredSchema, partitionSchema.fields()[i].name()) >= 0) {
+        partitions.add(partitionSchema.fields()[i]);
+        ordinals.add(i);
+      }
+    }
     this.requestedDataSchema = new StructType(data.toArray(new StructField[0]));
-    StructType resultSchema = new StructType(
-        concat(requestedDataSchema.fields(), partitionSchema.fields()));
-    this.vectorized = ParquetUtils.isBatchReadSupportedForSchema(sql, resultSchema);
+    this.readPartitionSchema = new StructType(partitions.toArray(new StructField[0]));
+    this.readPartitionOrdinals = ordinals.stream().mapToInt(Integer::intValue).toArray();
+    // As Spark's own Parquet scan: data columns, then partition columns, which is how its readers
+    // lay out a batch.
+    this.readSchema = new StructType(concat(requestedDataSchema.fields(), readPartitionSchema.fields()));
+    this.vectorized = ParquetUtils.isBatchReadSupportedForSchema(sql, readSchema);
+    this.columnar = vectorized && sql.wholeStageEnabled() && !WholeStageCodegenExec.isTooManyFields(sql, readSchema);
     this.offHeap = sql.offHeapColumnVectorEnabled();
     this.batchSize = sql.parquetVectorizedReaderBatchSize();
     this.int96Conversion = sql.isParquetINT96TimestampConversion();
@@ -185,6 +198,19 @@ final class SparkParquetAdapter implements Serializable {
     return requestedDataSchema;
   }
 
+  /** The scan's output: the requested data columns, then the requested partition columns. */
+  StructType readSchema() {
+    return readSchema;
+  }
+
+  /**
+   * Whether Spark can take this scan's rows as column batches straight from its vectorized reader,
+   * as it does for its own Parquet scan.
+   */
+  boolean supportsColumnar() {
+    return columnar;
+  }
+
   boolean caseSensitive() {
     return caseSensitive;
   }
@@ -221,55 +247,88 @@ final class SparkParquetAdapter implements Serializable {
   final class Decoder {
     // Looking up generated code costs about a millisecond, so one projection serves every row group;
     // a row group's rows are consumed before the next one opens.
-    private final UnsafeProjection projection = projection(requestedDataSchema, partitionSchema);
+    private final UnsafeProjection projection = UnsafeProjection.create(readSchema);
+    private final FixedWidthRowEncoder encoder =
+        FixedWidthRowEncoder.forSchema(readSchema, java.util.stream.IntStream.range(0, readSchema.size()).toArray());
+    // A task attempt context copies the whole Hadoop configuration: once per task, not per row group.
+    private final TaskAttemptContextImpl context = new TaskAttemptContextImpl(hadoopConf(), new TaskAttemptID());
 
     /**
-     * Opens one row group with Spark's vectorized reader (or its record reader where Spark would
-     * fall back to it) and returns its rows in the output schema.
+     * Opens one row group with Spark's vectorized reader; only for schemas it supports.
      *
      * @param input the file, opened once per task
      * @param footer the file's footer, reduced to the one row group to read
      */
-    RowGroupRows open(DataFile file, HadoopInputFile input, ParquetMetadata footer) throws IOException {
-      Configuration conf = hadoopConf();
+    RowGroupBatches openBatches(DataFile file, HadoopInputFile input, ParquetMetadata footer) throws IOException {
       BlockMetaData block = footer.getBlocks().get(0);
-      FileSplit split = new FileSplit(input.getPath(), block.getStartingPos(), block.getCompressedSize(), new String[0]);
-      TaskAttemptContextImpl context = new TaskAttemptContextImpl(conf, new TaskAttemptID());
       FileMetaData meta = footer.getFileMetaData();
       RebaseDateTime.RebaseSpec datetimeRebase = datetimeRebaseSpec(meta);
-      RebaseDateTime.RebaseSpec int96Rebase =
-          DataSourceUtils.int96RebaseSpec(key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
-      String createdBy = meta.getCreatedBy();
-      // As Spark: INT96 timestamps are converted to the session zone unless parquet-mr wrote them.
-      ZoneId convertTz = int96Conversion && (createdBy == null || !createdBy.startsWith("parquet-mr"))
-          ? DateTimeUtils.getZoneId(sessionTimeZone) : null;
-
-      if (vectorized) {
-        // Small row groups get small column vectors.
-        int capacity = (int) Math.max(1, Math.min(batchSize, block.getRowCount()));
-        VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz,
-            datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
-            int96Rebase.mode().toString(), int96Rebase.timeZone(),
-            offHeap && TaskContext.get() != null, capacity);
-        try {
-          reader.initialize(split, context, Option.apply(input), Option.apply(input.newStream()), Option.apply(footer));
-          reader.initBatch(partitionSchema, file.partitionValues());
-          reader.enableReturningBatches();
-        } catch (IOException | InterruptedException | RuntimeException e) {
-          reader.close();
-          throw asIOException(e);
-        }
-        return new VectorizedRows(reader, projection);
-      }
-      ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(
-          new ParquetReadSupport(Option.apply(convertTz), false, datetimeRebase, int96Rebase));
+      RebaseDateTime.RebaseSpec int96Rebase = int96RebaseSpec(meta);
+      // Small row groups get small column vectors.
+      int capacity = (int) Math.max(1, Math.min(batchSize, block.getRowCount()));
+      VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz(meta),
+          datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
+          int96Rebase.mode().toString(), int96Rebase.timeZone(),
+          offHeap && TaskContext.get() != null, capacity);
       try {
-        reader.initialize(split, context);
+        reader.initialize(split(input, block), context, Option.apply(input), Option.apply(input.newStream()),
+            Option.apply(footer));
+        reader.initBatch(readPartitionSchema, partitionValues(file));
+        reader.enableReturningBatches();
       } catch (IOException | InterruptedException | RuntimeException e) {
         reader.close();
         throw asIOException(e);
       }
-      return new RecordRows(reader, file.partitionValues(), projection);
+      return new RowGroupBatches() {
+        @Override
+        public ColumnarBatch nextBatch() throws IOException {
+          return reader.nextKeyValue() ? (ColumnarBatch) reader.getCurrentValue() : null;
+        }
+
+        @Override
+        public void close() throws IOException {
+          reader.close();
+        }
+      };
+    }
+
+    /**
+     * Opens one row group with Spark's vectorized reader (or its record reader where Spark would
+     * fall back to it) and returns its rows in the read schema.
+     */
+    RowGroupRows open(DataFile file, HadoopInputFile input, ParquetMetadata footer) throws IOException {
+      if (vectorized) {
+        return new BatchRows(openBatches(file, input, footer), projection, encoder, readSchema.size());
+      }
+      FileMetaData meta = footer.getFileMetaData();
+      ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(new ParquetReadSupport(
+          Option.apply(convertTz(meta)), false, datetimeRebaseSpec(meta), int96RebaseSpec(meta)));
+      try {
+        reader.initialize(split(input, footer.getBlocks().get(0)), context);
+      } catch (IOException | InterruptedException | RuntimeException e) {
+        reader.close();
+        throw asIOException(e);
+      }
+      return new RecordRows(reader, partitionValues(file), projection);
+    }
+
+    private FileSplit split(HadoopInputFile input, BlockMetaData block) {
+      return new FileSplit(input.getPath(), block.getStartingPos(), block.getCompressedSize(), new String[0]);
+    }
+
+    /** As Spark: INT96 timestamps are converted to the session zone unless parquet-mr wrote them. */
+    private ZoneId convertTz(FileMetaData meta) {
+      String createdBy = meta.getCreatedBy();
+      return int96Conversion && (createdBy == null || !createdBy.startsWith("parquet-mr"))
+          ? DateTimeUtils.getZoneId(sessionTimeZone) : null;
+    }
+
+    private InternalRow partitionValues(DataFile file) {
+      Object[] values = new Object[readPartitionOrdinals.length];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = file.partitionValues().get(readPartitionOrdinals[i], readPartitionSchema.fields()[i].dataType());
+      }
+      return new GenericInternalRow(values);
     }
   }
 
@@ -288,16 +347,8 @@ final class SparkParquetAdapter implements Serializable {
     return DataSourceUtils.datetimeRebaseSpec(key -> meta.getKeyValueMetaData().get(key), datetimeRebaseMode);
   }
 
-  /** Maps reader rows (requested data columns, then partition columns) to the output schema. */
-  private UnsafeProjection projection(StructType data, StructType partitions) {
-    StructField[] layout = concat(data.fields(), partitions.fields());
-    List<Expression> exprs = new ArrayList<>();
-    for (StructField out : outputSchema.fields()) {
-      int i = indexOf(partitions, out.name());
-      i = i >= 0 ? data.fields().length + i : indexOf(data, out.name());
-      exprs.add(new BoundReference(i, layout[i].dataType(), true));
-    }
-    return UnsafeProjection.create(CollectionConverters.asScala(exprs).toSeq());
+  private RebaseDateTime.RebaseSpec int96RebaseSpec(FileMetaData meta) {
+    return DataSourceUtils.int96RebaseSpec(key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
   }
 
   private int indexOf(StructType schema, String name) {
@@ -333,29 +384,45 @@ final class SparkParquetAdapter implements Serializable {
     return CollectionConverters.asScala(new ArrayList<T>()).toSeq();
   }
 
-  /** Rows of Spark's vectorized reader, one batch at a time. */
-  private static final class VectorizedRows implements RowGroupRows {
-    private final VectorizedParquetRecordReader reader;
+  /** Rows of Spark's vectorized reader, converted one batch at a time. */
+  private static final class BatchRows implements RowGroupRows {
+    private final RowGroupBatches batches;
     private final UnsafeProjection projection;
+    private final FixedWidthRowEncoder encoder;
     private ColumnarBatch batch;
     private int next;
     private UnsafeRow row;
+    private byte[] encoded = new byte[0];
 
-    VectorizedRows(VectorizedParquetRecordReader reader, UnsafeProjection projection) {
-      this.reader = reader;
+    BatchRows(RowGroupBatches batches, UnsafeProjection projection, FixedWidthRowEncoder encoder, int numFields) {
+      this.batches = batches;
       this.projection = projection;
+      this.encoder = encoder;
+      this.row = new UnsafeRow(numFields);
     }
 
     @Override
     public boolean next() throws IOException {
       while (batch == null || next >= batch.numRows()) {
-        if (!reader.nextKeyValue()) {
+        batch = batches.nextBatch();
+        if (batch == null) {
           return false;
         }
-        batch = (ColumnarBatch) reader.getCurrentValue();
         next = 0;
+        if (encoder != null) {
+          int bytes = batch.numRows() * encoder.rowBytes();
+          if (encoded.length < bytes) {
+            encoded = new byte[bytes];
+          }
+          encoder.encode(batch, encoded);
+        }
       }
-      row = projection.apply(batch.getRow(next++));
+      if (encoder != null) {
+        row.pointTo(encoded, Platform.BYTE_ARRAY_OFFSET + next * encoder.rowBytes(), encoder.rowBytes());
+      } else {
+        row = projection.apply(batch.getRow(next));
+      }
+      next++;
       return true;
     }
 
@@ -366,7 +433,7 @@ final class SparkParquetAdapter implements Serializable {
 
     @Override
     public void close() throws IOException {
-      reader.close();
+      batches.close();
     }
   }
 

@@ -1,0 +1,94 @@
+package io.corgipile.source;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+
+/**
+ * Opens the blocks of one task: reads each file's footer once, checks the row group is the one
+ * planned, counts what is read, and names the row group and file in any error.
+ */
+final class BlockOpener {
+  private final BlockPlan plan;
+  private final SparkParquetAdapter.Decoder decoder;
+  private final SparkParquetAdapter adapter;
+  private final ReaderMetrics metrics;
+  private final Map<Integer, OpenFile> files = new HashMap<>();
+
+  /** A file's handle and footer. */
+  private record OpenFile(HadoopInputFile input, ParquetMetadata footer) {}
+
+  BlockOpener(BlockPlan plan, SparkParquetAdapter adapter, ReaderMetrics metrics) {
+    this.plan = plan;
+    this.adapter = adapter;
+    this.decoder = adapter.decoder();
+    this.metrics = metrics;
+  }
+
+  Block block(int index) {
+    return plan.blocks().get(index);
+  }
+
+  RowGroupRows rows(Block block) throws IOException {
+    try {
+      RowGroupRows rows = decoder.open(plan.files().get(block.file()), input(block), footer(block));
+      counted(block);
+      return rows;
+    } catch (IOException | RuntimeException e) {
+      throw failure(block, e);
+    }
+  }
+
+  RowGroupBatches batches(Block block) throws IOException {
+    try {
+      RowGroupBatches batches = decoder.openBatches(plan.files().get(block.file()), input(block), footer(block));
+      counted(block);
+      return batches;
+    } catch (IOException | RuntimeException e) {
+      throw failure(block, e);
+    }
+  }
+
+  /** An error reading {@code block}, naming it and its file. */
+  CorgiPileReadException failure(Block block, Exception e) {
+    if (e instanceof CorgiPileReadException && e.getMessage().startsWith("Cannot read row group")) {
+      return (CorgiPileReadException) e;
+    }
+    return new CorgiPileReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
+  }
+
+  private void counted(Block block) {
+    metrics.rowGroupsRead.incrementAndGet();
+    metrics.bytesRead.addAndGet(block.compressedBytes());
+  }
+
+  private HadoopInputFile input(Block block) throws IOException {
+    return open(block).input();
+  }
+
+  /** The file's footer reduced to the block's row group, as Spark's readers expect it. */
+  private ParquetMetadata footer(Block block) throws IOException {
+    ParquetMetadata footer = open(block).footer();
+    List<BlockMetaData> groups = footer.getBlocks();
+    if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()) {
+      throw new CorgiPileReadException("the file changed since the scan was planned");
+    }
+    return new ParquetMetadata(footer.getFileMetaData(), List.of(groups.get(block.rowGroup())));
+  }
+
+  private OpenFile open(Block block) throws IOException {
+    OpenFile open = files.get(block.file());
+    if (open == null) {
+      HadoopInputFile input =
+          HadoopInputFile.fromPath(new Path(plan.files().get(block.file()).path()), adapter.hadoopConf());
+      open = new OpenFile(input, BlockPlanner.readFooter(input));
+      files.put(block.file(), open);
+    }
+    return open;
+  }
+}

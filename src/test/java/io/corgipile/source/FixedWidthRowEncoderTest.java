@@ -1,0 +1,109 @@
+package io.corgipile.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Random;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.Platform;
+import org.junit.jupiter.api.Test;
+
+/** The encoder writes, byte for byte, the rows Spark's UnsafeProjection writes. */
+class FixedWidthRowEncoderTest {
+  private static final StructType SCHEMA = new StructType()
+      .add("bool", DataTypes.BooleanType).add("b", DataTypes.ByteType).add("sh", DataTypes.ShortType)
+      .add("i", DataTypes.IntegerType).add("dt", DataTypes.DateType).add("l", DataTypes.LongType)
+      .add("ts", DataTypes.TimestampType).add("ntz", DataTypes.TimestampNTZType)
+      .add("f", DataTypes.FloatType).add("d", DataTypes.DoubleType);
+
+  private static ColumnarBatch batch(StructType schema, int rows, long seed) {
+    Random random = new Random(seed);
+    double[] specials = {Double.NaN, -0.0, 0.0, Double.NEGATIVE_INFINITY, Double.MAX_VALUE, Double.MIN_VALUE};
+    ColumnVector[] columns = new ColumnVector[schema.size()];
+    for (int c = 0; c < schema.size(); c++) {
+      OnHeapColumnVector v = new OnHeapColumnVector(rows, schema.fields()[c].dataType());
+      for (int r = 0; r < rows; r++) {
+        if (random.nextInt(7) == 0) {
+          v.putNull(r);
+          continue;
+        }
+        switch (schema.fields()[c].dataType().typeName()) {
+          case "boolean": v.putBoolean(r, random.nextBoolean()); break;
+          case "byte": v.putByte(r, (byte) random.nextInt()); break;
+          case "short": v.putShort(r, (short) random.nextInt()); break;
+          case "integer": case "date": v.putInt(r, random.nextInt()); break;
+          case "float": v.putFloat(r, random.nextInt(5) == 0 ? Float.NaN : random.nextFloat() - 0.5f); break;
+          case "double": v.putDouble(r, random.nextInt(3) == 0 ? specials[random.nextInt(specials.length)]
+              : random.nextGaussian()); break;
+          default: v.putLong(r, random.nextLong()); break;
+        }
+      }
+      columns[c] = v;
+    }
+    return new ColumnarBatch(columns, rows);
+  }
+
+  @Test
+  void writesTheBytesOfUnsafeProjection() {
+    int rows = 500;
+    ColumnarBatch batch = batch(SCHEMA, rows, 1);
+    int[] identity = java.util.stream.IntStream.range(0, SCHEMA.size()).toArray();
+    FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(SCHEMA, identity);
+    assertThat(encoder).isNotNull();
+    byte[] encoded = new byte[rows * encoder.rowBytes()];
+    java.util.Arrays.fill(encoded, (byte) 0x5a); // stale bytes from an earlier batch must not leak through
+    encoder.encode(batch, encoded);
+
+    UnsafeProjection projection = UnsafeProjection.create(SCHEMA);
+    for (int r = 0; r < rows; r++) {
+      UnsafeRow expected = projection.apply(batch.getRow(r));
+      assertThat(encoder.rowBytes()).isEqualTo(expected.getSizeInBytes());
+      byte[] actual = new byte[encoder.rowBytes()];
+      Platform.copyMemory(encoded, Platform.BYTE_ARRAY_OFFSET + (long) r * encoder.rowBytes(),
+          actual, Platform.BYTE_ARRAY_OFFSET, actual.length);
+      assertThat(actual).as("row %d", r).isEqualTo(expected.getBytes());
+    }
+  }
+
+  @Test
+  void picksFieldsByColumnIndexAndHandlesMoreThan64Fields() {
+    StructType wide = new StructType();
+    for (int i = 0; i < 70; i++) {
+      wide = wide.add("d" + i, DataTypes.DoubleType);
+    }
+    ColumnarBatch batch = batch(wide, 50, 2);
+    int[] reversed = new int[70];
+    StructType output = new StructType();
+    for (int i = 0; i < 70; i++) {
+      reversed[i] = 69 - i;
+      output = output.add("d" + (69 - i), DataTypes.DoubleType);
+    }
+    FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, reversed);
+    byte[] encoded = new byte[50 * encoder.rowBytes()];
+    encoder.encode(batch, encoded);
+    UnsafeRow row = new UnsafeRow(70);
+    for (int r = 0; r < 50; r++) {
+      row.pointTo(encoded, Platform.BYTE_ARRAY_OFFSET + (long) r * encoder.rowBytes(), encoder.rowBytes());
+      for (int f = 0; f < 70; f++) {
+        ColumnVector source = batch.column(69 - f);
+        assertThat(row.isNullAt(f)).isEqualTo(source.isNullAt(r));
+        if (!source.isNullAt(r)) {
+          assertThat(Double.doubleToRawLongBits(row.getDouble(f)))
+              .isEqualTo(Double.doubleToRawLongBits(source.getDouble(r)));
+        }
+      }
+    }
+  }
+
+  @Test
+  void declinesSchemasWithVariableWidthOrDecimalFields() {
+    assertThat(FixedWidthRowEncoder.forSchema(new StructType().add("s", DataTypes.StringType), new int[] {0})).isNull();
+    assertThat(FixedWidthRowEncoder.forSchema(
+        new StructType().add("x", DataTypes.createDecimalType(10, 2)), new int[] {0})).isNull();
+  }
+}
