@@ -3,6 +3,7 @@ package io.corgipile.source;
 import io.corgipile.shuffle.BlockSchedule;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.EpochSeeds;
+import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import org.apache.spark.TaskContext;
@@ -39,17 +40,32 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     return new CorgiPilePartitionReader(open((CorgiPileInputPartition) partition, metrics), metrics);
   }
 
-  /** {@code none} and {@code block} reorder no tuples, so they pass Spark's column batches through. */
+  /**
+   * Spark takes column batches when it can: {@code none} and {@code block} pass its own vectorized
+   * batches through; {@code corgipile} over primitive columns hands out views of its buffers.
+   */
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
-    return !conf.shuffle().shufflesTuples() && adapter.supportsColumnar();
+    switch (conf.shuffle()) {
+      case NONE:
+      case BLOCK:
+        return adapter.supportsColumnar();
+      case CORGIPILE:
+        return adapter.supportsColumnar() && adapter.fixedWidthRows();
+      default:
+        return false;
+    }
   }
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
     ReaderMetrics metrics = new ReaderMetrics();
     Epoch epoch = epoch((CorgiPileInputPartition) partition);
-    return new ColumnarPartitionReader(new BlockOpener(plan, adapter, metrics), epoch.blocks, metrics);
+    BlockOpener opener = new BlockOpener(plan, adapter, metrics);
+    if (conf.shuffle() == ShuffleMode.CORGIPILE) {
+      return new ShuffledBatchReader(shuffledBuffers(epoch, opener, metrics), adapter.readSchema(), metrics);
+    }
+    return new ColumnarPartitionReader(opener, epoch.blocks, metrics);
   }
 
   /** The running task's epoch and its partition's blocks in that epoch's order. */
@@ -67,28 +83,36 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   /** The partition's rows in this epoch's order. */
   private TupleStream open(CorgiPileInputPartition partition, ReaderMetrics metrics) {
     Epoch epoch = epoch(partition);
-    EpochSeeds seeds = new EpochSeeds(conf.seed());
-    BlockRowStream source = new BlockRowStream(new BlockOpener(plan, adapter, metrics), epoch.blocks, metrics);
-    BufferSize size = conf.bufferSize();
-    long maxRows = size.maxRows(epoch.rows);
+    BlockOpener opener = new BlockOpener(plan, adapter, metrics);
     switch (conf.shuffle()) {
       case WINDOW:
-        return new WindowTupleStream(source, new SlidingWindow(maxRows, size.maxBytes(),
-            seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.WINDOW_SLOT)), numFields, metrics);
+        BufferSize size = conf.bufferSize();
+        return new WindowTupleStream(new BlockRowStream(opener, epoch.blocks, metrics),
+            new SlidingWindow(size.maxRows(epoch.rows), size.maxBytes(),
+                new EpochSeeds(conf.seed()).random(epoch.number, epoch.partition, EpochSeeds.Purpose.WINDOW_SLOT)),
+            numFields, metrics);
       case CORGIPILE:
-        BufferFiller filler =
-            new BufferFiller(source, seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER));
-        TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes());
-        if (!conf.prefetch()) {
-          return new BufferedTupleStream(source, filler, numFields, first, null, null, metrics);
-        }
-        String thread = "corgipile-prefetch-" + (epoch.task == null ? "" : "stage-" + epoch.task.stageId() + "-")
-            + "partition-" + epoch.partition;
-        return new BufferedTupleStream(source, filler, numFields, first,
-            new TupleShuffleBuffer(maxRows, size.maxBytes()), thread, metrics);
+        return new BufferedTupleStream(shuffledBuffers(epoch, opener, metrics), numFields);
       default:
         // none and block, for schemas Spark's vectorized reader does not take
-        return new DirectTupleStream(source);
+        return new DirectTupleStream(new BlockRowStream(opener, epoch.blocks, metrics));
     }
+  }
+
+  /** The partition's {@code corgipile} buffers in this epoch, double-buffered with prefetch. */
+  private ShuffledBuffers shuffledBuffers(Epoch epoch, BlockOpener opener, ReaderMetrics metrics) {
+    BlockRowStream source = new BlockRowStream(opener, epoch.blocks, metrics);
+    BufferFiller filler = new BufferFiller(source,
+        new EpochSeeds(conf.seed()).random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER));
+    BufferSize size = conf.bufferSize();
+    long maxRows = size.maxRows(epoch.rows);
+    TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes());
+    if (!conf.prefetch()) {
+      return new ShuffledBuffers(source, filler, first, null, null, metrics);
+    }
+    String thread = "corgipile-prefetch-" + (epoch.task == null ? "" : "stage-" + epoch.task.stageId() + "-")
+        + "partition-" + epoch.partition;
+    return new ShuffledBuffers(source, filler, first, new TupleShuffleBuffer(maxRows, size.maxBytes()), thread,
+        metrics);
   }
 }

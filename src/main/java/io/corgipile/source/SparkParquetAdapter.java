@@ -211,6 +211,11 @@ final class SparkParquetAdapter implements Serializable {
     return columnar;
   }
 
+  /** Whether every output field is a primitive kept in its 8-byte slot, so rows have one fixed size. */
+  boolean fixedWidthRows() {
+    return FixedWidthRowEncoder.forSchema(readSchema, new int[readSchema.size()]) != null;
+  }
+
   boolean caseSensitive() {
     return caseSensitive;
   }

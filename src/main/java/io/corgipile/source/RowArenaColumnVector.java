@@ -1,0 +1,154 @@
+package io.corgipile.source;
+
+import io.corgipile.shuffle.TupleShuffleBuffer;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarArray;
+import org.apache.spark.sql.vectorized.ColumnarMap;
+import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.bitset.BitSetMethods;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * One column of a run of {@code UnsafeRow}s held in a {@link TupleShuffleBuffer}, read in place:
+ * row {@code i} of the batch is the buffer's row {@code start + i}, in shuffled order. Only for
+ * fields {@code UnsafeRow} keeps in their 8-byte slot (primitives, dates, timestamps), which is what
+ * {@link FixedWidthRowEncoder} writes.
+ */
+final class RowArenaColumnVector extends ColumnVector {
+  /** Where the rows of the current batch are; shared by the batch's columns. */
+  static final class Rows {
+    private final int bitSetBytes;
+    private final Object[] bases;
+    private final long[] offsets;
+    /** Keeps the cache-warming loads from being optimized away. */
+    long touched;
+
+    Rows(int numFields, int capacity) {
+      this.bitSetBytes = ((numFields + 63) / 64) * 8;
+      this.bases = new Object[capacity];
+      this.offsets = new long[capacity];
+    }
+
+    /** Points the batch at rows {@code [start, start + n)} of {@code buffer}. */
+    void point(TupleShuffleBuffer buffer, int start, int n) {
+      long touched = 0;
+      for (int i = 0; i < n; i++) {
+        Object base = buffer.pageOf(start + i);
+        long offset = Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(start + i);
+        bases[i] = base;
+        offsets[i] = offset;
+        // The rows are scattered over the whole buffer: load one byte of each of their cache lines
+        // now, in a loop whose loads do not wait for each other, so Spark's row conversion then
+        // finds them in cache instead of waiting for memory row by row.
+        int length = buffer.lengthOf(start + i);
+        for (int at = 0; at < length; at += 64) {
+          touched += Platform.getByte(base, offset + at);
+        }
+      }
+      this.touched = touched;
+    }
+  }
+
+  private final Rows rows;
+  private final int field;
+  private final long slot;
+
+  RowArenaColumnVector(DataType type, Rows rows, int field) {
+    super(type);
+    this.rows = rows;
+    this.field = field;
+    this.slot = rows.bitSetBytes + 8L * field;
+  }
+
+  @Override
+  public boolean hasNull() {
+    return true; // not tracked; Spark then asks isNullAt, which is exact
+  }
+
+  @Override
+  public int numNulls() {
+    throw new UnsupportedOperationException("Cannot count nulls of a shuffled row column");
+  }
+
+  @Override
+  public boolean isNullAt(int rowId) {
+    return BitSetMethods.isSet(rows.bases[rowId], rows.offsets[rowId], field);
+  }
+
+  @Override
+  public boolean getBoolean(int rowId) {
+    return Platform.getBoolean(rows.bases[rowId], rows.offsets[rowId] + slot);
+  }
+
+  @Override
+  public byte getByte(int rowId) {
+    return Platform.getByte(rows.bases[rowId], rows.offsets[rowId] + slot);
+  }
+
+  @Override
+  public short getShort(int rowId) {
+    return Platform.getShort(rows.bases[rowId], rows.offsets[rowId] + slot);
+  }
+
+  @Override
+  public int getInt(int rowId) {
+    return Platform.getInt(rows.bases[rowId], rows.offsets[rowId] + slot);
+  }
+
+  @Override
+  public long getLong(int rowId) {
+    return Platform.getLong(rows.bases[rowId], rows.offsets[rowId] + slot);
+  }
+
+  @Override
+  public float getFloat(int rowId) {
+    return Platform.getFloat(rows.bases[rowId], rows.offsets[rowId] + slot);
+  }
+
+  @Override
+  public double getDouble(int rowId) {
+    return Platform.getDouble(rows.bases[rowId], rows.offsets[rowId] + slot);
+  }
+
+  @Override
+  public Decimal getDecimal(int rowId, int precision, int scale) {
+    throw unsupported("decimals");
+  }
+
+  @Override
+  public UTF8String getUTF8String(int rowId) {
+    throw unsupported("strings");
+  }
+
+  @Override
+  public byte[] getBinary(int rowId) {
+    throw unsupported("binaries");
+  }
+
+  @Override
+  public ColumnarArray getArray(int rowId) {
+    throw unsupported("arrays");
+  }
+
+  @Override
+  public ColumnarMap getMap(int ordinal) {
+    throw unsupported("maps");
+  }
+
+  @Override
+  public ColumnVector getChild(int ordinal) {
+    throw unsupported("structs");
+  }
+
+  @Override
+  public void close() {
+    // views only: the buffer owns the memory
+  }
+
+  private UnsupportedOperationException unsupported(String what) {
+    return new UnsupportedOperationException("Cannot read " + what + " from a column of fixed-width rows ("
+        + dataType().simpleString() + ")");
+  }
+}

@@ -1,0 +1,87 @@
+package io.corgipile.bench;
+
+import io.corgipile.shuffle.SplitMix64;
+import io.corgipile.shuffle.TupleShuffleBuffer;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * What a tuple-level shuffle costs per row, against the same rows copied and read in order: one
+ * fill of a buffer of HIGGS-sized rows (240 bytes, 29 doubles), then a read of every double of every
+ * row in emitted order. The ratio of the two is the buffer's share of corgipile's scan overhead.
+ *
+ * <p>Run with {@code scripts/bench-jmh}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = "-Xmx4g")
+public class TupleShuffleBufferBenchmark {
+  static final int ROW_BYTES = 240;
+
+  /** Rows per buffer: cache-resident, and 10% of a 5-million-row partition. */
+  @Param({"20000", "500000"})
+  public int rows;
+
+  private byte[] source;
+  private TupleShuffleBuffer buffer;
+  private SplitMix64 random;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    source = new byte[4096 * ROW_BYTES];
+    for (int i = 0; i < source.length; i++) {
+      source[i] = (byte) i;
+    }
+    buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE);
+    random = new SplitMix64(1);
+  }
+
+  private void fill() {
+    buffer.clear();
+    for (int i = 0; i < rows; i++) {
+      buffer.tryAdd(source, (i % 4096) * ROW_BYTES, ROW_BYTES);
+    }
+  }
+
+  private long readAll() {
+    long sum = 0;
+    for (int i = 0; i < buffer.size(); i++) {
+      byte[] page = buffer.pageOf(i);
+      long base = org.apache.spark.unsafe.Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(i) + 8;
+      for (int f = 0; f < 29; f++) {
+        sum += org.apache.spark.unsafe.Platform.getLong(page, base + 8L * f);
+      }
+    }
+    return sum;
+  }
+
+  /** Fill, read in storage order: the cost without a tuple shuffle. */
+  @Benchmark
+  public void inOrder(Blackhole bh) {
+    fill();
+    bh.consume(readAll());
+  }
+
+  /** Fill, Fisher-Yates, read in shuffled order: what corgipile does per buffer. */
+  @Benchmark
+  public void shuffled(Blackhole bh) {
+    fill();
+    buffer.shuffle(random);
+    bh.consume(readAll());
+  }
+}
