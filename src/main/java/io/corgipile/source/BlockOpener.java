@@ -35,20 +35,25 @@ final class BlockOpener {
   }
 
   RowGroupRows rows(Block block) throws IOException {
-    try {
-      RowGroupRows rows = decoder.open(plan.files().get(block.file()), input(block), footer(block));
-      counted(block);
-      return rows;
-    } catch (IOException | RuntimeException e) {
-      throw failure(block, e);
-    }
+    return open(block, decoder::open);
   }
 
   RowGroupBatches batches(Block block) throws IOException {
+    return open(block, decoder::openBatches);
+  }
+
+  /** How the decoder opens a row group as rows or as batches. */
+  @FunctionalInterface
+  private interface Open<T> {
+    T open(DataFile file, HadoopInputFile input, ParquetMetadata footer) throws IOException;
+  }
+
+  private <T> T open(Block block, Open<T> how) throws IOException {
     try {
-      RowGroupBatches batches = decoder.openBatches(plan.files().get(block.file()), input(block), footer(block));
-      counted(block);
-      return batches;
+      T opened = how.open(plan.files().get(block.file()), input(block), footer(block));
+      metrics.rowGroupsRead.incrementAndGet();
+      metrics.bytesRead.addAndGet(block.compressedBytes());
+      return opened;
     } catch (IOException | RuntimeException e) {
       throw failure(block, e);
     }
@@ -60,11 +65,6 @@ final class BlockOpener {
       return (CorgiPileReadException) e;
     }
     return new CorgiPileReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
-  }
-
-  private void counted(Block block) {
-    metrics.rowGroupsRead.incrementAndGet();
-    metrics.bytesRead.addAndGet(block.compressedBytes());
   }
 
   private HadoopInputFile input(Block block) throws IOException {

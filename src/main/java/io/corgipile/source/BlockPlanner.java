@@ -134,42 +134,37 @@ final class BlockPlanner {
   static void checkCompatible(String path, StructType table, StructType file, boolean caseSensitive) {
     for (StructField wanted : table.fields()) {
       StructField present = find(file, wanted.name(), caseSensitive);
-      if (present != null) {
-        String conflict = conflict(wanted.dataType(), present.dataType(), caseSensitive);
-        if (conflict != null) {
-          throw new CorgiPileReadException("Cannot read Parquet file " + path + ": column " + wanted.name()
-              + " is " + present.dataType().simpleString() + " in this file but "
-              + wanted.dataType().simpleString() + " in the table schema" + conflict
-              + " (files with conflicting schemas cannot be read together)");
-        }
+      if (present != null && !compatible(wanted.dataType(), present.dataType(), caseSensitive)) {
+        throw new CorgiPileReadException("Cannot read Parquet file " + path + ": column " + wanted.name()
+            + " is " + present.dataType().simpleString() + " in this file but "
+            + wanted.dataType().simpleString() + " in the table schema"
+            + " (files with conflicting schemas cannot be read together)");
       }
     }
   }
 
-  private static String conflict(DataType table, DataType file, boolean caseSensitive) {
+  /** Whether a file's type can be left to Spark's reader for a table type: same shape, same families. */
+  private static boolean compatible(DataType table, DataType file, boolean caseSensitive) {
     if (table instanceof UserDefinedType) {
-      return conflict(((UserDefinedType<?>) table).sqlType(), file, caseSensitive);
+      return compatible(((UserDefinedType<?>) table).sqlType(), file, caseSensitive);
     }
     if (table instanceof StructType && file instanceof StructType) {
       for (StructField f : ((StructType) table).fields()) {
         StructField g = find((StructType) file, f.name(), caseSensitive);
-        if (g != null) {
-          String inner = conflict(f.dataType(), g.dataType(), caseSensitive);
-          if (inner != null) {
-            return inner.isEmpty() ? " (field " + f.name() + ")" : inner;
-          }
+        if (g != null && !compatible(f.dataType(), g.dataType(), caseSensitive)) {
+          return false;
         }
       }
-      return null;
+      return true;
     }
     if (table instanceof ArrayType && file instanceof ArrayType) {
-      return conflict(((ArrayType) table).elementType(), ((ArrayType) file).elementType(), caseSensitive);
+      return compatible(((ArrayType) table).elementType(), ((ArrayType) file).elementType(), caseSensitive);
     }
     if (table instanceof MapType && file instanceof MapType) {
-      String k = conflict(((MapType) table).keyType(), ((MapType) file).keyType(), caseSensitive);
-      return k != null ? k : conflict(((MapType) table).valueType(), ((MapType) file).valueType(), caseSensitive);
+      return compatible(((MapType) table).keyType(), ((MapType) file).keyType(), caseSensitive)
+          && compatible(((MapType) table).valueType(), ((MapType) file).valueType(), caseSensitive);
     }
-    return family(table).equals(family(file)) ? null : "";
+    return family(table).equals(family(file));
   }
 
   private static String family(DataType t) {

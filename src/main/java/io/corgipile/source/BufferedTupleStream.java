@@ -9,8 +9,6 @@ import org.apache.spark.unsafe.Platform;
 final class BufferedTupleStream implements TupleStream {
   private final ShuffledBuffers buffers;
   private final UnsafeRow row;
-  private TupleShuffleBuffer current;
-  private int next;
 
   BufferedTupleStream(ShuffledBuffers buffers, int numFields) {
     this.buffers = buffers;
@@ -19,15 +17,12 @@ final class BufferedTupleStream implements TupleStream {
 
   @Override
   public boolean next() throws IOException {
-    while (current == null || next >= current.size()) {
-      current = buffers.next();
-      next = 0;
-      if (current == null) {
-        return false;
-      }
+    if (buffers.nextRun(1) == 0) {
+      return false;
     }
-    row.pointTo(current.pageOf(next), Platform.BYTE_ARRAY_OFFSET + current.offsetOf(next), current.lengthOf(next));
-    next++;
+    TupleShuffleBuffer buffer = buffers.current();
+    int i = buffers.runStart();
+    row.pointTo(buffer.pageOf(i), Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(i), buffer.lengthOf(i));
     return true;
   }
 

@@ -60,7 +60,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   }
 
   /** The option if set, else Spark's default parallelism, at most the number of blocks. */
-  int partitions() {
+  private int partitions() {
     int blocks = plan().blocks().size();
     return conf.partitions().orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
   }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Table;
@@ -29,9 +31,11 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class CorgiPileSource implements TableProvider, DataSourceRegister {
   public static final String SHORT_NAME = "corgipile";
 
-  private static final Set<String> OWN_OPTIONS = Set.of(
-      ReadOptions.SHUFFLE, ReadOptions.BUFFER_SIZE, ReadOptions.SEED, ReadOptions.EPOCH,
-      ReadOptions.PARTITIONS, ReadOptions.BLOCK_ASSIGNMENT, ReadOptions.PREFETCH, "path", "paths");
+  /** This source's own options and the paths, lower-cased: Spark's option maps ignore case. */
+  private static final Set<String> OWN_OPTIONS = Stream.of(
+          ReadOptions.SHUFFLE, ReadOptions.BUFFER_SIZE, ReadOptions.SEED, ReadOptions.EPOCH,
+          ReadOptions.PARTITIONS, ReadOptions.BLOCK_ASSIGNMENT, ReadOptions.PREFETCH, "path", "paths")
+      .map(o -> o.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
 
   private CorgiPileTable table;
 
@@ -87,8 +91,7 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
   static Map<String, String> fileOptions(Map<String, String> options) {
     Map<String, String> out = new HashMap<>();
     for (Map.Entry<String, String> e : options.entrySet()) {
-      if (!OWN_OPTIONS.contains(e.getKey().toLowerCase(Locale.ROOT))
-          && !OWN_OPTIONS.contains(e.getKey())) {
+      if (!OWN_OPTIONS.contains(e.getKey().toLowerCase(Locale.ROOT))) {
         out.put(e.getKey(), e.getValue());
       }
     }

@@ -1,6 +1,5 @@
 package io.corgipile.source;
 
-import io.corgipile.shuffle.TupleShuffleBuffer;
 import java.io.IOException;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -21,8 +20,6 @@ final class ShuffledBatchReader implements PartitionReader<ColumnarBatch> {
   private final ReaderMetrics metrics;
   private final RowArenaColumnVector.Rows rows;
   private final ColumnarBatch batch;
-  private TupleShuffleBuffer current;
-  private int next;
 
   ShuffledBatchReader(ShuffledBuffers buffers, StructType schema, ReaderMetrics metrics) {
     this.buffers = buffers;
@@ -37,17 +34,12 @@ final class ShuffledBatchReader implements PartitionReader<ColumnarBatch> {
 
   @Override
   public boolean next() throws IOException {
-    while (current == null || next >= current.size()) {
-      current = buffers.next();
-      next = 0;
-      if (current == null) {
-        return false;
-      }
+    int n = buffers.nextRun(BATCH_ROWS);
+    if (n == 0) {
+      return false;
     }
-    int n = Math.min(BATCH_ROWS, current.size() - next);
-    rows.point(current, next, n);
+    rows.point(buffers.current(), buffers.runStart(), n);
     batch.setNumRows(n);
-    next += n;
     return true;
   }
 

@@ -17,6 +17,9 @@ final class ShuffledBuffers implements Closeable {
   private final TupleShuffleBuffer single;
   private final Prefetcher<TupleShuffleBuffer> prefetcher;
   private boolean exhausted;
+  private TupleShuffleBuffer current;
+  private int next;
+  private int runStart;
 
   /**
    * @param second a second buffer to enable prefetching, or null
@@ -41,10 +44,36 @@ final class ShuffledBuffers implements Closeable {
   }
 
   /**
-   * The next filled and shuffled buffer, or null when all blocks are read. The buffer returned
-   * before must no longer be read.
+   * Moves on to the next run of at most {@code max} rows, refilling when the current buffer is
+   * used up; the run is rows {@code [runStart(), runStart() + n)} of {@link #current()}, valid
+   * until the next call.
+   *
+   * @return the run's length n, or 0 when all blocks are read
    */
-  TupleShuffleBuffer next() throws IOException {
+  int nextRun(int max) throws IOException {
+    while (current == null || next >= current.size()) {
+      current = refill();
+      next = 0;
+      if (current == null) {
+        return 0;
+      }
+    }
+    int n = Math.min(max, current.size() - next);
+    runStart = next;
+    next += n;
+    return n;
+  }
+
+  TupleShuffleBuffer current() {
+    return current;
+  }
+
+  int runStart() {
+    return runStart;
+  }
+
+  /** The next filled and shuffled buffer, or null; the previous one goes back to the filler. */
+  private TupleShuffleBuffer refill() throws IOException {
     if (exhausted) {
       return null;
     }

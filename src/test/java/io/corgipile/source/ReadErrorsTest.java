@@ -111,8 +111,9 @@ class ReadErrorsTest {
     assertThat(failure(() -> corgipile().load(dir.toString()).collectAsList())).contains("b.parquet");
   }
 
-  @Test
-  void aCorruptRowGroupIsNamedWithItsFile() throws Exception {
+  @ParameterizedTest(name = "shuffle={0}")
+  @CsvSource({"corgipile", "block", "window", "none"})
+  void aCorruptRowGroupIsNamedWithItsFile(String shuffle) throws Exception {
     Path dir = TestTables.tempDir("corrupt");
     Path file = dir.resolve("c.parquet");
     Files.copy(firstParquet(good), file);
@@ -121,7 +122,7 @@ class ReadErrorsTest {
       raf.seek(4);
       raf.write(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
     }
-    String message = failure(() -> corgipile().load(dir.toString()).collectAsList());
+    String message = failure(() -> corgipile("shuffle", shuffle).load(dir.toString()).collectAsList());
     assertThat(message).contains("Cannot read row group 0 (offset 4, ").contains(file.toUri().getPath());
   }
 
