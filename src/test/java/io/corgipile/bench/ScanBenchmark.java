@@ -76,6 +76,7 @@ public final class ScanBenchmark {
     long seed = 42L;
     boolean regenerate;
     boolean generateOnly;
+    boolean cold;
     List<String> variants;
     Map<String, String> corgiOptions = new LinkedHashMap<>();
 
@@ -119,6 +120,9 @@ public final class ScanBenchmark {
             break;
           case "--generate-only":
             a.generateOnly = true;
+            break;
+          case "--cold":
+            a.cold = true;
             break;
           case "--variants":
             a.variants = Arrays.stream((value != null ? value : next(argv, ++i, arg)).split(","))
@@ -309,9 +313,32 @@ public final class ScanBenchmark {
   }
 
   /** Plans, runs and consumes one scan; the time covers all of it (file listing and footers included). */
+  /**
+   * Drops the operating system's page cache, so the next scan reads from disk as it would for a
+   * table larger than memory. Needs root on Linux.
+   */
+  static void dropPageCache() {
+    try {
+      if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
+        throw new IllegalStateException("sync failed");
+      }
+      Files.write(Paths.get("/proc/sys/vm/drop_caches"), "1\n".getBytes(StandardCharsets.US_ASCII));
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot drop the page cache for --cold (it needs root on Linux): " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Cannot drop the page cache: interrupted", e);
+    }
+  }
+
+  static boolean cold;
+
   static Measurement measure(SparkSession spark, Variant v, String path, List<String> columns, String phase,
       int rep, int position) {
     System.gc();
+    if (cold) {
+      dropPageCache();
+    }
     SparkContext sc = spark.sparkContext();
     sc.setJobDescription("bench-scan " + phase + " " + rep + " " + v.name);
     int n = columns.size();
@@ -603,6 +630,7 @@ public final class ScanBenchmark {
     }
     List<String> columns = columns();
 
+    cold = args.cold;
     String loadBefore = loadAverage();
     List<Measurement> all = new ArrayList<>();
     int pos = 0;
@@ -669,7 +697,9 @@ public final class ScanBenchmark {
         "- method: one warm-up pass of every variant, then %d repetitions, each running every variant in a "
             + "rotated order; a run = plan + `queryExecution().toRdd()` + mapPartitions reading all 29 doubles of "
             + "every InternalRow; times are wall-clock seconds of the whole run; ratio = throughput / plain "
-            + "Parquet's, both from medians of this run\n", args.reps));
+            + "Parquet's, both from medians of this run%s\n", args.reps,
+        args.cold ? "; **cold**: the page cache was dropped before every run, so every run read the table from disk"
+            : "; warm: the table is read from the page cache"));
     md.append('\n');
     md.append("| variant | options | partitions | median s | min s | max s | rows/s (median) | vs parquet |\n");
     md.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
