@@ -5,42 +5,78 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A bounded buffer of serialized tuples that can be shuffled in place.
+ * A bounded buffer of serialized tuples that is shuffled, uniformly, in a cache-friendly way.
  *
- * <p>Tuples are copied into large byte pages (an arena), so a buffer of millions of rows is a few
- * arrays, not millions of objects. Shuffling permutes only the (position, length) index. Pages are
- * kept across {@link #clear()} so refilling allocates nothing.
+ * <p>Tuples are copied into byte chunks (an arena), so a buffer of millions of rows is a few
+ * thousand arrays, not millions of objects; chunks are kept across {@link #clear()} so refilling
+ * allocates nothing.
+ *
+ * <p>The shuffle is Rao and Sandelius's: each tuple goes, as it arrives, to a random bucket of
+ * about {@value #BUCKET_BYTES} bytes, small enough for a core's L2 cache; {@link #shuffle()} then
+ * permutes each bucket with Fisher-Yates and concatenates the buckets. Each bucket assignment and
+ * each bucket's permutation being uniform, the whole order is a uniform random permutation of the
+ * buffer, as one Fisher-Yates over all of it would give; but reading the tuples in that order
+ * stays within one bucket at a time instead of jumping across the whole buffer, which on a large
+ * buffer costs a cache and TLB miss per tuple.
  *
  * <p>Capacity is a row count, a byte budget, or both. The byte budget covers everything the buffer
- * allocates: pages and index arrays. Under a row count alone, allocation exceeds the tuples' bytes
- * by at most a quarter plus one page, and the index by at most its doubling. A single tuple larger
+ * allocates: chunks and index. Under a row count alone, chunks exceed the tuples' bytes by at most
+ * one partly filled chunk per bucket, and the index by at most its doubling. A single tuple larger
  * than the whole budget is still accepted into an empty buffer, so reading always makes progress.
  */
 public final class TupleShuffleBuffer {
-  static final int MIN_PAGE = 64 << 10;
-  static final int MAX_PAGE = 64 << 20;
-  private static final int INDEX_BYTES_PER_ROW = Long.BYTES + Integer.BYTES;
+  /** Target bytes of tuples per bucket. */
+  static final int BUCKET_BYTES = 256 << 10;
+  static final int MAX_BUCKETS = 4096;
+  /** Bytes of a chunk; a larger tuple gets a chunk of its own. */
+  static final int CHUNK_BYTES = 16 << 10;
+  /** Index bytes per tuple: position, length and bucket in arrival order, position and length in emitted order. */
+  private static final int INDEX_BYTES_PER_ROW = 2 * Long.BYTES + 2 * Integer.BYTES + Character.BYTES;
   private static final int MAX_ROWS = Integer.MAX_VALUE - 16;
+  /** What {@link #place} answers when the budget is spent; a real position has a chunk id above it. */
+  private static final long NO_ROOM = Long.MIN_VALUE;
 
   private final long maxRows;
   private final long maxBytes;
-  private final List<byte[]> pages = new ArrayList<>();
-  private long pageBytes;
-  private int page = -1;
-  private int pageFill;
+  private final SplitMix64 random;
 
+  /** Chunks reused across fills; id i >= 0 is {@code pool.get(i)}. */
+  private final List<byte[]> pool = new ArrayList<>();
+  /** Chunks of single oversized tuples of this fill; id -1 - i is {@code oversized.get(i)}. */
+  private final List<byte[]> oversized = new ArrayList<>();
+  /** Oversized chunks of earlier fills, reused when large enough, let go when they stand in the way. */
+  private final List<byte[]> spare = new ArrayList<>();
+  private int nextFree;
+  private long chunkBytes;
+
+  private int buckets;
+  private int[] bucketChunk = new int[0];
+  private int[] bucketFill = new int[0];
+
+  // Arrival order: chunk << 32 | offset, length, bucket.
   private long[] positions = new long[0];
   private int[] lengths = new int[0];
+  private char[] bucketOf = new char[0];
+  // Emitted order, written by shuffle().
+  private long[] shuffledPositions = new long[0];
+  private int[] shuffledLengths = new int[0];
+  private boolean shuffled;
+
   private int size;
   private long usedBytes;
 
-  public TupleShuffleBuffer(long maxRows, long maxBytes) {
+  /**
+   * @param random the stream that places and permutes tuples; the buffer draws from it on every
+   *     add and shuffle, so equal streams and equal input give equal orders
+   */
+  public TupleShuffleBuffer(long maxRows, long maxBytes, SplitMix64 random) {
     if (maxRows < 1 || maxBytes < 1) {
       throw new IllegalArgumentException(
           "Cannot create a tuple buffer: capacity must be positive, got " + maxRows + " rows, " + maxBytes + " bytes");
     }
     this.maxRows = Math.min(maxRows, MAX_ROWS);
     this.maxBytes = maxBytes;
+    this.random = random;
   }
 
   public int size() {
@@ -60,9 +96,9 @@ public final class TupleShuffleBuffer {
     return maxRows - size;
   }
 
-  /** Bytes the buffer holds allocated now: pages plus index. */
+  /** Bytes the buffer holds allocated now: chunks plus index. */
   public long allocatedBytes() {
-    return pageBytes + (long) positions.length * INDEX_BYTES_PER_ROW;
+    return chunkBytes + (long) positions.length * INDEX_BYTES_PER_ROW;
   }
 
   /** Bytes of tuple data held now. */
@@ -75,16 +111,20 @@ public final class TupleShuffleBuffer {
     return maxBytes == Long.MAX_VALUE ? Long.MAX_VALUE : maxBytes - usedBytes - (long) size * INDEX_BYTES_PER_ROW;
   }
 
-  /** Empties the buffer, keeping its memory for the next fill. */
+  /** Empties the buffer, keeping its chunks for the next fill. */
   public void clear() {
+    spare.addAll(oversized);
+    oversized.clear();
+    nextFree = 0;
+    buckets = 0;
     size = 0;
     usedBytes = 0;
-    page = pages.isEmpty() ? -1 : 0;
-    pageFill = 0;
+    shuffled = false;
   }
 
   /**
-   * Copies one tuple in, unless the row limit or the byte budget would be exceeded.
+   * Copies one tuple in, into a random bucket, unless the row limit or the byte budget would be
+   * exceeded.
    *
    * @return whether the tuple was added
    */
@@ -92,46 +132,99 @@ public final class TupleShuffleBuffer {
     if (size >= maxRows || (size > 0 && allocatedBytes() > maxBytes)) {
       return false;
     }
+    if (buckets == 0) {
+      startFill(length);
+    }
     if (size == positions.length && !growIndex()) {
       return false;
     }
-    if (!ensurePageRoom(length)) {
+    int bucket = buckets == 1 ? 0 : random.nextInt(buckets);
+    long at = place(bucket, length);
+    if (at == NO_ROOM) {
       return false;
     }
-    System.arraycopy(src, offset, pages.get(page), pageFill, length);
-    positions[size] = ((long) page << 32) | pageFill;
+    System.arraycopy(src, offset, chunk((int) (at >>> 32)), (int) at, length);
+    positions[size] = at;
     lengths[size] = length;
+    bucketOf[size] = (char) bucket;
     size++;
-    pageFill += length;
     usedBytes += length;
+    shuffled = false;
     return true;
   }
 
-  /** Shuffles the held tuples with Fisher-Yates. */
-  public void shuffle(SplitMix64 random) {
-    for (int i = size - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
-      long p = positions[i];
-      positions[i] = positions[j];
-      positions[j] = p;
-      int l = lengths[i];
-      lengths[i] = lengths[j];
-      lengths[j] = l;
+  /**
+   * Puts the tuples in uniformly random order: each bucket is permuted with Fisher-Yates and the
+   * buckets follow each other. Until the next {@link #clear()} or add, the accessors then give the
+   * tuples in that order; before, in arrival order.
+   */
+  public void shuffle() {
+    if (shuffledPositions.length < size) {
+      shuffledPositions = new long[positions.length];
+      shuffledLengths = new int[positions.length];
     }
+    // Counting sort by bucket, then each bucket's run permuted where it lies.
+    int[] start = new int[buckets + 1];
+    for (int i = 0; i < size; i++) {
+      start[bucketOf[i] + 1]++;
+    }
+    for (int b = 0; b < buckets; b++) {
+      start[b + 1] += start[b];
+    }
+    int[] next = Arrays.copyOf(start, buckets);
+    for (int i = 0; i < size; i++) {
+      int to = next[bucketOf[i]]++;
+      shuffledPositions[to] = positions[i];
+      shuffledLengths[to] = lengths[i];
+    }
+    for (int b = 0; b < buckets; b++) {
+      for (int i = start[b + 1] - 1; i > start[b]; i--) {
+        int j = start[b] + random.nextInt(i - start[b] + 1);
+        long p = shuffledPositions[i];
+        shuffledPositions[i] = shuffledPositions[j];
+        shuffledPositions[j] = p;
+        int l = shuffledLengths[i];
+        shuffledLengths[i] = shuffledLengths[j];
+        shuffledLengths[j] = l;
+      }
+    }
+    shuffled = true;
   }
 
-  /** The page holding tuple {@code i} (in current order). */
+  /** The chunk holding tuple {@code i} (in current order). */
   public byte[] pageOf(int i) {
-    return pages.get((int) (positions[i] >>> 32));
+    return chunk((int) (position(i) >>> 32));
+  }
+
+  private byte[] chunk(int id) {
+    return id >= 0 ? pool.get(id) : oversized.get(-1 - id);
   }
 
   /** The offset of tuple {@code i} in {@link #pageOf(int)}. */
   public int offsetOf(int i) {
-    return (int) positions[i];
+    return (int) position(i);
   }
 
   public int lengthOf(int i) {
-    return lengths[i];
+    return shuffled ? shuffledLengths[i] : lengths[i];
+  }
+
+  private long position(int i) {
+    return shuffled ? shuffledPositions[i] : positions[i];
+  }
+
+  /**
+   * Sizes the buckets for this fill from the capacity: a byte budget, or the row limit times the
+   * first tuple's size.
+   */
+  private void startFill(int firstLength) {
+    long expected = maxBytes != Long.MAX_VALUE ? maxBytes : maxRows * (long) Math.max(1, firstLength);
+    buckets = (int) Math.max(1, Math.min(MAX_BUCKETS, expected / BUCKET_BYTES));
+    if (bucketChunk.length < buckets) {
+      bucketChunk = new int[buckets];
+      bucketFill = new int[buckets];
+    }
+    Arrays.fill(bucketChunk, 0, buckets, -1);
   }
 
   private boolean growIndex() {
@@ -145,53 +238,90 @@ public final class TupleShuffleBuffer {
     }
     positions = Arrays.copyOf(positions, (int) capacity);
     lengths = Arrays.copyOf(lengths, (int) capacity);
+    bucketOf = Arrays.copyOf(bucketOf, (int) capacity);
+    shuffledPositions = new long[0];
+    shuffledLengths = new int[0];
     return true;
   }
 
-  /** Moves to a page with room for {@code length} bytes, reusing or allocating one. */
-  private boolean ensurePageRoom(int length) {
-    if (page >= 0 && pages.get(page).length - pageFill >= length) {
-      return true;
+  /** Room for {@code length} bytes in {@code bucket}: chunk << 32 | offset, or NO_ROOM when the budget is spent. */
+  private long place(int bucket, int length) {
+    int chunk = bucketChunk[bucket];
+    if (chunk >= 0 && pool.get(chunk).length - bucketFill[bucket] >= length) {
+      int offset = bucketFill[bucket];
+      bucketFill[bucket] += length;
+      return ((long) chunk << 32) | offset;
     }
-    int next = page + 1;
-    if (next < pages.size() && pages.get(next).length >= length) {
-      page = next;
-      pageFill = 0;
-      return true;
-    }
-    // Each new page is a quarter of what is held: small buffers stay small, large ones use few
-    // pages, and at most about a quarter of the memory is unused slack.
-    long wanted = Math.max(length, Math.min(MAX_PAGE, Math.max(MIN_PAGE, pageBytes / 4)));
-    long budget = maxBytes - allocatedBytes();
-    if (next < pages.size()) {
-      budget += pages.get(next).length; // the too-small page is replaced
-    }
-    if (maxBytes != Long.MAX_VALUE) {
-      // Leave the index room for the tuples the page will hold, judging by the tuples so far.
-      double tupleBytes = Math.max(1.0, size == 0 ? length : (double) usedBytes / size);
-      budget = (long) (budget * (tupleBytes / (tupleBytes + INDEX_BYTES_PER_ROW)));
-    }
-    long pageSize = Math.min(wanted, budget);
-    if (pageSize < length) {
-      if (size > 0) {
-        return false;
+    if (length > CHUNK_BYTES) {
+      byte[] big = takeSpare(length);
+      if (big == null) {
+        if (!affordable(length)) {
+          return NO_ROOM;
+        }
+        big = new byte[length];
+        chunkBytes += length;
       }
-      // An oversized tuple into an empty buffer: progress over the budget, holding nothing else.
-      pages.clear();
-      pageBytes = 0;
-      next = 0;
-      pageSize = length;
+      oversized.add(big);
+      return (long) (-oversized.size()) << 32;
     }
-    byte[] fresh = new byte[(int) pageSize];
-    if (next < pages.size()) {
-      pageBytes -= pages.get(next).length;
-      pages.set(next, fresh);
+    while (nextFree < pool.size() && pool.get(nextFree).length < length) {
+      nextFree++; // a short chunk, cut to a small budget, cannot take this tuple
+    }
+    if (nextFree < pool.size()) {
+      chunk = nextFree++;
     } else {
-      pages.add(fresh);
+      int bytes = CHUNK_BYTES;
+      if (maxBytes != Long.MAX_VALUE) {
+        // Leave the index room for the tuples the chunk will hold, judging by the tuples so far.
+        double tupleBytes = Math.max(1.0, size == 0 ? length : (double) usedBytes / size);
+        long share = (long) ((maxBytes - allocatedBytes()) * (tupleBytes / (tupleBytes + INDEX_BYTES_PER_ROW)));
+        bytes = (int) Math.max(length, Math.min(CHUNK_BYTES, share));
+      }
+      if (!affordable(bytes)) {
+        return NO_ROOM;
+      }
+      pool.add(new byte[bytes]);
+      chunkBytes += bytes;
+      chunk = pool.size() - 1;
+      nextFree = pool.size();
     }
-    pageBytes += pageSize;
-    page = next;
-    pageFill = 0;
+    bucketChunk[bucket] = chunk;
+    bucketFill[bucket] = length;
+    return (long) chunk << 32;
+  }
+
+  /** A kept oversized chunk of at least {@code length} bytes, or null. */
+  private byte[] takeSpare(int length) {
+    for (int i = 0; i < spare.size(); i++) {
+      if (spare.get(i).length >= length) {
+        return spare.remove(i);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code bytes} more fit the budget, letting kept chunks go if that makes room. The first
+   * tuple of a fill always fits: alone, over a budget smaller than itself, with nothing else kept.
+   */
+  private boolean affordable(long bytes) {
+    if (allocatedBytes() + bytes <= maxBytes) {
+      return true;
+    }
+    for (byte[] chunk : spare) {
+      chunkBytes -= chunk.length;
+    }
+    spare.clear();
+    if (allocatedBytes() + bytes <= maxBytes) {
+      return true;
+    }
+    if (size > 0) {
+      return false;
+    }
+    // Nothing is placed yet (size 0), so no chunk is in use.
+    pool.clear();
+    nextFree = 0;
+    chunkBytes = 0;
     return true;
   }
 }

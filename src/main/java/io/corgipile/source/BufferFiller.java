@@ -1,6 +1,5 @@
 package io.corgipile.source;
 
-import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -15,15 +14,10 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
  */
 final class BufferFiller {
   private final BlockRowStream source;
-  private final SplitMix64 random;
   private boolean pendingRow;
 
-  /**
-   * @param random the generator for the tuple shuffle
-   */
-  BufferFiller(BlockRowStream source, SplitMix64 random) {
+  BufferFiller(BlockRowStream source) {
     this.source = source;
-    this.random = random;
   }
 
   /** Fills {@code buffer} from scratch; false when no rows were left. */
@@ -46,7 +40,7 @@ final class BufferFiller {
       }
       source.openNextBlock();
     }
-    buffer.shuffle(random);
+    buffer.shuffle();
     return !buffer.isEmpty();
   }
 

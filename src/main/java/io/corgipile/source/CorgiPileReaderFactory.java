@@ -5,6 +5,7 @@ import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.EpochSeeds;
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
+import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -102,17 +103,19 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   /** The partition's {@code corgipile} buffers in this epoch, double-buffered with prefetch. */
   private ShuffledBuffers shuffledBuffers(Epoch epoch, BlockOpener opener, ReaderMetrics metrics) {
     BlockRowStream source = new BlockRowStream(opener, epoch.blocks, metrics);
-    BufferFiller filler = new BufferFiller(source,
-        new EpochSeeds(conf.seed()).random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER));
+    BufferFiller filler = new BufferFiller(source);
+    // One stream for all fills of the partition: fills run one after another, whatever the threads.
+    SplitMix64 random =
+        new EpochSeeds(conf.seed()).random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER);
     BufferSize size = conf.bufferSize();
     long maxRows = size.maxRows(epoch.rows);
-    TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes());
+    TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes(), random);
     if (!conf.prefetch()) {
       return new ShuffledBuffers(source, filler, first, null, null, metrics);
     }
     String thread = "corgipile-prefetch-" + (epoch.task == null ? "" : "stage-" + epoch.task.stageId() + "-")
         + "partition-" + epoch.partition;
-    return new ShuffledBuffers(source, filler, first, new TupleShuffleBuffer(maxRows, size.maxBytes()), thread,
-        metrics);
+    return new ShuffledBuffers(source, filler, first, new TupleShuffleBuffer(maxRows, size.maxBytes(), random),
+        thread, metrics);
   }
 }

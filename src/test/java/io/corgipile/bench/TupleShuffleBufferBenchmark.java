@@ -16,11 +16,12 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
+import org.apache.spark.unsafe.Platform;
 
 /**
  * What a tuple-level shuffle costs per row, against the same rows copied and read in order: one
  * fill of a buffer of HIGGS-sized rows (240 bytes, 29 doubles), then a read of every double of every
- * row in emitted order. The ratio of the two is the buffer's share of corgipile's scan overhead.
+ * row in emitted order.
  *
  * <p>Run with {@code scripts/bench-jmh}.
  */
@@ -38,8 +39,8 @@ public class TupleShuffleBufferBenchmark {
   public int rows;
 
   private byte[] source;
+  private byte[] copy;
   private TupleShuffleBuffer buffer;
-  private SplitMix64 random;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -47,41 +48,43 @@ public class TupleShuffleBufferBenchmark {
     for (int i = 0; i < source.length; i++) {
       source[i] = (byte) i;
     }
-    buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE);
-    random = new SplitMix64(1);
+    copy = new byte[rows * ROW_BYTES];
+    buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE, new SplitMix64(1));
   }
 
-  private void fill() {
-    buffer.clear();
-    for (int i = 0; i < rows; i++) {
-      buffer.tryAdd(source, (i % 4096) * ROW_BYTES, ROW_BYTES);
-    }
-  }
-
-  private long readAll() {
+  private static long sumRow(byte[] page, long base) {
     long sum = 0;
-    for (int i = 0; i < buffer.size(); i++) {
-      byte[] page = buffer.pageOf(i);
-      long base = org.apache.spark.unsafe.Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(i) + 8;
-      for (int f = 0; f < 29; f++) {
-        sum += org.apache.spark.unsafe.Platform.getLong(page, base + 8L * f);
-      }
+    for (int f = 0; f < 29; f++) {
+      sum += Platform.getLong(page, base + 8 + 8L * f);
     }
     return sum;
   }
 
-  /** Fill, read in storage order: the cost without a tuple shuffle. */
+  /** The least any buffer costs: copy the rows into one array, read them back in order. */
   @Benchmark
-  public void inOrder(Blackhole bh) {
-    fill();
-    bh.consume(readAll());
+  public void copiedInOrder(Blackhole bh) {
+    for (int i = 0; i < rows; i++) {
+      System.arraycopy(source, (i % 4096) * ROW_BYTES, copy, i * ROW_BYTES, ROW_BYTES);
+    }
+    long sum = 0;
+    for (int i = 0; i < rows; i++) {
+      sum += sumRow(copy, Platform.BYTE_ARRAY_OFFSET + (long) i * ROW_BYTES);
+    }
+    bh.consume(sum);
   }
 
-  /** Fill, Fisher-Yates, read in shuffled order: what corgipile does per buffer. */
+  /** What corgipile does per buffer: fill, shuffle, read every row in shuffled order. */
   @Benchmark
   public void shuffled(Blackhole bh) {
-    fill();
-    buffer.shuffle(random);
-    bh.consume(readAll());
+    buffer.clear();
+    for (int i = 0; i < rows; i++) {
+      buffer.tryAdd(source, (i % 4096) * ROW_BYTES, ROW_BYTES);
+    }
+    buffer.shuffle();
+    long sum = 0;
+    for (int i = 0; i < buffer.size(); i++) {
+      sum += sumRow(buffer.pageOf(i), Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(i));
+    }
+    bh.consume(sum);
   }
 }

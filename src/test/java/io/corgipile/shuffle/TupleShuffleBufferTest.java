@@ -101,20 +101,20 @@ class TupleShuffleBufferTest {
 
   @Test
   void rejectsNonPositiveCapacity() {
-    assertThatThrownBy(() -> new TupleShuffleBuffer(0, 10))
+    assertThatThrownBy(() -> new TupleShuffleBuffer(0, 10, new SplitMix64(0)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot create a tuple buffer: capacity must be positive, got 0 rows, 10 bytes");
-    assertThatThrownBy(() -> new TupleShuffleBuffer(10, 0))
+    assertThatThrownBy(() -> new TupleShuffleBuffer(10, 0, new SplitMix64(0)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot create a tuple buffer: capacity must be positive, got 10 rows, 0 bytes");
-    assertThatThrownBy(() -> new TupleShuffleBuffer(-1, -2))
+    assertThatThrownBy(() -> new TupleShuffleBuffer(-1, -2, new SplitMix64(0)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot create a tuple buffer: capacity must be positive, got -1 rows, -2 bytes");
   }
 
   @Test
   void newBufferIsEmpty() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(100, 1_000_000);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(100, 1_000_000, new SplitMix64(0));
     assertThat(b.size()).isZero();
     assertThat(b.isEmpty()).isTrue();
     assertThat(b.isFullByRows()).isFalse();
@@ -122,8 +122,8 @@ class TupleShuffleBufferTest {
     assertThat(b.usedBytes()).isZero();
     assertThat(b.allocatedBytes()).isZero();
     assertThat(b.remainingBytes()).isEqualTo(1_000_000);
-    assertThat(new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED).remainingBytes()).isEqualTo(Long.MAX_VALUE);
-    assertThat(new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED).remainingRows()).isGreaterThan(1_000_000_000L);
+    assertThat(new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingBytes()).isEqualTo(Long.MAX_VALUE);
+    assertThat(new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingRows()).isGreaterThan(1_000_000_000L);
   }
 
   // ---------------------------------------------------------------- round trip
@@ -131,7 +131,7 @@ class TupleShuffleBufferTest {
   @Test
   void roundTripsBytesExactlyAcrossIndexGrowthAndManyPages() {
     List<byte[]> tuples = randomTuples(1, 5000, 0, 400); // ~1 MB: several pages, index grows past 1024, 2048, 4096
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     byte[] scratch = scratchFor(tuples);
     for (byte[] t : tuples) {
       assertThat(add(b, t, scratch)).isTrue();
@@ -143,7 +143,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void zeroLengthTuplesAreHeldAndReadBackEmpty() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     assertThat(b.tryAdd(new byte[0], 0, 0)).as("zero-length first tuple").isTrue();
     List<byte[]> expected = new ArrayList<>();
     expected.add(new byte[0]);
@@ -160,7 +160,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void zeroLengthTuplesOnlyUnderATightBudget() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(50, 20_000);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(50, 20_000, new SplitMix64(0));
     for (int i = 0; i < 50; i++) {
       assertThat(b.tryAdd(new byte[0], 0, 0)).isTrue();
       assertThat(b.allocatedBytes()).isLessThanOrEqualTo(20_000);
@@ -171,11 +171,11 @@ class TupleShuffleBufferTest {
 
   @Test
   void tuplesLargerThanAPageRoundTrip() {
-    int page = TupleShuffleBuffer.MIN_PAGE;
+    int page = TupleShuffleBuffer.CHUNK_BYTES;
     List<byte[]> tuples = List.of(
         tuple(0, 10), tuple(1, page), tuple(2, page + 1), tuple(3, 5), tuple(4, 3 * page + 17),
         tuple(5, 0), tuple(6, page - 1), tuple(7, 2 * page), tuple(8, 1));
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     byte[] scratch = scratchFor(tuples);
     for (byte[] t : tuples) {
       assertThat(add(b, t, scratch)).isTrue();
@@ -185,13 +185,13 @@ class TupleShuffleBufferTest {
 
   @Test
   void tuplesLargerThanAPageUnderAByteBudget() {
-    int page = TupleShuffleBuffer.MIN_PAGE;
+    int page = 4 * TupleShuffleBuffer.CHUNK_BYTES;
     long budget = 2_000_000;
     List<byte[]> tuples = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       tuples.add(tuple(i, i % 2 == 0 ? 3 * page + i : 100 + i));
     }
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
     List<byte[]> accepted = fillUntilRejected(b, tuples, budget);
     assertThat(accepted.size()).isBetween(2, 39);
     assertHoldsInOrder(b, accepted);
@@ -201,7 +201,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void rowLimitIsRespected() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(10, UNBOUNDED);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(10, UNBOUNDED, new SplitMix64(0));
     List<byte[]> accepted = new ArrayList<>();
     byte[] scratch = new byte[100];
     for (int i = 0; i < 10; i++) {
@@ -220,7 +220,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void rowLimitAboveTheIndexGrowthStep() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(2500, UNBOUNDED);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(2500, UNBOUNDED, new SplitMix64(0));
     byte[] one = {7};
     for (int i = 0; i < 2500; i++) {
       assertThat(b.tryAdd(one, 0, 1)).isTrue();
@@ -237,7 +237,7 @@ class TupleShuffleBufferTest {
     for (long budget : budgets) {
       for (int[] range : sizeRanges) {
         List<byte[]> tuples = randomTuples(budget + range[1], (int) (2 * budget / ((range[0] + range[1]) / 2 + 12)) + 10, range[0], range[1]);
-        TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget);
+        TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
         List<byte[]> accepted = fillUntilRejected(b, tuples, budget);
         assertThat(accepted.size()).as("budget %d, sizes %s", budget, Arrays.toString(range))
             .isLessThan(tuples.size());
@@ -260,7 +260,7 @@ class TupleShuffleBufferTest {
   @Test
   void remainingBytesTracksTheBudget() {
     long budget = 200_000;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
     assertThat(b.remainingBytes()).isEqualTo(budget);
     byte[] scratch = new byte[600];
     long before = b.remainingBytes();
@@ -279,7 +279,7 @@ class TupleShuffleBufferTest {
   @Test
   void oversizedTupleIsAcceptedOnlyIntoAnEmptyBuffer() {
     long budget = 1000;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(10, budget);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(10, budget, new SplitMix64(0));
     byte[] big = tuple(1, 5000);
     byte[] scratch = new byte[6000];
     assertThat(add(b, big, scratch)).as("progress: oversized into empty").isTrue();
@@ -289,7 +289,7 @@ class TupleShuffleBufferTest {
     assertThat(b.size()).isEqualTo(1);
     assertThat(read(b, 0)).isEqualTo(big);
 
-    TupleShuffleBuffer c = new TupleShuffleBuffer(10, budget);
+    TupleShuffleBuffer c = new TupleShuffleBuffer(10, budget, new SplitMix64(0));
     assertThat(add(c, tuple(4, 10), scratch)).isTrue();
     assertThat(add(c, big, scratch)).as("oversized into non-empty").isFalse();
     assertThat(c.size()).isEqualTo(1);
@@ -305,7 +305,7 @@ class TupleShuffleBufferTest {
   @Test
   void oversizedTupleAmongPagesAfterClear() {
     long budget = 100_000;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
     List<byte[]> small = fillUntilRejected(b, randomTuples(3, 1000, 50, 500), budget);
     assertThat(small).isNotEmpty();
     b.clear();
@@ -318,7 +318,7 @@ class TupleShuffleBufferTest {
   @Test
   void smallBudgetIsRespectedForTuplesThatFitIt() {
     long budget = 4096;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
     byte[] t = tuple(1, 100); // far smaller than the budget: not the oversized-tuple exception
     assertThat(b.tryAdd(t, 0, t.length)).isTrue();
     assertThat(b.allocatedBytes()).isLessThanOrEqualTo(budget); // actual: 12288 + 100 = 12388
@@ -344,7 +344,7 @@ class TupleShuffleBufferTest {
         new Scenario("big tuples", UNBOUNDED, 3_000_000, randomTuples(7, 100, 1000, 200_000)),
         new Scenario("both", 700, 150_000, randomTuples(8, 2000, 10, 400)));
     for (Scenario s : scenarios) {
-      TupleShuffleBuffer b = new TupleShuffleBuffer(s.maxRows(), s.maxBytes());
+      TupleShuffleBuffer b = new TupleShuffleBuffer(s.maxRows(), s.maxBytes(), new SplitMix64(0));
       List<byte[]> first = fillUntilRejected(b, s.tuples(), s.maxBytes());
       assertThat(first).as(s.name()).isNotEmpty();
       long allocated = b.allocatedBytes();
@@ -367,7 +367,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void refillWithOtherDataShowsNoStaleBytes() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, 500_000);
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, 500_000, new SplitMix64(0));
     List<byte[]> a = fillUntilRejected(b, randomTuples(9, 3000, 0, 500), 500_000);
     assertHoldsInOrder(b, a);
     b.clear();
@@ -387,7 +387,12 @@ class TupleShuffleBufferTest {
   // ---------------------------------------------------------------- shuffle
 
   private static TupleShuffleBuffer filledWithIds(int n, long seed) {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED);
+    return filledWithIds(n, seed, 42, UNBOUNDED);
+  }
+
+  /** A buffer of n tuples whose first 4 bytes are their ids; placed and shuffled by stream {@code shuffleSeed}. */
+  private static TupleShuffleBuffer filledWithIds(int n, long seed, long shuffleSeed, long maxBytes) {
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, maxBytes, new SplitMix64(shuffleSeed));
     Random r = new Random(seed);
     byte[] scratch = new byte[1000];
     for (int i = 0; i < n; i++) {
@@ -417,7 +422,7 @@ class TupleShuffleBufferTest {
       lengthById.put(i, b.lengthOf(i));
     }
     long used = b.usedBytes();
-    b.shuffle(new SplitMix64(42));
+    b.shuffle();
     int[] ids = idsInOrder(b);
     assertThat(Arrays.stream(ids).sorted().toArray()).isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
     for (int i = 0; i < n; i++) {
@@ -429,7 +434,7 @@ class TupleShuffleBufferTest {
     assertThat(fixedPoints).as("a uniform permutation has ~1 fixed point").isLessThan(10);
 
     // A second shuffle is again a permutation, and a different one.
-    b.shuffle(new SplitMix64(43));
+    b.shuffle();
     int[] ids2 = idsInOrder(b);
     assertThat(Arrays.stream(ids2).sorted().toArray()).isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
     assertThat(ids2).isNotEqualTo(ids);
@@ -437,24 +442,24 @@ class TupleShuffleBufferTest {
 
   @Test
   void shuffleIsDeterministicPerSeed() {
-    TupleShuffleBuffer a = filledWithIds(300, 2);
-    TupleShuffleBuffer b = filledWithIds(300, 2);
-    TupleShuffleBuffer c = filledWithIds(300, 2);
-    a.shuffle(new SplitMix64(5));
-    b.shuffle(new SplitMix64(5));
-    c.shuffle(new SplitMix64(6));
+    TupleShuffleBuffer a = filledWithIds(300, 2, 5, UNBOUNDED);
+    TupleShuffleBuffer b = filledWithIds(300, 2, 5, UNBOUNDED);
+    TupleShuffleBuffer c = filledWithIds(300, 2, 6, UNBOUNDED);
+    a.shuffle();
+    b.shuffle();
+    c.shuffle();
     assertThat(idsInOrder(a)).isEqualTo(idsInOrder(b));
     assertThat(idsInOrder(c)).isNotEqualTo(idsInOrder(a));
   }
 
   @Test
   void shuffleOfEmptyAndSingletonBuffers() {
-    TupleShuffleBuffer empty = new TupleShuffleBuffer(10, 1000);
-    empty.shuffle(new SplitMix64(1));
+    TupleShuffleBuffer empty = new TupleShuffleBuffer(10, 1000, new SplitMix64(0));
+    empty.shuffle();
     assertThat(empty.size()).isZero();
     TupleShuffleBuffer one = filledWithIds(1, 3);
     byte[] before = read(one, 0);
-    one.shuffle(new SplitMix64(1));
+    one.shuffle();
     assertThat(read(one, 0)).isEqualTo(before);
   }
 
@@ -466,7 +471,7 @@ class TupleShuffleBufferTest {
     for (int i = 0; i < 20; i++) {
       assertThat(add(b, tuple(1000 + i, 8), scratch)).isTrue();
     }
-    b.shuffle(new SplitMix64(9));
+    b.shuffle();
     assertThat(Arrays.stream(idsInOrder(b)).sorted().toArray())
         .isEqualTo(java.util.stream.IntStream.range(1000, 1020).toArray());
   }
@@ -474,15 +479,14 @@ class TupleShuffleBufferTest {
   @Test
   void shufflePlacesATupleUniformly() {
     // Final position of tuple 0 among 4, over 8000 seeds: uniform; 3 df, 0.9999 quantile 21.11.
-    TupleShuffleBuffer b = new TupleShuffleBuffer(4, 10_000);
     byte[] scratch = new byte[100];
     long[] counts = new long[4];
     for (int seed = 0; seed < 8000; seed++) {
-      b.clear();
+      TupleShuffleBuffer b = new TupleShuffleBuffer(4, 10_000, new SplitMix64(seed));
       for (int i = 0; i < 4; i++) {
         assertThat(add(b, tuple(i, 4 + i), scratch)).isTrue();
       }
-      b.shuffle(new SplitMix64(seed));
+      b.shuffle();
       for (int p = 0; p < 4; p++) {
         if (b.lengthOf(p) == 4) {
           counts[p]++;
@@ -490,5 +494,70 @@ class TupleShuffleBufferTest {
       }
     }
     assertThat(SplitMix64Test.chiSquare(counts)).isLessThan(21.11);
+  }
+
+  @Test
+  void bucketedShuffleIsUniformOverPermutations() {
+    // 3 tuples in a buffer sized for 4 buckets: each of the 6 orders equally likely over 12000 seeds;
+    // chi-square with 5 degrees of freedom, 0.9999 quantile 25.74.
+    byte[] scratch = new byte[100];
+    java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    for (int seed = 0; seed < 12000; seed++) {
+      TupleShuffleBuffer b =
+          new TupleShuffleBuffer(UNBOUNDED, 4L * TupleShuffleBuffer.BUCKET_BYTES, new SplitMix64(seed));
+      for (int i = 0; i < 3; i++) {
+        assertThat(add(b, tuple(i, 4), scratch)).isTrue();
+      }
+      b.shuffle();
+      counts.merge(Arrays.toString(idsInOrder(b)), 1L, Long::sum);
+    }
+    assertThat(counts).hasSize(6);
+    assertThat(SplitMix64Test.chiSquare(counts.values().stream().mapToLong(Long::longValue).toArray()))
+        .isLessThan(25.74);
+  }
+
+  @Test
+  void bucketedShufflePlacesEveryTupleAnywhere() {
+    // 64 tuples, 16 buckets: the final position of tuple 0 is uniform over 64 places (4000 seeds;
+    // chi-square with 63 degrees of freedom, 0.9999 quantile 117.0), as a full Fisher-Yates gives.
+    byte[] scratch = new byte[100];
+    long[] counts = new long[64];
+    for (int seed = 0; seed < 4000; seed++) {
+      TupleShuffleBuffer b =
+          new TupleShuffleBuffer(UNBOUNDED, 16L * TupleShuffleBuffer.BUCKET_BYTES, new SplitMix64(seed));
+      for (int i = 0; i < 64; i++) {
+        assertThat(add(b, tuple(i, 4), scratch)).isTrue();
+      }
+      b.shuffle();
+      int[] ids = idsInOrder(b);
+      for (int p = 0; p < ids.length; p++) {
+        if (ids[p] == 0) {
+          counts[p]++;
+        }
+      }
+    }
+    assertThat(SplitMix64Test.chiSquare(counts)).isLessThan(117.0);
+  }
+
+  @Test
+  void aLargeBufferKeepsEachRunOfEmittedTuplesWithinCacheSizedBuckets() {
+    // 200,000 tuples of 240 bytes (48 MB): emitted tuples come bucket by bucket, so the chunks a run
+    // of 1,000 emitted tuples touches are a few hundred KB, not the whole buffer.
+    TupleShuffleBuffer b = new TupleShuffleBuffer(200_000, UNBOUNDED, new SplitMix64(1));
+    byte[] row = new byte[240];
+    for (int i = 0; i < 200_000; i++) {
+      assertThat(b.tryAdd(row, 0, row.length)).isTrue();
+    }
+    b.shuffle();
+    for (int start = 0; start + 1000 <= b.size(); start += 1000) {
+      Set<byte[]> chunks = Collections.newSetFromMap(new IdentityHashMap<>());
+      for (int i = start; i < start + 1000; i++) {
+        chunks.add(b.pageOf(i));
+      }
+      // A run of 240 KB spans two buckets at most; a bucket holds its expected 256 KB give or take a
+      // few standard deviations of its binomial size (about 3% each), so three buckets' bytes bound it.
+      assertThat((long) chunks.size() * TupleShuffleBuffer.CHUNK_BYTES)
+          .isLessThanOrEqualTo(3L * TupleShuffleBuffer.BUCKET_BYTES);
+    }
   }
 }

@@ -66,10 +66,11 @@ class BufferMemoryTest {
     long smallPeak = peak(small, "bufferSize", "5000", "partitions", "1");
     long largePeak = peak(large, "bufferSize", "5000", "partitions", "1");
     // Rows of this table are at most 48 bytes (3 fixed slots, an 8-byte null bitset, a string of
-    // at most 16 bytes); pages add at most a quarter plus one 64 KiB page, the index 12 bytes per
-    // slot with doubling; two buffers with prefetch.
+    // at most 16 bytes), so 5000 rows are at most 240,000 bytes, one cache-sized bucket: chunks add at
+    // most one partly filled 16 KiB chunk, the index 26 bytes a slot with doubling; two buffers with
+    // prefetch.
     long rowBound = 5000L * 48;
-    long bound = 2 * (rowBound + rowBound / 4 + 64 * 1024 + 2 * 12 * 5000);
+    long bound = 2 * (rowBound + 16 * 1024 + 2 * 26 * 5000);
     assertThat(largePeak).isLessThanOrEqualTo(bound).isEqualTo(smallPeak);
   }
 
