@@ -22,8 +22,6 @@ final class RowArenaColumnVector extends ColumnVector {
     private final int bitSetBytes;
     private final Object[] bases;
     private final long[] offsets;
-    /** Keeps the cache-warming loads from being optimized away. */
-    long touched;
 
     Rows(int numFields, int capacity) {
       this.bitSetBytes = ((numFields + 63) / 64) * 8;
@@ -33,21 +31,10 @@ final class RowArenaColumnVector extends ColumnVector {
 
     /** Points the batch at rows {@code [start, start + n)} of {@code buffer}. */
     void point(TupleShuffleBuffer buffer, int start, int n) {
-      long touched = 0;
       for (int i = 0; i < n; i++) {
-        Object base = buffer.pageOf(start + i);
-        long offset = Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(start + i);
-        bases[i] = base;
-        offsets[i] = offset;
-        // The rows are scattered over the whole buffer: load one byte of each of their cache lines
-        // now, in a loop whose loads do not wait for each other, so Spark's row conversion then
-        // finds them in cache instead of waiting for memory row by row.
-        int length = buffer.lengthOf(start + i);
-        for (int at = 0; at < length; at += 64) {
-          touched += Platform.getByte(base, offset + at);
-        }
+        bases[i] = buffer.pageOf(start + i);
+        offsets[i] = Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(start + i);
       }
-      this.touched = touched;
     }
   }
 
