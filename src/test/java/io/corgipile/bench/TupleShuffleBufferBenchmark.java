@@ -19,9 +19,9 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * What a tuple-level shuffle costs per row, against the same rows copied and read in order: one
- * fill of a buffer of HIGGS-sized rows (240 bytes, 29 doubles), then a read of every double of every
- * row in emitted order.
+ * What a tuple-level shuffle costs per row: one fill of a buffer of HIGGS-sized rows (240 bytes, 29
+ * doubles), then a read of every double of every row in emitted order; against the same rows copied
+ * and read in order (the floor), and against one Fisher-Yates over the whole buffer.
  *
  * <p>Run with {@code scripts/bench-jmh}.
  */
@@ -73,7 +73,29 @@ public class TupleShuffleBufferBenchmark {
     bh.consume(sum);
   }
 
-  /** What corgipile does per buffer: fill, shuffle, read every row in shuffled order. */
+  private int[] order;
+
+  /** The textbook way: copy the rows into one array, Fisher-Yates over all of them, read in that order. */
+  @Benchmark
+  public void plainFisherYates(Blackhole bh) {
+    if (order == null) {
+      order = new int[rows];
+    }
+    for (int i = 0; i < rows; i++) {
+      System.arraycopy(source, (i % 4096) * ROW_BYTES, copy, i * ROW_BYTES, ROW_BYTES);
+      order[i] = i;
+    }
+    plainRandom.shuffle(order, rows);
+    long sum = 0;
+    for (int i = 0; i < rows; i++) {
+      sum += sumRow(copy, Platform.BYTE_ARRAY_OFFSET + (long) order[i] * ROW_BYTES);
+    }
+    bh.consume(sum);
+  }
+
+  private final SplitMix64 plainRandom = new SplitMix64(2);
+
+  /** What corgipile does per buffer: fill, shuffle in cache-sized buckets, read every row in that order. */
   @Benchmark
   public void shuffled(Blackhole bh) {
     buffer.clear();
