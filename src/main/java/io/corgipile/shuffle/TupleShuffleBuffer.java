@@ -50,8 +50,14 @@ public final class TupleShuffleBuffer {
   private long chunkBytes;
 
   private int buckets;
+  // Each bucket's current chunk: id, array, bytes used and bytes left. Kept here so the hot path of
+  // an add touches no chunk but the one it copies into.
   private int[] bucketChunk = new int[0];
+  private byte[][] bucketArray = new byte[0][];
   private int[] bucketFill = new int[0];
+  private int[] bucketRoom = new int[0];
+  /** The array {@link #place} chose, for the copy. */
+  private byte[] placedArray;
 
   // Arrival order: chunk << 32 | offset, length, bucket.
   private long[] positions = new long[0];
@@ -143,7 +149,7 @@ public final class TupleShuffleBuffer {
     if (at == NO_ROOM) {
       return false;
     }
-    System.arraycopy(src, offset, chunk((int) (at >>> 32)), (int) at, length);
+    System.arraycopy(src, offset, placedArray, (int) at, length);
     positions[size] = at;
     lengths[size] = length;
     bucketOf[size] = (char) bucket;
@@ -193,24 +199,30 @@ public final class TupleShuffleBuffer {
 
   /** The chunk holding tuple {@code i} (in current order). */
   public byte[] pageOf(int i) {
-    return chunk((int) (position(i) >>> 32));
-  }
-
-  private byte[] chunk(int id) {
-    return id >= 0 ? pool.get(id) : oversized.get(-1 - id);
+    return chunkOf(positionOf(i));
   }
 
   /** The offset of tuple {@code i} in {@link #pageOf(int)}. */
   public int offsetOf(int i) {
-    return (int) position(i);
+    return (int) positionOf(i);
   }
 
   public int lengthOf(int i) {
     return shuffled ? shuffledLengths[i] : lengths[i];
   }
 
-  private long position(int i) {
+  /**
+   * Where tuple {@code i} (in current order) lies, packed: read its chunk with {@link #chunkOf} and
+   * its offset as the low 32 bits. One array read for both, for callers that walk many tuples.
+   */
+  public long positionOf(int i) {
     return shuffled ? shuffledPositions[i] : positions[i];
+  }
+
+  /** The chunk of a position from {@link #positionOf}. */
+  public byte[] chunkOf(long position) {
+    int id = (int) (position >>> 32);
+    return id >= 0 ? pool.get(id) : oversized.get(-1 - id);
   }
 
   /**
@@ -222,9 +234,11 @@ public final class TupleShuffleBuffer {
     buckets = (int) Math.max(1, Math.min(MAX_BUCKETS, expected / BUCKET_BYTES));
     if (bucketChunk.length < buckets) {
       bucketChunk = new int[buckets];
+      bucketArray = new byte[buckets][];
       bucketFill = new int[buckets];
+      bucketRoom = new int[buckets];
     }
-    Arrays.fill(bucketChunk, 0, buckets, -1);
+    Arrays.fill(bucketRoom, 0, buckets, -1);
   }
 
   private boolean growIndex() {
@@ -246,12 +260,14 @@ public final class TupleShuffleBuffer {
 
   /** Room for {@code length} bytes in {@code bucket}: chunk << 32 | offset, or NO_ROOM when the budget is spent. */
   private long place(int bucket, int length) {
-    int chunk = bucketChunk[bucket];
-    if (chunk >= 0 && pool.get(chunk).length - bucketFill[bucket] >= length) {
+    if (bucketRoom[bucket] >= length) {
       int offset = bucketFill[bucket];
       bucketFill[bucket] += length;
-      return ((long) chunk << 32) | offset;
+      bucketRoom[bucket] -= length;
+      placedArray = bucketArray[bucket];
+      return ((long) bucketChunk[bucket] << 32) | offset;
     }
+    int chunk;
     if (length > CHUNK_BYTES) {
       byte[] big = takeSpare(length);
       if (big == null) {
@@ -262,6 +278,7 @@ public final class TupleShuffleBuffer {
         chunkBytes += length;
       }
       oversized.add(big);
+      placedArray = big;
       return (long) (-oversized.size()) << 32;
     }
     while (nextFree < pool.size() && pool.get(nextFree).length < length) {
@@ -286,7 +303,10 @@ public final class TupleShuffleBuffer {
       nextFree = pool.size();
     }
     bucketChunk[bucket] = chunk;
+    bucketArray[bucket] = pool.get(chunk);
     bucketFill[bucket] = length;
+    bucketRoom[bucket] = bucketArray[bucket].length - length;
+    placedArray = bucketArray[bucket];
     return (long) chunk << 32;
   }
 

@@ -32,8 +32,9 @@ final class RowArenaColumnVector extends ColumnVector {
     /** Points the batch at rows {@code [start, start + n)} of {@code buffer}. */
     void point(TupleShuffleBuffer buffer, int start, int n) {
       for (int i = 0; i < n; i++) {
-        bases[i] = buffer.pageOf(start + i);
-        offsets[i] = Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(start + i);
+        long position = buffer.positionOf(start + i);
+        bases[i] = buffer.chunkOf(position);
+        offsets[i] = Platform.BYTE_ARRAY_OFFSET + (int) position;
       }
     }
   }
