@@ -8,9 +8,9 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
  * Pours blocks into a {@link TupleShuffleBuffer} and shuffles it: one fill per call.
  *
  * <p>A block that would not fit in the space left ends the fill, so a buffer holds whole blocks;
- * only a block larger than the whole buffer is split. A row that did
- * not fit is kept (the decoder's row stays valid until it is advanced) and opens the next fill.
- * Fills run strictly one after another, so their contents do not depend on threads.
+ * only a block larger than the whole buffer is split. A row that did not fit is kept (the
+ * decoder's row stays valid until it is advanced) and opens the next fill. Fills run strictly one
+ * after another, so their contents do not depend on threads.
  */
 final class BufferFiller {
   private final BlockRowStream source;
