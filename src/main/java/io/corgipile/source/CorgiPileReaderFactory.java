@@ -69,16 +69,18 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     return new ColumnarPartitionReader(opener, epoch.blocks, metrics);
   }
 
-  /** The running task's epoch and its partition's blocks in that epoch's order. */
-  private record Epoch(int number, int partition, int[] blocks, long rows, TaskContext task) {}
+  /** The running task's epoch, seeds, and its partition's blocks in that epoch's order. */
+  private record Epoch(int number, int partition, EpochSeeds seeds, int[] blocks, long rows, TaskContext task) {}
 
   private Epoch epoch(CorgiPileInputPartition partition) {
     TaskContext task = TaskContext.get();
     int epoch = conf.effectiveEpoch(task == null ? null : task.getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY));
+    EpochSeeds seeds = new EpochSeeds(
+        conf.effectiveSeed(task == null ? null : task.getLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY)));
     BlockSchedule schedule = new BlockSchedule(
-        plan.blockRows(), partitions, conf.shuffle(), conf.blockAssignment(), new EpochSeeds(conf.seed()));
+        plan.blockRows(), partitions, conf.shuffle(), conf.blockAssignment(), seeds);
     int[] blocks = schedule.blocksFor(epoch, partition.index());
-    return new Epoch(epoch, partition.index(), blocks, schedule.rowsOf(blocks), task);
+    return new Epoch(epoch, partition.index(), seeds, blocks, schedule.rowsOf(blocks), task);
   }
 
   /** The partition's rows in this epoch's order. */
@@ -90,7 +92,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
         BufferSize size = conf.bufferSize();
         return new WindowTupleStream(new BlockRowStream(opener, epoch.blocks, metrics),
             new SlidingWindow(size.maxRows(epoch.rows), size.maxBytes(),
-                new EpochSeeds(conf.seed()).random(epoch.number, epoch.partition, EpochSeeds.Purpose.WINDOW_SLOT)),
+                epoch.seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.WINDOW_SLOT)),
             numFields, metrics);
       case CORGIPILE:
         return new BufferedTupleStream(shuffledBuffers(epoch, opener, metrics), numFields);
@@ -106,7 +108,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     BufferFiller filler = new BufferFiller(source);
     // One stream for all fills of the partition: fills run one after another, whatever the threads.
     SplitMix64 random =
-        new EpochSeeds(conf.seed()).random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER);
+        epoch.seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER);
     BufferSize size = conf.bufferSize();
     long maxRows = size.maxRows(epoch.rows);
     TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes(), random);

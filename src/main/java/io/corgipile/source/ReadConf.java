@@ -95,6 +95,19 @@ final class ReadConf implements Serializable {
         + "='" + localProperty + "': expected an integer >= 0");
   }
 
+  /** The seed of the running task: the local property {@code corgipile.seed} when set, else the option. */
+  long effectiveSeed(String localProperty) {
+    if (localProperty == null) {
+      return seed;
+    }
+    try {
+      return Long.parseLong(localProperty.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Cannot use local property " + ReadOptions.SEED_LOCAL_PROPERTY
+          + "='" + localProperty + "': expected a long integer", e);
+    }
+  }
+
   @Override
   public String toString() {
     return "shuffle=" + shuffle.optionValue() + ", bufferSize=" + bufferSize + ", seed=" + seed

@@ -18,9 +18,15 @@ public final class ReadOptions {
   public static final String BUFFER_SIZE = "bufferSize";
   public static final String BUFFER_SIZE_DEFAULT = "10%";
 
-  /** Seed of every random choice of the scan. */
+  /** Seed of every random choice of the scan; the local property {@link #SEED_LOCAL_PROPERTY} overrides it. */
   public static final String SEED = "seed";
   public static final long SEED_DEFAULT = 42L;
+
+  /**
+   * Spark local property that, set on the thread that runs a job, overrides {@link #SEED} for that
+   * job's tasks: how an estimator's {@code seed} reaches a DataFrame planned without it.
+   */
+  public static final String SEED_LOCAL_PROPERTY = "corgipile.seed";
 
   /** The epoch whose order to produce; the local property {@link #EPOCH_LOCAL_PROPERTY} overrides it. */
   public static final String EPOCH = "epoch";

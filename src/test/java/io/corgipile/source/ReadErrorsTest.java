@@ -31,6 +31,7 @@ class ReadErrorsTest {
   void clearSessionState() {
     spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
     spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
   }
 
   /** The messages of an exception and all its causes, so task failures wrapped by Spark are covered. */
@@ -194,5 +195,13 @@ class ReadErrorsTest {
     spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "first");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.epoch='first': expected an integer >= 0");
+  }
+
+  @Test
+  void aBadSeedLocalProperty() {
+    Dataset<Row> df = corgipile().load(good);
+    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "lucky");
+    assertThat(failure(df::collectAsList))
+        .contains("Cannot use local property corgipile.seed='lucky': expected a long integer");
   }
 }

@@ -33,6 +33,7 @@ class ShuffleOrderTest {
   @AfterEach
   void clearEpoch() {
     spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
   }
 
   private static List<List<Long>> order(String shuffle, String assignment, String prefetch, String... more) {
@@ -105,6 +106,20 @@ class ShuffleOrderTest {
 
     assertThat(byProperty).isEqualTo(byOption);
     assertThat(nextEpoch).isNotEqualTo(byProperty);
+  }
+
+  @Test
+  void localPropertyOverridesTheSeedOptionWithoutReplanning() {
+    Dataset<Row> df = corgipile("bufferSize", "2000", "partitions", "3", "seed", "1").load(table);
+    List<List<Long>> byOption = order("corgipile", "epoch", "true", "seed", "9");
+
+    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "9");
+    List<List<Long>> byProperty = orderByPartition(df, "id");
+    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
+    List<List<Long>> ownSeed = orderByPartition(df, "id");
+
+    assertThat(byProperty).isEqualTo(byOption);
+    assertThat(ownSeed).isNotEqualTo(byProperty);
   }
 
   /** Reads the ids of every partition through the planned RDD, failing partition 0's first attempt midway. */
