@@ -1,0 +1,145 @@
+package io.corgipile.ml;
+
+import org.apache.spark.ml.classification.ProbabilisticClassifier;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
+
+/**
+ * Binary classification (labels 0 and 1) by SGD on the {@code logistic} or {@code hinge} loss,
+ * epoch by epoch: each epoch is one Spark job in which every partition runs SGD over its rows and
+ * the driver averages the partition models. Over the {@code corgipile} source every epoch reads a
+ * new order; over any other DataFrame, the order it has.
+ */
+public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier, SGDClassificationModel>
+    implements SGDClassifierParams, DefaultParamsWritable {
+  private static final long serialVersionUID = 1L;
+
+  private final String uid;
+  private SGDParamSet sgdParams;
+
+  public SGDClassifier() {
+    this(Identifiable$.MODULE$.randomUID("sgdClassifier"));
+  }
+
+  public SGDClassifier(String uid) {
+    this(PendingUid.enter(uid), true);
+  }
+
+  private SGDClassifier(String uid, boolean pending) {
+    super();
+    this.uid = uid;
+    PendingUid.exit();
+    sgdParams().setDefaults(this, SGDTask.CLASSIFICATION);
+  }
+
+  @Override
+  public String uid() {
+    return uid != null ? uid : PendingUid.current();
+  }
+
+  @Override
+  public SGDParamSet sgdParams() {
+    if (sgdParams == null) { // first asked for inside super(), by MLlib's reflection over the params
+      sgdParams = new SGDParamSet(uid(), SGDTask.CLASSIFICATION);
+    }
+    return sgdParams;
+  }
+
+  public SGDClassifier setLoss(String value) {
+    set(loss(), value);
+    return this;
+  }
+
+  public SGDClassifier setMaxIter(int value) {
+    set(maxIter(), value);
+    return this;
+  }
+
+  public SGDClassifier setTol(double value) {
+    set(tol(), value);
+    return this;
+  }
+
+  public SGDClassifier setStepSize(double value) {
+    set(stepSize(), value);
+    return this;
+  }
+
+  public SGDClassifier setStepSchedule(String value) {
+    set(stepSchedule(), value);
+    return this;
+  }
+
+  public SGDClassifier setDecayRate(double value) {
+    set(decayRate(), value);
+    return this;
+  }
+
+  public SGDClassifier setBatchSize(int value) {
+    set(batchSize(), value);
+    return this;
+  }
+
+  public SGDClassifier setRegParam(double value) {
+    set(regParam(), value);
+    return this;
+  }
+
+  public SGDClassifier setElasticNetParam(double value) {
+    set(elasticNetParam(), value);
+    return this;
+  }
+
+  public SGDClassifier setFitIntercept(boolean value) {
+    set(fitIntercept(), value);
+    return this;
+  }
+
+  public SGDClassifier setWeightCol(String value) {
+    set(weightCol(), value);
+    return this;
+  }
+
+  public SGDClassifier setSeed(long value) {
+    set(seed(), value);
+    return this;
+  }
+
+  public SGDClassifier setHandleInvalid(String value) {
+    set(handleInvalid(), value);
+    return this;
+  }
+
+  public SGDClassifier setThreshold(double value) {
+    set(threshold(), value);
+    return this;
+  }
+
+  @Override
+  public SGDClassificationModel train(Dataset<?> dataset) {
+    SGDConfig config = SGDConfig.of(this, SGDTask.CLASSIFICATION, getFeaturesCol(), getLabelCol(),
+        LossFunction.named(getLoss(), 0));
+    SGDOptimizer.Result result = new SGDOptimizer(config).optimize(dataset);
+    return new SGDClassificationModel(uid(), Vectors.dense(result.coefficients()), result.intercept())
+        .setSummary(result.summary());
+  }
+
+  @Override
+  public SGDClassifier copy(ParamMap extra) {
+    return defaultCopy(extra);
+  }
+
+  public static MLReader<SGDClassifier> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static SGDClassifier load(String path) {
+    return read().load(path);
+  }
+}

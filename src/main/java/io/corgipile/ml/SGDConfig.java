@@ -1,0 +1,35 @@
+package io.corgipile.ml;
+
+import java.io.Serializable;
+
+/**
+ * The typed settings of one training run, read once from an estimator's params and shipped to
+ * the executors.
+ *
+ * @param weightCol the weight column, or empty for weight 1
+ * @param l1 the L1 strength, {@code regParam * elasticNetParam}
+ * @param l2 the L2 strength, {@code regParam * (1 - elasticNetParam)}
+ * @param seed the order's seed for the corgipile source, or null to leave the source's own
+ */
+record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, LossFunction loss,
+    double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
+    boolean fitIntercept, boolean skipInvalid, int maxIter, double tol, Long seed) implements Serializable {
+
+  static SGDConfig of(SGDParams params, SGDTask task, String featuresCol, String labelCol, LossFunction loss) {
+    double reg = params.getRegParam();
+    double l1Share = params.getElasticNetParam();
+    return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
+        StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
+        reg * (1 - l1Share), params.getFitIntercept(), params.getHandleInvalid().equals("skip"),
+        params.getMaxIter(), params.getTol(), params.isSet(params.seed()) ? params.getSeed() : null);
+  }
+
+  boolean weighted() {
+    return !weightCol.isEmpty();
+  }
+
+  /** The start of every training error: "Cannot train SGDClassifier: ". */
+  String cannotTrain() {
+    return "Cannot train " + task.estimatorName() + ": ";
+  }
+}

@@ -1,0 +1,213 @@
+package io.corgipile.ml;
+
+import static org.apache.spark.sql.functions.col;
+
+import io.corgipile.source.ReadOptions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The driver's loop: one Spark job per epoch. Before each, the local property {@code
+ * corgipile.epoch} is set on the driver thread so a {@code corgipile} input yields that epoch's
+ * order without being planned again; every partition runs {@link PartitionTrainer} from the
+ * broadcast model, and the partition models are averaged by their weight sums, in partition order
+ * so the result is the same bit for bit on every run.
+ */
+final class SGDOptimizer {
+  private static final Logger LOG = LoggerFactory.getLogger(SGDOptimizer.class);
+  private static final String JOB_DESCRIPTION = "spark.job.description";
+
+  /** The trained model. */
+  record Result(double[] coefficients, double intercept, SGDTrainingSummary summary) {}
+
+  private final SGDConfig config;
+
+  SGDOptimizer(SGDConfig config) {
+    this.config = config;
+  }
+
+  Result optimize(Dataset<?> dataset) {
+    if (DatasetInternals.readsCachedData(dataset)) {
+      LOG.warn("{} reads a cached input: every epoch sees the rows in the cached order, so a corgipile"
+          + " source cannot give a new order per epoch. Train on the uncached DataFrame to reshuffle every epoch.",
+          config.task().estimatorName());
+    }
+    JavaRDD<InternalRow> rows = DatasetInternals.internalRows(dataset.select(columns(dataset))).toJavaRDD();
+    SparkContext sc = dataset.sparkSession().sparkContext();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+    String[] keys = {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY, JOB_DESCRIPTION};
+    String[] previous = Arrays.stream(keys).map(sc::getLocalProperty).toArray(String[]::new);
+    try {
+      if (config.seed() != null) {
+        sc.setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, Long.toString(config.seed()));
+      }
+      return epochs(rows, sc, jsc);
+    } finally {
+      for (int i = 0; i < keys.length; i++) {
+        sc.setLocalProperty(keys[i], previous[i]);
+      }
+    }
+  }
+
+  private Result epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc) {
+    String name = config.task().estimatorName();
+    StartingModel model = new StartingModel(null, 0, 0);
+    List<Double> objectives = new ArrayList<>();
+    List<Long> rowCounts = new ArrayList<>();
+    List<Double> seconds = new ArrayList<>();
+    long skipped = 0;
+    for (int epoch = 0; epoch < config.maxIter(); epoch++) {
+      sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
+      sc.setLocalProperty(JOB_DESCRIPTION, name + " epoch " + (epoch + 1) + "/" + config.maxIter());
+      Broadcast<StartingModel> start = jsc.broadcast(model);
+      long began = System.nanoTime();
+      List<PartitionResult> results;
+      try {
+        results = rows.mapPartitions(new PartitionTrainer(start, config, epoch)).collect();
+      } catch (RuntimeException e) {
+        throw withDataProblem(e);
+      } finally {
+        start.destroy();
+      }
+      double elapsed = (System.nanoTime() - began) / 1e9;
+      Merged merged = merge(results, model);
+      double objective = merged.lossSum / merged.weightSum + penalty(merged.coefficients);
+      model = new StartingModel(merged.coefficients, merged.intercept, merged.updatesPerPartition);
+      objectives.add(objective);
+      rowCounts.add(merged.rows);
+      seconds.add(elapsed);
+      skipped = merged.skipped;
+      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %.2f s (%,.0f rows/s)",
+          name, epoch + 1, config.maxIter(), objective, merged.rows, elapsed, merged.rows / elapsed));
+      if (!Double.isFinite(objective)) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "the objective became " + objective
+            + " in epoch " + epoch + "; lower stepSize (now " + config.stepSize() + ") or standardize the features");
+      }
+      if (converged(objectives)) {
+        break;
+      }
+    }
+    if (skipped > 0) {
+      LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, skipped);
+    }
+    return new Result(model.coefficients(), model.intercept(), new SGDTrainingSummary(
+        objectives.stream().mapToDouble(Double::doubleValue).toArray(),
+        rowCounts.stream().mapToLong(Long::longValue).toArray(),
+        seconds.stream().mapToDouble(Double::doubleValue).toArray(), skipped));
+  }
+
+  /** The columns trained on, in {@link PartitionTrainer}'s order, checked against the schema. */
+  private Column[] columns(Dataset<?> dataset) {
+    List<Column> columns = new ArrayList<>(List.of(col(config.featuresCol()), col(config.labelCol()).cast("double")));
+    if (config.weighted()) {
+      Optional<StructField> weight = Arrays.stream(dataset.schema().fields())
+          .filter(f -> f.name().equalsIgnoreCase(config.weightCol())).findFirst();
+      if (weight.isEmpty()) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
+            + "' is not a column; the columns are " + Arrays.toString(dataset.columns()));
+      }
+      if (!(weight.get().dataType() instanceof NumericType)) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
+            + "' has type " + weight.get().dataType().simpleString() + "; it must be numeric");
+      }
+      columns.add(col(config.weightCol()).cast("double"));
+    }
+    return columns.toArray(new Column[0]);
+  }
+
+  /** An executor's complaint about the data, as the driver's own exception; any other failure as it is. */
+  private static RuntimeException withDataProblem(RuntimeException failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof InvalidTrainingDataException data) {
+        return new InvalidTrainingDataException(data.getMessage(), failure);
+      }
+    }
+    return failure;
+  }
+
+  private record Merged(double[] coefficients, double intercept, double weightSum, double lossSum, long rows,
+      long skipped, long updatesPerPartition) {}
+
+  /** The partition models averaged by weight sum, in partition order. */
+  private Merged merge(List<PartitionResult> results, StartingModel start) {
+    double[] sum = null;
+    double intercept = 0;
+    double weightSum = 0;
+    double lossSum = 0;
+    long rows = 0;
+    long skipped = 0;
+    long updates = 0;
+    int trained = 0;
+    for (PartitionResult r : results) {
+      skipped += r.skipped();
+      if (r.coefficients() == null) {
+        continue;
+      }
+      if (sum == null) {
+        sum = new double[r.coefficients().length];
+      } else if (sum.length != r.coefficients().length) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "features in column '" + config.featuresCol()
+            + "' have size " + r.coefficients().length + " in one row and " + sum.length + " in another");
+      }
+      double w = r.weightSum();
+      for (int j = 0; j < sum.length; j++) {
+        sum[j] += w * r.coefficients()[j];
+      }
+      intercept += w * r.intercept();
+      weightSum += w;
+      lossSum += r.lossSum();
+      rows += r.rows();
+      updates += r.updates();
+      trained++;
+    }
+    if (sum == null) {
+      throw new InvalidTrainingDataException(config.cannotTrain() + "the dataset has no rows"
+          + (skipped > 0 ? " left after skipping " + skipped + " invalid rows" : ""));
+    }
+    if (!(weightSum > 0)) {
+      throw new InvalidTrainingDataException(config.cannotTrain() + "the weights in column '" + config.weightCol()
+          + "' sum to " + weightSum + "; at least one row needs a positive weight");
+    }
+    for (int j = 0; j < sum.length; j++) {
+      sum[j] /= weightSum;
+    }
+    return new Merged(sum, intercept / weightSum, weightSum, lossSum, rows, skipped,
+        start.updatesPerPartition() + updates / trained);
+  }
+
+  /** The regularization term of the objective: {@code l1 |w|_1 + l2 |w|^2 / 2}. */
+  private double penalty(double[] w) {
+    double l1 = 0;
+    double l2 = 0;
+    for (double x : w) {
+      l1 += Math.abs(x);
+      l2 += x * x;
+    }
+    return config.l1() * l1 + config.l2() * l2 / 2;
+  }
+
+  /** Whether the last epoch improved the objective by less than {@code tol}, relatively. */
+  private boolean converged(List<Double> objectives) {
+    int n = objectives.size();
+    if (config.tol() <= 0 || n < 2) {
+      return false;
+    }
+    double before = objectives.get(n - 2);
+    double now = objectives.get(n - 1);
+    return (before - now) < config.tol() * Math.max(Math.abs(before), Double.MIN_NORMAL);
+  }
+}

@@ -1,0 +1,145 @@
+package io.corgipile.ml;
+
+import org.apache.spark.ml.Predictor;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.ml.param.ParamMap;
+import org.apache.spark.ml.util.DefaultParamsReader;
+import org.apache.spark.ml.util.DefaultParamsWritable;
+import org.apache.spark.ml.util.Identifiable$;
+import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
+
+/**
+ * Linear regression by SGD on the {@code squared} or {@code huber} loss, epoch by epoch: each
+ * epoch is one Spark job in which every partition runs SGD over its rows and the driver averages
+ * the partition models. Over the {@code corgipile} source every epoch reads a new order; over any
+ * other DataFrame, the order it has.
+ */
+public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionModel>
+    implements SGDRegressorParams, DefaultParamsWritable {
+  private static final long serialVersionUID = 1L;
+
+  private final String uid;
+  private SGDParamSet sgdParams;
+
+  public SGDRegressor() {
+    this(Identifiable$.MODULE$.randomUID("sgdRegressor"));
+  }
+
+  public SGDRegressor(String uid) {
+    this(PendingUid.enter(uid), true);
+  }
+
+  private SGDRegressor(String uid, boolean pending) {
+    super();
+    this.uid = uid;
+    PendingUid.exit();
+    sgdParams().setDefaults(this, SGDTask.REGRESSION);
+  }
+
+  @Override
+  public String uid() {
+    return uid != null ? uid : PendingUid.current();
+  }
+
+  @Override
+  public SGDParamSet sgdParams() {
+    if (sgdParams == null) { // first asked for inside super(), by MLlib's reflection over the params
+      sgdParams = new SGDParamSet(uid(), SGDTask.REGRESSION);
+    }
+    return sgdParams;
+  }
+
+  public SGDRegressor setLoss(String value) {
+    set(loss(), value);
+    return this;
+  }
+
+  public SGDRegressor setMaxIter(int value) {
+    set(maxIter(), value);
+    return this;
+  }
+
+  public SGDRegressor setTol(double value) {
+    set(tol(), value);
+    return this;
+  }
+
+  public SGDRegressor setStepSize(double value) {
+    set(stepSize(), value);
+    return this;
+  }
+
+  public SGDRegressor setStepSchedule(String value) {
+    set(stepSchedule(), value);
+    return this;
+  }
+
+  public SGDRegressor setDecayRate(double value) {
+    set(decayRate(), value);
+    return this;
+  }
+
+  public SGDRegressor setBatchSize(int value) {
+    set(batchSize(), value);
+    return this;
+  }
+
+  public SGDRegressor setRegParam(double value) {
+    set(regParam(), value);
+    return this;
+  }
+
+  public SGDRegressor setElasticNetParam(double value) {
+    set(elasticNetParam(), value);
+    return this;
+  }
+
+  public SGDRegressor setFitIntercept(boolean value) {
+    set(fitIntercept(), value);
+    return this;
+  }
+
+  public SGDRegressor setWeightCol(String value) {
+    set(weightCol(), value);
+    return this;
+  }
+
+  public SGDRegressor setSeed(long value) {
+    set(seed(), value);
+    return this;
+  }
+
+  public SGDRegressor setHandleInvalid(String value) {
+    set(handleInvalid(), value);
+    return this;
+  }
+
+  public SGDRegressor setEpsilon(double value) {
+    set(epsilon(), value);
+    return this;
+  }
+
+  @Override
+  public SGDRegressionModel train(Dataset<?> dataset) {
+    SGDConfig config = SGDConfig.of(this, SGDTask.REGRESSION, getFeaturesCol(), getLabelCol(),
+        LossFunction.named(getLoss(), getEpsilon()));
+    SGDOptimizer.Result result = new SGDOptimizer(config).optimize(dataset);
+    return new SGDRegressionModel(uid(), Vectors.dense(result.coefficients()), result.intercept())
+        .setSummary(result.summary());
+  }
+
+  @Override
+  public SGDRegressor copy(ParamMap extra) {
+    return defaultCopy(extra);
+  }
+
+  public static MLReader<SGDRegressor> read() {
+    return new DefaultParamsReader<>();
+  }
+
+  public static SGDRegressor load(String path) {
+    return read().load(path);
+  }
+}

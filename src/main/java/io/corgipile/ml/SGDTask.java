@@ -1,0 +1,27 @@
+package io.corgipile.ml;
+
+import java.util.List;
+
+/** What an SGD estimator learns, and so which losses and labels it takes. */
+enum SGDTask {
+  CLASSIFICATION("SGDClassifier", List.of("logistic", "hinge")),
+  REGRESSION("SGDRegressor", List.of("squared", "huber"));
+
+  private final String estimatorName;
+  private final List<String> losses;
+
+  SGDTask(String estimatorName, List<String> losses) {
+    this.estimatorName = estimatorName;
+    this.losses = losses;
+  }
+
+  /** The estimator's class name, for messages. */
+  String estimatorName() {
+    return estimatorName;
+  }
+
+  /** The allowed values of {@code loss}; the first is the default. */
+  List<String> losses() {
+    return losses;
+  }
+}
