@@ -37,36 +37,94 @@ public final class SGDParamSet implements java.io.Serializable {
 
   SGDParamSet(String uid, SGDTask task) {
     List<String> losses = task.losses();
-    loss = new Param<>(uid, "loss", "the loss to minimize: " + String.join(", ", losses),
-        ParamValidators.inArray(losses));
-    maxIter = new IntParam(uid, "maxIter", "the maximum number of epochs (>= 1)", ParamValidators.gtEq(1));
-    tol = new DoubleParam(uid, "tol", "stop when the epoch objective improves by less than this,"
-        + " relatively (>= 0; 0 runs all maxIter epochs)", ParamValidators.gtEq(0));
-    stepSize = new DoubleParam(uid, "stepSize", "the initial learning rate (> 0)", ParamValidators.gt(0));
-    stepSchedule = new Param<>(uid, "stepSchedule", "how the learning rate changes: " + String.join(", ",
-        StepSchedule.names()), ParamValidators.inArray(StepSchedule.names()));
-    decayRate = new DoubleParam(uid, "decayRate", "the factor per epoch of the decay schedule, in (0, 1]",
+    loss = choice(uid, "loss", "the loss to minimize", losses);
+    maxIter = new CheckedInt(uid, "maxIter", "the maximum number of epochs", 1);
+    tol = new CheckedDouble(uid, "tol", "stop when the epoch objective improves by less than this,"
+        + " relatively; 0 runs all maxIter epochs", ">= 0", ParamValidators.gtEq(0));
+    stepSize = new CheckedDouble(uid, "stepSize", "the initial learning rate", "> 0", ParamValidators.gt(0));
+    stepSchedule = choice(uid, "stepSchedule", "how the learning rate changes", StepSchedule.names());
+    decayRate = new CheckedDouble(uid, "decayRate", "the factor per epoch of the decay schedule", "in (0, 1]",
         ParamValidators.inRange(0, 1, false, true));
-    batchSize = new IntParam(uid, "batchSize", "tuples per update within a partition (>= 1)",
-        ParamValidators.gtEq(1));
-    regParam = new DoubleParam(uid, "regParam", "the regularization strength (>= 0)", ParamValidators.gtEq(0));
-    elasticNetParam = new DoubleParam(uid, "elasticNetParam",
-        "the L1 share of the regularization, in [0, 1]: 0 is L2, 1 is L1", ParamValidators.inRange(0, 1));
+    batchSize = new CheckedInt(uid, "batchSize", "tuples per update within a partition", 1);
+    regParam = new CheckedDouble(uid, "regParam", "the regularization strength", ">= 0", ParamValidators.gtEq(0));
+    elasticNetParam = new CheckedDouble(uid, "elasticNetParam",
+        "the L1 share of the regularization: 0 is L2, 1 is L1", "in [0, 1]", ParamValidators.inRange(0, 1));
     fitIntercept = new BooleanParam(uid, "fitIntercept", "whether to fit an intercept term");
-    weightCol = new Param<>(uid, "weightCol", "the column of row weights; unset or empty: every row weighs 1");
+    weightCol = new Param<>(uid, "weightCol", "the column of row weights; empty: every row weighs 1");
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
         + " corgipile source; when set it overrides the source's seed option");
-    handleInvalid = new Param<>(uid, "handleInvalid", "what to do with a row whose features, label or weight"
-        + " is null or not finite (or, for the classifier, a label other than 0 or 1): error or skip",
-        ParamValidators.inArray(List.of("error", "skip")));
+    handleInvalid = choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
+        + " is null or not finite (or, for the classifier, a label other than 0 or 1)", List.of("error", "skip"));
     threshold = task == SGDTask.CLASSIFICATION
-        ? new DoubleParam(uid, "threshold", "predict 1 when the probability of 1 exceeds this, in [0, 1]",
+        ? new CheckedDouble(uid, "threshold", "predict 1 when the probability of 1 exceeds this", "in [0, 1]",
             ParamValidators.inRange(0, 1))
         : null;
     epsilon = task == SGDTask.REGRESSION
-        ? new DoubleParam(uid, "epsilon", "where the huber loss turns from squared to linear (> 0)",
+        ? new CheckedDouble(uid, "epsilon", "where the huber loss turns from squared to linear", "> 0",
             ParamValidators.gt(0))
         : null;
+  }
+
+  private static Param<String> choice(String uid, String name, String doc, List<String> allowed) {
+    return new CheckedString(uid, name, doc + ": " + String.join(", ", allowed), allowed);
+  }
+
+  private static IllegalArgumentException invalid(Param<?> param, Object value, String allowed) {
+    return new IllegalArgumentException("Cannot set param " + param.name() + " of " + param.parent() + " to '"
+        + value + "': allowed values are " + allowed);
+  }
+
+  // MLlib's own message names the param and the value but not what is allowed: these say it.
+
+  private static final class CheckedString extends Param<String> {
+    private static final long serialVersionUID = 1L;
+    private final List<String> allowed;
+
+    CheckedString(String uid, String name, String doc, List<String> allowed) {
+      super(uid, name, doc, ParamValidators.inArray(allowed));
+      this.allowed = allowed;
+    }
+
+    @Override
+    public void validate(String value) {
+      if (!allowed.contains(value)) {
+        throw invalid(this, value, String.join(", ", allowed));
+      }
+    }
+  }
+
+  private static final class CheckedInt extends IntParam {
+    private static final long serialVersionUID = 1L;
+    private final int min;
+
+    CheckedInt(String uid, String name, String doc, int min) {
+      super(uid, name, doc + " (>= " + min + ")", ParamValidators.gtEq(min));
+      this.min = min;
+    }
+
+    @Override
+    public void validate(Object value) {
+      if ((Integer) value < min) {
+        throw invalid(this, value, "integers >= " + min);
+      }
+    }
+  }
+
+  private static final class CheckedDouble extends DoubleParam {
+    private static final long serialVersionUID = 1L;
+    private final String allowed;
+
+    CheckedDouble(String uid, String name, String doc, String allowed, scala.Function1<Object, Object> isValid) {
+      super(uid, name, doc + " (" + allowed + ")", isValid);
+      this.allowed = allowed;
+    }
+
+    @Override
+    public void validate(Object value) {
+      if (!(Boolean) isValid().apply(value)) {
+        throw invalid(this, value, "numbers " + allowed);
+      }
+    }
   }
 
   /** Sets the defaults on {@code owner}, once it is constructed. */
