@@ -132,8 +132,8 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(loss, task.losses().get(0));
     owner.setDefault(maxIter, 10);
     owner.setDefault(tol, 1e-4);
-    owner.setDefault(stepSize, 0.01);
-    owner.setDefault(stepSchedule, StepSchedule.DECAY.paramValue());
+    owner.setDefault(stepSize, task.defaultStepSize());
+    owner.setDefault(stepSchedule, StepSchedule.INVSQRT.paramValue());
     owner.setDefault(decayRate, 0.95);
     owner.setDefault(batchSize, 1);
     owner.setDefault(regParam, 0.0);

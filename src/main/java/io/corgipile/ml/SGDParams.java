@@ -39,7 +39,7 @@ public interface SGDParams extends Params {
     return (Double) $(tol());
   }
 
-  /** The initial learning rate (default 0.01). */
+  /** The initial learning rate (default 0.1 for the classifier, 0.01 for the regressor). */
   default DoubleParam stepSize() {
     return sgdParams().stepSize;
   }
@@ -48,7 +48,7 @@ public interface SGDParams extends Params {
     return (Double) $(stepSize());
   }
 
-  /** {@code constant}, {@code decay} (default: stepSize * decayRate^epoch) or {@code invsqrt} (stepSize / sqrt(t)). */
+  /** {@code constant}, {@code decay} (stepSize * decayRate^epoch) or {@code invsqrt} (default: stepSize / sqrt(t)). */
   default Param<String> stepSchedule() {
     return sgdParams().stepSchedule;
   }

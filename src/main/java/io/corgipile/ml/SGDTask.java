@@ -4,15 +4,26 @@ import java.util.List;
 
 /** What an SGD estimator learns, and so which losses and labels it takes. */
 enum SGDTask {
-  CLASSIFICATION("SGDClassifier", List.of("logistic", "hinge")),
-  REGRESSION("SGDRegressor", List.of("squared", "huber"));
+  /**
+   * The classification losses have derivatives bounded by 1, so a large first step cannot blow up;
+   * the squared loss's grows with the error, so the regressor starts smaller.
+   */
+  CLASSIFICATION("SGDClassifier", List.of("logistic", "hinge"), 0.1),
+  REGRESSION("SGDRegressor", List.of("squared", "huber"), 0.01);
 
   private final String estimatorName;
   private final List<String> losses;
+  private final double defaultStepSize;
 
-  SGDTask(String estimatorName, List<String> losses) {
+  SGDTask(String estimatorName, List<String> losses, double defaultStepSize) {
     this.estimatorName = estimatorName;
     this.losses = losses;
+    this.defaultStepSize = defaultStepSize;
+  }
+
+  /** With the default {@code invsqrt} schedule, on standardized features. */
+  double defaultStepSize() {
+    return defaultStepSize;
   }
 
   /** The estimator's class name, for messages. */
