@@ -7,6 +7,9 @@ import static org.apache.spark.sql.functions.randn;
 import io.corgipile.SharedSpark;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.feature.StandardScaler;
 import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -47,19 +50,39 @@ final class TrainingData {
     return assemble(logisticColumns(rows, numFeatures, seed, partitions), numFeatures);
   }
 
+  /** {@link #logisticColumns} with {@code label = margin + noise} (noise standard deviation 0.5). */
+  static Dataset<Row> linearColumns(long rows, int numFeatures, long seed, int partitions) {
+    return logisticColumns(rows, numFeatures, seed, partitions)
+        .withColumn("label", expr("margin").plus(randn(seed * 1000 + 998).multiply(0.5)));
+  }
+
   /** Columns {@code features} and {@code label = margin + noise} (noise standard deviation 0.5). */
   static Dataset<Row> linear(long rows, int numFeatures, long seed, int partitions) {
-    Dataset<Row> columns = logisticColumns(rows, numFeatures, seed, partitions)
-        .withColumn("label", expr("margin").plus(randn(seed * 1000 + 998).multiply(0.5)));
-    return assemble(columns, numFeatures);
+    return assemble(linearColumns(rows, numFeatures, seed, partitions), numFeatures);
   }
 
   static Dataset<Row> assemble(Dataset<Row> columns, int numFeatures) {
-    String[] inputs = new String[numFeatures];
-    for (int i = 0; i < numFeatures; i++) {
-      inputs[i] = "x" + i;
-    }
-    return new VectorAssembler().setInputCols(inputs).setOutputCol("features").transform(columns)
+    return new VectorAssembler().setInputCols(featureNames(numFeatures)).setOutputCol("features").transform(columns)
         .select("id", "features", "label");
+  }
+
+  /** {@code x0..x<n-1>}. */
+  static String[] featureNames(int numFeatures) {
+    String[] names = new String[numFeatures];
+    for (int i = 0; i < numFeatures; i++) {
+      names[i] = "x" + i;
+    }
+    return names;
+  }
+
+  /**
+   * The usual pipeline over raw columns: the x columns assembled into {@code rawFeatures},
+   * standardized into {@code features}, then {@code predictor}.
+   */
+  static Pipeline scaledPipeline(int numFeatures, PipelineStage predictor) {
+    return new Pipeline().setStages(new PipelineStage[] {
+        new VectorAssembler().setInputCols(featureNames(numFeatures)).setOutputCol("rawFeatures"),
+        new StandardScaler().setInputCol("rawFeatures").setOutputCol("features").setWithMean(true),
+        predictor});
   }
 }
