@@ -63,9 +63,9 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
         }
         problem = nonFiniteFeature(x);
         if (problem == null) {
-          throw new InvalidTrainingDataException(config.cannotTrain() + "the model diverged in epoch " + epoch
+          throw new InvalidTrainingDataException(config.cannotTrain() + "the model diverged in epoch " + (epoch + 1)
               + " (a margin of " + margin + "); lower stepSize (now " + config.stepSize()
-              + ") or standardize the features");
+              + ") or standardize the features (and, for regression, the labels)");
         }
       }
       if (!config.skipInvalid()) {
@@ -74,7 +74,7 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
       }
       skipped++;
     }
-    if (sgd == null) {
+    if (count == 0) { // also when a model was made for a row later found invalid
       return List.of(new PartitionResult(null, 0, 0, 0, 0, skipped, 0)).iterator();
     }
     sgd.update();

@@ -76,10 +76,18 @@ public class SGDClassificationModel
     return 2;
   }
 
-  /** Also clears {@code thresholds}, which would otherwise decide instead. */
+  /** Also clears {@code thresholds}: the last of the two set decides, as in LogisticRegression. */
   public SGDClassificationModel setThreshold(double value) {
-    clear(thresholds());
     set(threshold(), value);
+    clear(thresholds());
+    return this;
+  }
+
+  /** Also clears {@code threshold}: the last of the two set decides, as in LogisticRegression. */
+  @Override
+  public SGDClassificationModel setThresholds(double[] value) {
+    super.setThresholds(value);
+    clear(threshold());
     return this;
   }
 
@@ -104,7 +112,7 @@ public class SGDClassificationModel
   double margin(Vector features) {
     if (features.size() != coefficients.size()) {
       throw new IllegalArgumentException("Cannot predict with " + uid + ": the features have size "
-          + features.size() + " but the model was trained on " + coefficients.size());
+          + features.size() + " but the model was trained on " + coefficients.size() + " features");
     }
     return coefficients.dot(features) + intercept;
   }

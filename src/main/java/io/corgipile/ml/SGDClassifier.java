@@ -116,8 +116,18 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
     return this;
   }
 
+  /** Also clears {@code thresholds}: the last of the two set decides, as in LogisticRegression. */
   public SGDClassifier setThreshold(double value) {
     set(threshold(), value);
+    clear(thresholds());
+    return this;
+  }
+
+  /** Also clears {@code threshold}: the last of the two set decides, as in LogisticRegression. */
+  @Override
+  public SGDClassifier setThresholds(double[] value) {
+    super.setThresholds(value);
+    clear(threshold());
     return this;
   }
 

@@ -43,7 +43,8 @@ final class SGDOptimizer {
   Result optimize(Dataset<?> dataset) {
     if (DatasetInternals.readsCachedData(dataset)) {
       LOG.warn("{} reads a cached input: every epoch sees the rows in the cached order, so a corgipile"
-          + " source cannot give a new order per epoch. Train on the uncached DataFrame to reshuffle every epoch.",
+          + " source cannot give a new order per epoch. Train on the uncached DataFrame to reshuffle every epoch"
+          + " (CrossValidator and TrainValidationSplit cache their folds, so there this is expected).",
           config.task().estimatorName());
     }
     JavaRDD<InternalRow> rows = DatasetInternals.internalRows(dataset.select(columns(dataset))).toJavaRDD();
@@ -78,8 +79,12 @@ final class SGDOptimizer {
       List<PartitionResult> results;
       try {
         results = rows.mapPartitions(new PartitionTrainer(start, config, epoch)).collect();
-      } catch (RuntimeException e) {
-        throw withDataProblem(e);
+      } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
+        InvalidTrainingDataException data = dataProblem(e);
+        if (data != null) {
+          throw data;
+        }
+        throw e;
       } finally {
         start.destroy();
       }
@@ -95,7 +100,8 @@ final class SGDOptimizer {
           name, epoch + 1, config.maxIter(), objective, merged.rows, elapsed, merged.rows / elapsed));
       if (!Double.isFinite(objective)) {
         throw new InvalidTrainingDataException(config.cannotTrain() + "the objective became " + objective
-            + " in epoch " + epoch + "; lower stepSize (now " + config.stepSize() + ") or standardize the features");
+            + " in epoch " + (epoch + 1) + "; lower stepSize (now " + config.stepSize()
+            + ") or standardize the features (and, for regression, the labels)");
       }
       if (converged(objectives)) {
         break;
@@ -129,14 +135,14 @@ final class SGDOptimizer {
     return columns.toArray(new Column[0]);
   }
 
-  /** An executor's complaint about the data, as the driver's own exception; any other failure as it is. */
-  private static RuntimeException withDataProblem(RuntimeException failure) {
+  /** An executor's complaint about the data as the driver's own exception, or null for any other failure. */
+  private static InvalidTrainingDataException dataProblem(Exception failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t instanceof InvalidTrainingDataException data) {
         return new InvalidTrainingDataException(data.getMessage(), failure);
       }
     }
-    return failure;
+    return null;
   }
 
   private record Merged(double[] coefficients, double intercept, double weightSum, double lossSum, long rows,
@@ -197,7 +203,8 @@ final class SGDOptimizer {
       l1 += Math.abs(x);
       l2 += x * x;
     }
-    return config.l1() * l1 + config.l2() * l2 / 2;
+    // a zero strength adds nothing, even when the sums have overflowed
+    return (config.l1() > 0 ? config.l1() * l1 : 0) + (config.l2() > 0 ? config.l2() * l2 / 2 : 0);
   }
 
   /** Whether the last epoch improved the objective by less than {@code tol}, relatively. */

@@ -86,7 +86,7 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
   public double predict(Vector features) {
     if (features.size() != coefficients.size()) {
       throw new IllegalArgumentException("Cannot predict with " + uid + ": the features have size "
-          + features.size() + " but the model was trained on " + coefficients.size());
+          + features.size() + " but the model was trained on " + coefficients.size() + " features");
     }
     return coefficients.dot(features) + intercept;
   }

@@ -46,7 +46,7 @@ class PipelineIntegrationTest {
     Dataset<Row> train = TrainingData.logisticColumns(3000, FEATURES, 41, 2);
     Dataset<Row> test = TrainingData.logisticColumns(2000, FEATURES, 42, 2);
     PipelineModel sgdPipeline = TrainingData.scaledPipeline(FEATURES,
-        new SGDClassifier().setMaxIter(5).setStepSize(0.05)).fit(train);
+        new SGDClassifier()).fit(train);
     PipelineModel lrPipeline = TrainingData.scaledPipeline(FEATURES, new LogisticRegression()).fit(train);
     sgdPredictions = local(sgdPipeline.transform(test));
     lrPredictions = local(lrPipeline.transform(test));

@@ -460,7 +460,7 @@ class TrainingErrorsTest {
     assertThatThrownBy(() -> fit(Task.REGRESSOR, data, settings))
         .isExactlyInstanceOf(InvalidTrainingDataException.class)
         .message()
-        .matches("Cannot train SGDRegressor: " + problem + " or standardize the features");
+        .matches("Cannot train SGDRegressor: " + problem + java.util.regex.Pattern.quote(" or standardize the features (and, for regression, the labels)"));
   }
 
   /**
@@ -487,7 +487,7 @@ class TrainingErrorsTest {
   // ---- the models -----------------------------------------------------------------------------
 
   private static final Vector TWO = Vectors.dense(0.5, -1.0);
-  private static final String WRONG_SIZE = "the features have size 3 but the model was trained on 2";
+  private static final String WRONG_SIZE = "the features have size 3 but the model was trained on 2 features";
 
   @Test
   void predictingOnFeaturesOfTheWrongSizeNamesBothSizes() {
