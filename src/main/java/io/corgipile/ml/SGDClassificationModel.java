@@ -23,9 +23,7 @@ public class SGDClassificationModel
 
   private final String uid;
   private SGDParamSet sgdParams;
-  private final Vector coefficients;
-  private final double intercept;
-  private transient SGDTrainingSummary summary;
+  private LinearFit fit;
 
   /** For Spark Connect ML, which creates models by their no-argument constructor. */
   public SGDClassificationModel() {
@@ -40,8 +38,7 @@ public class SGDClassificationModel
     super();
     this.uid = uid;
     PendingUid.exit();
-    this.coefficients = coefficients;
-    this.intercept = intercept;
+    this.fit = new LinearFit(coefficients, intercept, null);
     sgdParams().setDefaults(this, SGDTask.CLASSIFICATION);
   }
 
@@ -59,16 +56,16 @@ public class SGDClassificationModel
   }
 
   public Vector coefficients() {
-    return coefficients;
+    return fit.coefficients();
   }
 
   public double intercept() {
-    return intercept;
+    return fit.intercept();
   }
 
   @Override
   public int numFeatures() {
-    return coefficients.size();
+    return fit.coefficients().size();
   }
 
   @Override
@@ -93,33 +90,21 @@ public class SGDClassificationModel
 
   /** Whether {@link #summary()} is available: only on a model just trained, not on a loaded one. */
   public boolean hasSummary() {
-    return summary != null;
+    return fit.hasSummary();
   }
 
   public SGDTrainingSummary summary() {
-    if (summary == null) {
-      throw new IllegalStateException("Cannot get the training summary of " + uid
-          + ": only a model returned by fit has one; a loaded or created model does not");
-    }
-    return summary;
+    return fit.summary(uid);
   }
 
   SGDClassificationModel setSummary(SGDTrainingSummary summary) {
-    this.summary = summary;
+    fit = fit.withSummary(summary);
     return this;
-  }
-
-  double margin(Vector features) {
-    if (features.size() != coefficients.size()) {
-      throw new IllegalArgumentException("Cannot predict with " + uid + ": the features have size "
-          + features.size() + " but the model was trained on " + coefficients.size() + " features");
-    }
-    return coefficients.dot(features) + intercept;
   }
 
   @Override
   public Vector predictRaw(Vector features) {
-    double m = margin(features);
+    double m = fit.margin(features, uid);
     return Vectors.dense(-m, m);
   }
 
@@ -161,14 +146,14 @@ public class SGDClassificationModel
 
   @Override
   public SGDClassificationModel copy(ParamMap extra) {
-    SGDClassificationModel copy = copyValues(new SGDClassificationModel(uid, coefficients, intercept), extra);
-    copy.summary = summary;
+    SGDClassificationModel copy = copyValues(new SGDClassificationModel(uid, fit.coefficients(), fit.intercept()), extra);
+    copy.fit = fit;
     return copy.setParent(parent());
   }
 
   @Override
   public MLWriter write() {
-    return new LinearModelData.Writer(this, coefficients, intercept);
+    return new LinearModelData.Writer(this, fit.coefficients(), fit.intercept());
   }
 
   public static MLReader<SGDClassificationModel> read() {

@@ -17,7 +17,7 @@ import org.apache.spark.sql.Dataset;
  * new order; over any other DataFrame, the order it has.
  */
 public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier, SGDClassificationModel>
-    implements SGDClassifierParams, DefaultParamsWritable {
+    implements SGDClassifierParams, SGDParamSetters<SGDClassifier>, DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
 
   private final String uid;
@@ -49,71 +49,6 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
       sgdParams = new SGDParamSet(uid(), SGDTask.CLASSIFICATION);
     }
     return sgdParams;
-  }
-
-  public SGDClassifier setLoss(String value) {
-    set(loss(), value);
-    return this;
-  }
-
-  public SGDClassifier setMaxIter(int value) {
-    set(maxIter(), value);
-    return this;
-  }
-
-  public SGDClassifier setTol(double value) {
-    set(tol(), value);
-    return this;
-  }
-
-  public SGDClassifier setStepSize(double value) {
-    set(stepSize(), value);
-    return this;
-  }
-
-  public SGDClassifier setStepSchedule(String value) {
-    set(stepSchedule(), value);
-    return this;
-  }
-
-  public SGDClassifier setDecayRate(double value) {
-    set(decayRate(), value);
-    return this;
-  }
-
-  public SGDClassifier setBatchSize(int value) {
-    set(batchSize(), value);
-    return this;
-  }
-
-  public SGDClassifier setRegParam(double value) {
-    set(regParam(), value);
-    return this;
-  }
-
-  public SGDClassifier setElasticNetParam(double value) {
-    set(elasticNetParam(), value);
-    return this;
-  }
-
-  public SGDClassifier setFitIntercept(boolean value) {
-    set(fitIntercept(), value);
-    return this;
-  }
-
-  public SGDClassifier setWeightCol(String value) {
-    set(weightCol(), value);
-    return this;
-  }
-
-  public SGDClassifier setSeed(long value) {
-    set(seed(), value);
-    return this;
-  }
-
-  public SGDClassifier setHandleInvalid(String value) {
-    set(handleInvalid(), value);
-    return this;
   }
 
   /** Also clears {@code thresholds}: the last of the two set decides, as in LogisticRegression. */

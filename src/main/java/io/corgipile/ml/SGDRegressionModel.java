@@ -16,9 +16,7 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
 
   private final String uid;
   private SGDParamSet sgdParams;
-  private final Vector coefficients;
-  private final double intercept;
-  private transient SGDTrainingSummary summary;
+  private LinearFit fit;
 
   /** For Spark Connect ML, which creates models by their no-argument constructor. */
   public SGDRegressionModel() {
@@ -33,8 +31,7 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
     super();
     this.uid = uid;
     PendingUid.exit();
-    this.coefficients = coefficients;
-    this.intercept = intercept;
+    this.fit = new LinearFit(coefficients, intercept, null);
     sgdParams().setDefaults(this, SGDTask.REGRESSION);
   }
 
@@ -52,55 +49,47 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
   }
 
   public Vector coefficients() {
-    return coefficients;
+    return fit.coefficients();
   }
 
   public double intercept() {
-    return intercept;
+    return fit.intercept();
   }
 
   @Override
   public int numFeatures() {
-    return coefficients.size();
+    return fit.coefficients().size();
   }
 
   /** Whether {@link #summary()} is available: only on a model just trained, not on a loaded one. */
   public boolean hasSummary() {
-    return summary != null;
+    return fit.hasSummary();
   }
 
   public SGDTrainingSummary summary() {
-    if (summary == null) {
-      throw new IllegalStateException("Cannot get the training summary of " + uid
-          + ": only a model returned by fit has one; a loaded or created model does not");
-    }
-    return summary;
+    return fit.summary(uid);
   }
 
   SGDRegressionModel setSummary(SGDTrainingSummary summary) {
-    this.summary = summary;
+    fit = fit.withSummary(summary);
     return this;
   }
 
   @Override
   public double predict(Vector features) {
-    if (features.size() != coefficients.size()) {
-      throw new IllegalArgumentException("Cannot predict with " + uid + ": the features have size "
-          + features.size() + " but the model was trained on " + coefficients.size() + " features");
-    }
-    return coefficients.dot(features) + intercept;
+    return fit.margin(features, uid);
   }
 
   @Override
   public SGDRegressionModel copy(ParamMap extra) {
-    SGDRegressionModel copy = copyValues(new SGDRegressionModel(uid, coefficients, intercept), extra);
-    copy.summary = summary;
+    SGDRegressionModel copy = copyValues(new SGDRegressionModel(uid, fit.coefficients(), fit.intercept()), extra);
+    copy.fit = fit;
     return copy.setParent(parent());
   }
 
   @Override
   public MLWriter write() {
-    return new LinearModelData.Writer(this, coefficients, intercept);
+    return new LinearModelData.Writer(this, fit.coefficients(), fit.intercept());
   }
 
   public static MLReader<SGDRegressionModel> read() {

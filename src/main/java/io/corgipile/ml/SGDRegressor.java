@@ -17,7 +17,7 @@ import org.apache.spark.sql.Dataset;
  * other DataFrame, the order it has.
  */
 public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionModel>
-    implements SGDRegressorParams, DefaultParamsWritable {
+    implements SGDRegressorParams, SGDParamSetters<SGDRegressor>, DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
 
   private final String uid;
@@ -49,71 +49,6 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
       sgdParams = new SGDParamSet(uid(), SGDTask.REGRESSION);
     }
     return sgdParams;
-  }
-
-  public SGDRegressor setLoss(String value) {
-    set(loss(), value);
-    return this;
-  }
-
-  public SGDRegressor setMaxIter(int value) {
-    set(maxIter(), value);
-    return this;
-  }
-
-  public SGDRegressor setTol(double value) {
-    set(tol(), value);
-    return this;
-  }
-
-  public SGDRegressor setStepSize(double value) {
-    set(stepSize(), value);
-    return this;
-  }
-
-  public SGDRegressor setStepSchedule(String value) {
-    set(stepSchedule(), value);
-    return this;
-  }
-
-  public SGDRegressor setDecayRate(double value) {
-    set(decayRate(), value);
-    return this;
-  }
-
-  public SGDRegressor setBatchSize(int value) {
-    set(batchSize(), value);
-    return this;
-  }
-
-  public SGDRegressor setRegParam(double value) {
-    set(regParam(), value);
-    return this;
-  }
-
-  public SGDRegressor setElasticNetParam(double value) {
-    set(elasticNetParam(), value);
-    return this;
-  }
-
-  public SGDRegressor setFitIntercept(boolean value) {
-    set(fitIntercept(), value);
-    return this;
-  }
-
-  public SGDRegressor setWeightCol(String value) {
-    set(weightCol(), value);
-    return this;
-  }
-
-  public SGDRegressor setSeed(long value) {
-    set(seed(), value);
-    return this;
-  }
-
-  public SGDRegressor setHandleInvalid(String value) {
-    set(handleInvalid(), value);
-    return this;
   }
 
   public SGDRegressor setEpsilon(double value) {

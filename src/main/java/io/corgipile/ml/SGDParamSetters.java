@@ -1,0 +1,79 @@
+package io.corgipile.ml;
+
+/**
+ * The setters of the training params, typed to return the estimator: one copy for both
+ * estimators. Models have the params too (copied from their estimator) but not these setters.
+ *
+ * @param <E> the estimator
+ */
+public interface SGDParamSetters<E extends SGDParamSetters<E>> extends SGDParams {
+  @SuppressWarnings("unchecked")
+  private E self() {
+    return (E) this;
+  }
+
+  default E setLoss(String value) {
+    set(loss(), value);
+    return self();
+  }
+
+  default E setMaxIter(int value) {
+    set(maxIter(), value);
+    return self();
+  }
+
+  default E setTol(double value) {
+    set(tol(), value);
+    return self();
+  }
+
+  default E setStepSize(double value) {
+    set(stepSize(), value);
+    return self();
+  }
+
+  default E setStepSchedule(String value) {
+    set(stepSchedule(), value);
+    return self();
+  }
+
+  default E setDecayRate(double value) {
+    set(decayRate(), value);
+    return self();
+  }
+
+  default E setBatchSize(int value) {
+    set(batchSize(), value);
+    return self();
+  }
+
+  default E setRegParam(double value) {
+    set(regParam(), value);
+    return self();
+  }
+
+  default E setElasticNetParam(double value) {
+    set(elasticNetParam(), value);
+    return self();
+  }
+
+  default E setFitIntercept(boolean value) {
+    set(fitIntercept(), value);
+    return self();
+  }
+
+  default E setWeightCol(String value) {
+    set(weightCol(), value);
+    return self();
+  }
+
+  default E setSeed(long value) {
+    set(seed(), value);
+    return self();
+  }
+
+  default E setHandleInvalid(String value) {
+    set(handleInvalid(), value);
+    return self();
+  }
+}
