@@ -6,10 +6,19 @@ package io.corgipile.ml;
  * scale} alone; L1 uses the cumulative penalty of Tsuruoka et al. (2009): a weight is clipped at
  * zero by the penalty it has not yet received, which gives exact zeros and touches only the
  * features in the batch.
+ *
+ * <p>With averaging on, it also keeps the mean of its iterates over the epoch (Polyak-Ruppert), as
+ * {@code (sum + sumScale * v) / iterates}: a change to {@code v_j} moves {@code sum_j} the other
+ * way, so the mean too costs O(non-zeros) per update. The mean does not follow the drift a
+ * buffer's mix of labels gives the last iterates.
  */
 final class LinearSGD {
-  /** Below this, {@code scale} is folded into {@code v} to keep precision. */
-  private static final double MIN_SCALE = 1e-9;
+  /**
+   * Below this, {@code scale} is folded into {@code v}: {@code v} grows as {@code 1 / scale}, and
+   * the sum of iterates is a difference of terms that grow with it, so this bounds the digits lost
+   * to about three.
+   */
+  private static final double MIN_SCALE = 1e-3;
 
   private final SGDConfig config;
   private final int epoch;
@@ -32,6 +41,11 @@ final class LinearSGD {
   private long updates;
   private final long previousUpdates;
 
+  // the iterates' sum, as sum + sumScale * v; null when averaging is off
+  private final double[] sum;
+  private double sumScale;
+  private double interceptSum;
+
   /**
    * @param coefficients the starting weights, owned from now on
    * @param previousUpdates the updates a partition made in earlier epochs, for {@code invsqrt}
@@ -47,6 +61,8 @@ final class LinearSGD {
     this.touched = new int[n];
     this.isTouched = new boolean[n];
     this.l1Received = config.l1() > 0 ? new double[n] : null;
+    // the first epoch is burn-in: its early iterates, far from the optimum, would drag the mean
+    this.sum = config.averaging() && epoch > 0 ? new double[n] : null;
   }
 
   int numFeatures() {
@@ -100,7 +116,7 @@ final class LinearSGD {
     double step = rate / batchRows;
     for (int i = 0; i < numTouched; i++) {
       int j = touched[i];
-      v[j] -= step * gradient[j] / scale;
+      move(j, -step * gradient[j] / scale);
       gradient[j] = 0;
     }
     if (config.fitIntercept()) {
@@ -118,21 +134,37 @@ final class LinearSGD {
     numTouched = 0;
     interceptGradient = 0;
     batchRows = 0;
+    if (sum != null) { // add this iterate, scale * v, to the sum
+      sumScale += scale;
+      interceptSum += intercept;
+    }
+  }
+
+  /** {@code v_j += delta}, keeping the iterates' sum as it was. */
+  private void move(int j, double delta) {
+    v[j] += delta;
+    if (sum != null) {
+      sum[j] -= sumScale * delta;
+    }
   }
 
   private void shrink(double factor) {
-    if (factor <= MIN_SCALE) {
-      java.util.Arrays.fill(v, 0); // the step wipes the weights out entirely
-      scale = 1.0;
-      return;
-    }
-    scale *= factor;
+    scale *= Math.max(factor, 0); // a factor <= 0: the step wipes the weights out entirely
     if (scale < MIN_SCALE) {
-      for (int j = 0; j < v.length; j++) {
-        v[j] *= scale;
-      }
-      scale = 1.0;
+      fold();
     }
+  }
+
+  /** Moves {@code scale} into {@code v}, and the iterates' sum into {@code sum}, exactly. */
+  private void fold() {
+    for (int j = 0; j < v.length; j++) {
+      if (sum != null) {
+        sum[j] += sumScale * v[j];
+      }
+      v[j] *= scale;
+    }
+    sumScale = 0;
+    scale = 1.0;
   }
 
   private void clipL1(int j) {
@@ -144,19 +176,27 @@ final class LinearSGD {
       after = Math.min(0, before + (l1Total - l1Received[j]));
     }
     l1Received[j] += after - before;
-    v[j] = after / scale;
+    move(j, after / scale - v[j]);
   }
 
-  /** The weights as plain coefficients. */
+  /**
+   * The weights as plain coefficients: with averaging, the mean of the iterates so far, zero
+   * wherever L1 holds the last iterate at zero (a mean of iterates is never exactly zero).
+   */
   double[] coefficients() {
     double[] w = new double[v.length];
     for (int j = 0; j < v.length; j++) {
-      w[j] = scale * v[j];
+      boolean heldAtZero = l1Received != null && v[j] == 0;
+      w[j] = !averaged() ? scale * v[j] : heldAtZero ? 0 : (sum[j] + sumScale * v[j]) / updates;
     }
     return w;
   }
 
   double intercept() {
-    return intercept;
+    return averaged() ? interceptSum / updates : intercept;
+  }
+
+  private boolean averaged() {
+    return sum != null && updates > 0;
   }
 }

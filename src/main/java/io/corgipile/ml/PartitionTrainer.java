@@ -52,9 +52,12 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
         if (Double.isFinite(margin)) {
           double label = row.getDouble(LABEL);
           double weight = config.weighted() ? row.getDouble(WEIGHT) : 1.0;
+          count++;
+          if (weight == 0) {
+            continue; // as if absent: no update, so no iterate to average and no step of the schedule
+          }
           lossSum += weight * loss.value(margin, label);
           weightSum += weight;
-          count++;
           sgd.accumulate(x, weight * loss.derivative(margin, label));
           if (sgd.batchFull()) {
             sgd.update();

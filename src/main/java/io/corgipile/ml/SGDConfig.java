@@ -13,14 +13,15 @@ import java.io.Serializable;
  */
 record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, LossFunction loss,
     double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
-    boolean fitIntercept, boolean skipInvalid, int maxIter, double tol, Long seed) implements Serializable {
+    boolean fitIntercept, boolean averaging, boolean skipInvalid, int maxIter, double tol, Long seed)
+    implements Serializable {
 
   static SGDConfig of(SGDParams params, SGDTask task, String featuresCol, String labelCol, LossFunction loss) {
     double reg = params.getRegParam();
     double l1Share = params.getElasticNetParam();
     return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
         StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
-        reg * (1 - l1Share), params.getFitIntercept(), params.getHandleInvalid().equals("skip"),
+        reg * (1 - l1Share), params.getFitIntercept(), params.getAveraging(), params.getHandleInvalid().equals("skip"),
         params.getMaxIter(), params.getTol(), params.isSet(params.seed()) ? params.getSeed() : null);
   }
 

@@ -27,6 +27,7 @@ public final class SGDParamSet implements java.io.Serializable {
   final DoubleParam regParam;
   final DoubleParam elasticNetParam;
   final BooleanParam fitIntercept;
+  final BooleanParam averaging;
   final Param<String> weightCol;
   final LongParam seed;
   final Param<String> handleInvalid;
@@ -50,6 +51,8 @@ public final class SGDParamSet implements java.io.Serializable {
     elasticNetParam = new CheckedDouble(uid, "elasticNetParam",
         "the L1 share of the regularization: 0 is L2, 1 is L1", "in [0, 1]", ParamValidators.inRange(0, 1));
     fitIntercept = new BooleanParam(uid, "fitIntercept", "whether to fit an intercept term");
+    averaging = new BooleanParam(uid, "averaging", "whether, from the second epoch on, each partition"
+        + " returns the mean of its iterates over the epoch (Polyak-Ruppert averaging) rather than its last iterate");
     weightCol = new Param<>(uid, "weightCol", "the column of row weights; empty: every row weighs 1");
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
         + " corgipile source; when set it overrides the source's seed option");
@@ -139,6 +142,7 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(regParam, 0.0);
     owner.setDefault(elasticNetParam, 0.0);
     owner.setDefault(fitIntercept, true);
+    owner.setDefault(averaging, true);
     owner.setDefault(weightCol, "");
     owner.setDefault(seed, io.corgipile.source.ReadOptions.SEED_DEFAULT);
     owner.setDefault(handleInvalid, "error");

@@ -62,6 +62,11 @@ public interface SGDParamSetters<E extends SGDParamSetters<E>> extends SGDParams
     return self();
   }
 
+  default E setAveraging(boolean value) {
+    set(averaging(), value);
+    return self();
+  }
+
   default E setWeightCol(String value) {
     set(weightCol(), value);
     return self();

@@ -102,6 +102,20 @@ public interface SGDParams extends Params {
     return (Boolean) $(fitIntercept());
   }
 
+  /**
+   * Whether, from the second epoch on, each partition returns the mean of its iterates over the
+   * epoch rather than its last iterate (default true). The mean weighs every buffer of the epoch
+   * alike, so it does not lean toward the label mix of the last buffers. With L1, a coefficient the
+   * last iterate holds at zero stays zero.
+   */
+  default BooleanParam averaging() {
+    return sgdParams().averaging;
+  }
+
+  default boolean getAveraging() {
+    return (Boolean) $(averaging());
+  }
+
   /** The column of row weights; empty (default): every row weighs 1. */
   default Param<String> weightCol() {
     return sgdParams().weightCol;

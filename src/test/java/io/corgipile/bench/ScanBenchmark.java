@@ -1,12 +1,8 @@
 package io.corgipile.bench;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.exp;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.rand;
-import static org.apache.spark.sql.functions.randn;
-import static org.apache.spark.sql.functions.when;
 
+import io.corgipile.examples.HiggsShapedData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -58,7 +54,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * <p>It lives in test scope so the library jar does not carry it.
  */
 public final class ScanBenchmark {
-  static final int FEATURES = 28;
+  static final int FEATURES = HiggsShapedData.FEATURES;
   static final long PARQUET_BLOCK_SIZE = 4L << 20;
   static final String META_FILE = "_bench_meta.properties";
   static final String LAYOUT_VERSION = "2";
@@ -407,53 +403,25 @@ public final class ScanBenchmark {
   }
 
   /**
-   * A HIGGS-shaped table: a double label in {0,1} followed by 28 double features, 21 "low-level"
-   * (normal, or positive like momenta) and 7 "high-level" ones (positive, around 1); the label
-   * follows a logistic model of 7 features (about 53% ones, as in HIGGS). Sorted by label, all 0s first,
-   * which the real HIGGS file is not, but which is the worst case for an unshuffled scan.
+   * A {@link HiggsShapedData} table sorted by label, all 0s first, which the real HIGGS file is
+   * not, but which is the worst case for an unshuffled scan.
    */
   static double generate(SparkSession spark, Args args, java.nio.file.Path dir) {
     long rows = args.rows;
-    long seed = args.seed;
     int files = (int) Math.max(1, Math.min(64, (rows + 999_999) / 1_000_000));
     int genPartitions = Math.max(2, files);
     System.err.printf(Locale.ROOT, "[bench-scan] generating %,d rows into %s (%d files, parquet.block.size=%d)%n",
         rows, dir, files, PARQUET_BLOCK_SIZE);
     long t0 = System.nanoTime();
-    List<Column> feats = new ArrayList<>();
-    feats.add(col("id"));
-    for (int i = 1; i <= FEATURES; i++) {
-      Column z = randn(seed * 1000 + i);
-      Column f;
-      if (i > 21) {
-        f = exp(z.multiply(0.4)); // high-level: positive, log-normal around 1
-      } else if (i % 4 == 1) {
-        f = exp(z.multiply(0.6)).multiply(0.8); // momentum-like: positive, skewed
-      } else {
-        f = z; // angle-like: centered
-      }
-      feats.add(f.as("f" + i));
-    }
-    Column logit = lit(0.0);
-    double[] weights = {0.8, -0.5, 0.3, 0.6, -0.4, 0.2, 0.5};
-    int[] idx = {1, 3, 5, 22, 24, 26, 28};
-    for (int k = 0; k < idx.length; k++) {
-      logit = logit.plus(col("f" + idx[k]).multiply(weights[k]));
-    }
-    logit = logit.minus(1.9); // about 53% ones, as in HIGGS
-    Column label = when(rand(seed).lt(lit(1.0).divide(lit(1.0).plus(exp(logit.multiply(-1.0))))), lit(1.0))
-        .otherwise(lit(0.0));
     List<Column> out = new ArrayList<>();
     out.add(col("label"));
-    for (int i = 1; i <= FEATURES; i++) {
-      out.add(col("f" + i));
+    for (String feature : HiggsShapedData.featureNames()) {
+      out.add(col(feature));
     }
     String previous = spark.conf().get("spark.sql.shuffle.partitions");
     spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(files));
     try {
-      spark.range(0, rows, 1, genPartitions)
-          .select(feats.toArray(new Column[0]))
-          .withColumn("label", label)
+      HiggsShapedData.generate(spark, rows, args.seed, genPartitions)
           // the id breaks ties so the range partitioner cuts even files; part-00000 holds the first 0s
           .orderBy(col("label"), col("id"))
           .select(out.toArray(new Column[0]))
