@@ -70,6 +70,8 @@ final class SGDOptimizer {
     List<Double> objectives = new ArrayList<>();
     List<Long> rowCounts = new ArrayList<>();
     List<Double> seconds = new ArrayList<>();
+    List<double[]> coefficients = new ArrayList<>();
+    List<Double> intercepts = new ArrayList<>();
     long skipped = 0;
     for (int epoch = 0; epoch < config.maxIter(); epoch++) {
       sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
@@ -95,6 +97,8 @@ final class SGDOptimizer {
       objectives.add(objective);
       rowCounts.add(merged.rows);
       seconds.add(elapsed);
+      coefficients.add(merged.coefficients);
+      intercepts.add(merged.intercept);
       skipped = merged.skipped;
       LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %.2f s (%,.0f rows/s)",
           name, epoch + 1, config.maxIter(), objective, merged.rows, elapsed, merged.rows / elapsed));
@@ -113,7 +117,8 @@ final class SGDOptimizer {
     return new Result(model.coefficients(), model.intercept(), new SGDTrainingSummary(
         objectives.stream().mapToDouble(Double::doubleValue).toArray(),
         rowCounts.stream().mapToLong(Long::longValue).toArray(),
-        seconds.stream().mapToDouble(Double::doubleValue).toArray(), skipped));
+        seconds.stream().mapToDouble(Double::doubleValue).toArray(), skipped,
+        coefficients.toArray(new double[0][]), intercepts.stream().mapToDouble(Double::doubleValue).toArray()));
   }
 
   /** The columns trained on, in {@link PartitionTrainer}'s order, checked against the schema. */

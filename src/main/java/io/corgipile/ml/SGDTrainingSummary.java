@@ -2,6 +2,8 @@ package io.corgipile.ml;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 
 /** How training went, epoch by epoch. Kept with the model in memory; not saved with it. */
 public final class SGDTrainingSummary implements Serializable {
@@ -11,12 +13,17 @@ public final class SGDTrainingSummary implements Serializable {
   private final long[] rows;
   private final double[] seconds;
   private final long skippedRows;
+  private final double[][] coefficients;
+  private final double[] intercepts;
 
-  SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows) {
+  SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
+      double[][] coefficients, double[] intercepts) {
     this.objectiveHistory = objectiveHistory;
     this.rows = rows;
     this.seconds = seconds;
     this.skippedRows = skippedRows;
+    this.coefficients = coefficients;
+    this.intercepts = intercepts;
   }
 
   /** Per epoch: the mean weighted loss of its rows, each taken before its update, plus the penalty of the epoch's model. */
@@ -46,6 +53,19 @@ public final class SGDTrainingSummary implements Serializable {
       rate[i] = rows[i] / seconds[i];
     }
     return rate;
+  }
+
+  /**
+   * Per epoch: the model's coefficients after it, so a model of any epoch can be evaluated (for
+   * example test accuracy per epoch) without training again. The last is the model's own.
+   */
+  public Vector[] coefficientsHistory() {
+    return Arrays.stream(coefficients).map(Vectors::dense).toArray(Vector[]::new);
+  }
+
+  /** Per epoch: the model's intercept after it. */
+  public double[] interceptHistory() {
+    return intercepts.clone();
   }
 
   /** Invalid rows left out per epoch with {@code handleInvalid=skip}. */

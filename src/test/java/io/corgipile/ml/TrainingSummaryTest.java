@@ -89,6 +89,22 @@ class TrainingSummaryTest {
   }
 
   @Test
+  void keepsTheModelOfEveryEpoch() {
+    SGDClassificationModel model = classifier(4, 0).fit(data);
+    SGDClassificationModel shorter = classifier(2, 0).fit(data);
+    SGDTrainingSummary summary = model.summary();
+
+    assertThat(summary.coefficientsHistory()).hasSize(4);
+    assertThat(summary.interceptHistory()).hasSize(4);
+    assertThat(summary.coefficientsHistory()[3]).isEqualTo(model.coefficients());
+    assertThat(summary.interceptHistory()[3]).isEqualTo(model.intercept());
+    // training is deterministic, so epoch 2 of a 4-epoch run is the model of a 2-epoch run
+    assertThat(summary.coefficientsHistory()[1]).isEqualTo(shorter.coefficients());
+    assertThat(summary.interceptHistory()[1]).isEqualTo(shorter.intercept());
+    assertThat(summary.coefficientsHistory()[0]).isNotEqualTo(summary.coefficientsHistory()[1]);
+  }
+
+  @Test
   void largeTolStopsTrainingEarly() {
     SGDTrainingSummary summary = classifier(10, 0.5).fit(data).summary();
 
