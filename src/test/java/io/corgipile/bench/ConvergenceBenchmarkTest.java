@@ -1,0 +1,91 @@
+package io.corgipile.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.corgipile.SharedSpark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The benchmark harness at a tiny size: it runs, writes every file, and writes what it measured. */
+class ConvergenceBenchmarkTest {
+  @TempDir
+  static Path dir;
+  private static List<EpochRecord> records;
+  private static Path out;
+
+  @BeforeAll
+  static void runTiny() throws Exception {
+    out = dir.resolve("results");
+    records = ConvergenceBenchmark.run(SharedSpark.get(), ConvergenceBenchmark.Settings.parse(new String[] {
+        "tiny", "--out", out.toString(), "--data", dir.resolve("data").toString(), "--datasets", "higgs"}));
+  }
+
+  @Test
+  void writesEveryFile() throws Exception {
+    for (String file : List.of("strategies.csv", "buffer-sweep.csv", "summary.md", "higgs-accuracy-by-epoch.png",
+        "higgs-accuracy-by-time.png", "higgs-buffer-sweep.png", "higgs-shuffle-quality.png")) {
+      assertThat(out.resolve(file)).as(file).exists();
+      assertThat(Files.size(out.resolve(file))).as(file).isPositive();
+    }
+  }
+
+  @Test
+  void runsEveryStrategyEveryEpochAndEveryBufferSize() {
+    Map<String, List<EpochRecord>> strategies = records.stream().filter(r -> r.experiment().equals("strategies"))
+        .collect(Collectors.groupingBy(EpochRecord::strategy));
+    assertThat(strategies).containsOnlyKeys("none", "window", "block", "corgipile", "shuffle-once", "full-shuffle",
+        "mllib-lr", "mllib-svc");
+    for (String sgd : List.of("none", "window", "block", "corgipile", "shuffle-once", "full-shuffle")) {
+      assertThat(strategies.get(sgd)).extracting(EpochRecord::epoch).containsExactly(1, 2);
+    }
+    assertThat(records.stream().filter(r -> r.experiment().equals("buffer-sweep")).map(EpochRecord::bufferPercent)
+        .distinct()).containsExactlyInAnyOrder(1.0, 2.0, 5.0, 10.0, 20.0);
+  }
+
+  @Test
+  void theMeasurementsAreWhatTrainingMeasured() {
+    for (EpochRecord r : records) {
+      assertThat(r.testAccuracy()).as("%s", r).isBetween(0.0, 1.0);
+      assertThat(r.testAuc()).as("%s", r).isBetween(0.0, 1.0);
+      assertThat(r.epochSeconds()).as("%s", r).isPositive();
+      assertThat(r.cumulativeSeconds()).as("%s", r).isGreaterThanOrEqualTo(r.epochSeconds());
+      assertThat(r.bytesRead()).as("%s", r).isPositive();
+      assertThat(r.peakHeapBytes()).as("%s", r).isPositive();
+    }
+    // an epoch's cumulative time is the previous one's plus its own
+    List<EpochRecord> corgipile = strategy("corgipile");
+    assertThat(corgipile.get(1).cumulativeSeconds())
+        .isEqualTo(corgipile.get(0).cumulativeSeconds() + corgipile.get(1).epochSeconds());
+    // the shuffled copy's cost is counted before its first epoch
+    EpochRecord once = strategy("shuffle-once").get(0);
+    assertThat(once.cumulativeSeconds()).isGreaterThan(once.epochSeconds());
+  }
+
+  @Test
+  void labelSortedDataReadInOrderMixesWorseThanCorgipile() {
+    // sorted by label: most chunks of the none stream are all one label, variance near p(1-p)
+    assertThat(strategy("none").get(0).shuffleQuality()).isGreaterThan(0.15);
+    assertThat(strategy("corgipile").get(0).shuffleQuality())
+        .isLessThan(strategy("none").get(0).shuffleQuality() / 3);
+  }
+
+  @Test
+  void theCsvHoldsTheRecords() throws Exception {
+    List<String> lines = Files.readAllLines(out.resolve("strategies.csv"));
+    long strategies = records.stream().filter(r -> r.experiment().equals("strategies")).count();
+    assertThat(lines).hasSize((int) strategies + 1);
+    EpochRecord first = records.stream().filter(r -> r.experiment().equals("strategies")).findFirst().orElseThrow();
+    assertThat(lines.get(1)).contains(first.strategy(), Double.toString(first.testAccuracy()),
+        Double.toString(first.epochSeconds()), Long.toString(first.bytesRead()));
+  }
+
+  private static List<EpochRecord> strategy(String name) {
+    return records.stream().filter(r -> r.experiment().equals("strategies") && r.strategy().equals(name)).toList();
+  }
+}
