@@ -529,8 +529,9 @@ final class BenchReport {
               + "as one epoch.",
           "- mean epoch s: wall-clock seconds of an epoch, averaged over the run's epochs (for MLlib: the fit).",
           "- total s: seconds from the run's start to the end of its last epoch.",
-          "- mean MiB read / epoch: bytes read from storage per epoch (input plus shuffle reads), averaged, "
-              + "in MiB (2^20 bytes).",
+          "- mean MiB read / epoch: bytes the JVM read during an epoch's job (rchar of /proc/self/io: Parquet "
+              + "and shuffle files, from disk or page cache; for MLlib: the whole fit), averaged, in MiB (2^20 "
+              + "bytes).",
           "- mean shuffle quality: the variance, across the buffer-sized chunks of each partition's stream, of the "
               + "share of positive labels, averaged over the epochs; lower is better shuffled (a uniform shuffle "
               + "gives about p(1-p)/chunk, sorted data read in order up to p(1-p)); n/a where not measured.",

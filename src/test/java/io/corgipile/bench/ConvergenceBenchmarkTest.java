@@ -44,8 +44,10 @@ class ConvergenceBenchmarkTest {
     for (String sgd : List.of("none", "window", "block", "corgipile", "shuffle-once", "full-shuffle")) {
       assertThat(strategies.get(sgd)).extracting(EpochRecord::epoch).containsExactly(1, 2);
     }
-    assertThat(records.stream().filter(r -> r.experiment().equals("buffer-sweep")).map(EpochRecord::bufferPercent)
-        .distinct()).containsExactlyInAnyOrder(1.0, 2.0, 5.0, 10.0, 20.0);
+    Map<Double, List<EpochRecord>> sweep = records.stream().filter(r -> r.experiment().equals("buffer-sweep"))
+        .collect(Collectors.groupingBy(EpochRecord::bufferPercent));
+    assertThat(sweep).containsOnlyKeys(1.0, 2.0, 5.0, 10.0, 20.0);
+    sweep.values().forEach(runs -> assertThat(runs).extracting(EpochRecord::epoch).containsExactly(1, 2));
   }
 
   @Test
@@ -72,7 +74,7 @@ class ConvergenceBenchmarkTest {
     // sorted by label: most chunks of the none stream are all one label, variance near p(1-p)
     assertThat(strategy("none").get(0).shuffleQuality()).isGreaterThan(0.15);
     assertThat(strategy("corgipile").get(0).shuffleQuality())
-        .isLessThan(strategy("none").get(0).shuffleQuality() / 3);
+        .isLessThan(strategy("none").get(0).shuffleQuality() / 2);
   }
 
   @Test

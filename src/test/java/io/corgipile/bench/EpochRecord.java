@@ -15,7 +15,8 @@ package io.corgipile.bench;
  * @param testAuc area under the ROC curve on the test set
  * @param epochSeconds wall-clock seconds of the epoch (for MLlib's solvers: of the whole fit)
  * @param cumulativeSeconds seconds from the run's start to the end of this epoch
- * @param bytesRead bytes read from storage in the epoch (input plus shuffle reads)
+ * @param bytesRead bytes the JVM read in the epoch's job (rchar of /proc/self/io: Parquet and
+ *     shuffle files, from disk or page cache)
  * @param shuffleQuality the variance, across the buffer-sized chunks of each partition's stream in
  *     this epoch, of the share of positive labels; a uniform shuffle gives about p(1-p)/chunk, sorted
  *     data read in order up to p(1-p). NaN for MLlib's solvers

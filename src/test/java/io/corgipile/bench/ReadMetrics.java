@@ -1,30 +1,35 @@
 package io.corgipile.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.spark.scheduler.AccumulableInfo;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Bytes each training epoch read: from storage (the corgipile scan's "row group bytes read" metric,
- * else Spark's input bytes) plus shuffle reads (the full shuffle's sort). Epochs are recognized by
- * the job description SGDClassifier sets, "SGDClassifier epoch k/N".
+ * Bytes each training epoch read: the growth of this JVM's {@code rchar} in {@code /proc/self/io}
+ * (bytes read by system calls, from disk or page cache) between the start and the end of the
+ * epoch's job, recognized by the job description SGDClassifier sets, "SGDClassifier epoch k/N".
+ * In local mode the executors are this JVM, so it counts Parquet row groups, files and shuffle
+ * files alike; Spark's own input metrics miss most of what its vectorized Parquet reader reads.
+ * Listener events arrive a little late, so an epoch's count can shift by a few reads at its edges.
  */
 final class ReadMetrics extends SparkListener {
   private static final Pattern EPOCH = Pattern.compile("epoch (\\d+)/\\d+");
-  private static final String CORGIPILE_BYTES = "row group bytes read";
+  private static final Path PROC_IO = Path.of("/proc/self/io");
 
   private final SparkSession spark;
-  private final Map<Integer, Integer> epochOfStage = new ConcurrentHashMap<>();
-  private final Map<Integer, AtomicLong> bytesOfEpoch = new ConcurrentHashMap<>();
-  private final AtomicLong bytes = new AtomicLong();
+  private final Map<Integer, Integer> epochOfJob = new ConcurrentHashMap<>();
+  private final Map<Integer, Long> startOfEpoch = new ConcurrentHashMap<>();
+  private final Map<Integer, Long> bytesOfEpoch = new ConcurrentHashMap<>();
+  private volatile long startOfAll;
 
   private ReadMetrics(SparkSession spark) {
     this.spark = spark;
@@ -38,20 +43,20 @@ final class ReadMetrics extends SparkListener {
 
   void reset() {
     drain();
-    epochOfStage.clear();
+    epochOfJob.clear();
+    startOfEpoch.clear();
     bytesOfEpoch.clear();
-    bytes.set(0);
+    startOfAll = bytesReadByThisJvm();
   }
 
   long bytesOfEpoch(int epoch) {
     drain();
-    AtomicLong b = bytesOfEpoch.get(epoch);
-    return b == null ? 0 : b.get();
+    return bytesOfEpoch.getOrDefault(epoch, 0L);
   }
 
+  /** Since {@link #reset()}. */
   long bytesOfAll() {
-    drain();
-    return bytes.get();
+    return bytesReadByThisJvm() - startOfAll;
   }
 
   /** Listener events arrive asynchronously: wait for those of the jobs already finished. */
@@ -66,37 +71,32 @@ final class ReadMetrics extends SparkListener {
   @Override
   public void onJobStart(SparkListenerJobStart job) {
     String description = job.properties() == null ? null : job.properties().getProperty("spark.job.description");
-    if (description == null) {
-      return;
-    }
-    Matcher m = EPOCH.matcher(description);
-    if (m.find()) {
+    Matcher m = description == null ? null : EPOCH.matcher(description);
+    if (m != null && m.find()) {
       int epoch = Integer.parseInt(m.group(1));
-      for (Object stage : CollectionConverters.asJava(job.stageIds())) {
-        epochOfStage.put((Integer) stage, epoch);
-      }
+      epochOfJob.put(job.jobId(), epoch);
+      startOfEpoch.put(epoch, bytesReadByThisJvm());
     }
   }
 
   @Override
-  public void onTaskEnd(SparkListenerTaskEnd task) {
-    if (task.taskMetrics() == null) {
-      return;
-    }
-    long read = storageBytes(task) + task.taskMetrics().shuffleReadMetrics().totalBytesRead();
-    bytes.addAndGet(read);
-    Integer epoch = epochOfStage.get(task.stageId());
+  public void onJobEnd(SparkListenerJobEnd job) {
+    Integer epoch = epochOfJob.get(job.jobId());
     if (epoch != null) {
-      bytesOfEpoch.computeIfAbsent(epoch, e -> new AtomicLong()).addAndGet(read);
+      bytesOfEpoch.put(epoch, bytesReadByThisJvm() - startOfEpoch.get(epoch));
     }
   }
 
-  private static long storageBytes(SparkListenerTaskEnd task) {
-    for (AccumulableInfo info : CollectionConverters.asJava(task.taskInfo().accumulables())) {
-      if (info.name().isDefined() && info.name().get().equals(CORGIPILE_BYTES) && info.update().isDefined()) {
-        return ((Number) info.update().get()).longValue();
+  static long bytesReadByThisJvm() {
+    try {
+      for (String line : Files.readAllLines(PROC_IO)) {
+        if (line.startsWith("rchar:")) {
+          return Long.parseLong(line.substring("rchar:".length()).trim());
+        }
       }
+      throw new IllegalStateException("Cannot read bytes read: no rchar line in " + PROC_IO);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read bytes read from " + PROC_IO + " (Linux only)", e);
     }
-    return task.taskMetrics().inputMetrics().bytesRead();
   }
 }
