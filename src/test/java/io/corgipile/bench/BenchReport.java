@@ -531,7 +531,8 @@ final class BenchReport {
           "- total s: seconds from the run's start to the end of its last epoch.",
           "- mean MiB read / epoch: bytes the JVM read during an epoch's job (rchar of /proc/self/io: Parquet "
               + "and shuffle files, from disk or page cache; for MLlib: the whole fit), averaged, in MiB (2^20 "
-              + "bytes).",
+              + "bytes). Spark memory-maps shuffle blocks over 2 MB and such reads are not counted, so a full "
+              + "shuffle's count is a lower bound.",
           "- mean shuffle quality: the variance, across the buffer-sized chunks of each partition's stream, of the "
               + "share of positive labels, averaged over the epochs; lower is better shuffled (a uniform shuffle "
               + "gives about p(1-p)/chunk, sorted data read in order up to p(1-p)); n/a where not measured.",

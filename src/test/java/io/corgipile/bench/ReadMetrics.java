@@ -19,7 +19,8 @@ import org.apache.spark.sql.SparkSession;
  * epoch's job, recognized by the job description SGDClassifier sets, "SGDClassifier epoch k/N".
  * In local mode the executors are this JVM, so it counts Parquet row groups, files and shuffle
  * files alike; Spark's own input metrics miss most of what its vectorized Parquet reader reads.
- * Listener events arrive a little late, so an epoch's count can shift by a few reads at its edges.
+ * Listener events arrive a little late, so an epoch's count can shift by a few reads at its edges;
+ * shuffle blocks Spark memory-maps (over 2 MB) are read without system calls and not counted.
  */
 final class ReadMetrics extends SparkListener {
   private static final Pattern EPOCH = Pattern.compile("epoch (\\d+)/\\d+");
