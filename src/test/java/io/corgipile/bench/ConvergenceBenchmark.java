@@ -80,12 +80,25 @@ public final class ConvergenceBenchmark {
           case "--datasets" -> datasets = List.of(args[++i].split(","));
           case "--epochs" -> epochs = Integer.parseInt(args[++i]);
           case "--partitions" -> partitions = Integer.parseInt(args[++i]);
-          default -> size = Size.valueOf(args[i].toUpperCase(Locale.ROOT));
+          default -> size = parseSize(args[i]);
         }
+      }
+      if (partitions < 1 || epochs != null && epochs < 1) {
+        throw new IllegalArgumentException("Cannot run the benchmark: --epochs and --partitions must be >= 1");
       }
       return new Settings(size, out != null ? out : Path.of("results", size.name().toLowerCase(Locale.ROOT)),
           data, datasets, epochs != null ? epochs : size.epochs, partitions);
     }
+  }
+
+  private static Size parseSize(String arg) {
+    for (Size size : Size.values()) {
+      if (size.name().equalsIgnoreCase(arg)) {
+        return size;
+      }
+    }
+    throw new IllegalArgumentException("Cannot run the benchmark: unknown argument '" + arg
+        + "'; sizes are tiny, small, full; options are --out, --data, --datasets, --epochs, --partitions");
   }
 
   public static void main(String[] args) throws Exception {

@@ -1,6 +1,7 @@
 package io.corgipile.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.corgipile.SharedSpark;
 import java.nio.file.Files;
@@ -85,6 +86,16 @@ class ConvergenceBenchmarkTest {
     EpochRecord first = records.stream().filter(r -> r.experiment().equals("strategies")).findFirst().orElseThrow();
     assertThat(lines.get(1)).contains(first.strategy(), Double.toString(first.testAccuracy()),
         Double.toString(first.epochSeconds()), Long.toString(first.bytesRead()));
+  }
+
+  @Test
+  void badArgumentsSayWhatIsAllowed() {
+    assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"huge"}))
+        .hasMessage("Cannot run the benchmark: unknown argument 'huge'; sizes are tiny, small, full; options are"
+            + " --out, --data, --datasets, --epochs, --partitions");
+    assertThatThrownBy(
+        () -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--epochs", "0"}))
+        .hasMessage("Cannot run the benchmark: --epochs and --partitions must be >= 1");
   }
 
   private static List<EpochRecord> strategy(String name) {
