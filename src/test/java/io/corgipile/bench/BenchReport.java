@@ -21,6 +21,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.XYChart;
@@ -339,10 +340,18 @@ final class BenchReport {
       }
     }
 
+    /**
+     * Okabe and Ito's colour-blind-safe colours, one per strategy in {@link #STRATEGY_ORDER}: XChart's
+     * default palette gives window and full-shuffle near-identical yellows.
+     */
+    private static final java.awt.Color[] PALETTE = Stream.of("#D55E00", "#E69F00", "#56B4E9", "#009E73",
+        "#0072B2", "#CC79A7", "#000000", "#999999").map(java.awt.Color::decode).toArray(java.awt.Color[]::new);
+
     private static XYChart chart(String xTitle, String yTitle) {
       XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
       c.getStyler().setLegendPosition(LegendPosition.OutsideE);
       c.getStyler().setMarkerSize(6);
+      c.getStyler().setSeriesColors(PALETTE);
       return c;
     }
 
