@@ -21,7 +21,8 @@ final class LinearSGD {
   private static final double MIN_SCALE = 1e-3;
 
   private final SGDConfig config;
-  private final int epoch;
+  /** The schedule's rate for the whole epoch, before invsqrt's per-update part. */
+  private final double epochRate;
   private final double[] v;
   private double scale = 1.0;
   private double intercept;
@@ -52,7 +53,7 @@ final class LinearSGD {
    */
   LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates) {
     this.config = config;
-    this.epoch = epoch;
+    this.epochRate = config.schedule().epochRate(config.stepSize(), config.decayRate(), epoch);
     this.v = coefficients;
     this.intercept = intercept;
     this.previousUpdates = previousUpdates;
@@ -109,7 +110,7 @@ final class LinearSGD {
       return;
     }
     updates++;
-    double rate = config.schedule().rate(config.stepSize(), config.decayRate(), epoch, previousUpdates + updates);
+    double rate = config.schedule().rate(epochRate, previousUpdates + updates);
     if (config.l2() > 0) {
       shrink(1 - rate * config.l2());
     }

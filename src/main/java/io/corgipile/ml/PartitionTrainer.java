@@ -44,9 +44,7 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
         if (sgd == null) {
           sgd = newSgd(new double[x.size()], model);
         } else if (x.size() != sgd.numFeatures()) {
-          throw new InvalidTrainingDataException(config.cannotTrain() + "features in column '"
-              + config.featuresCol() + "' have size " + x.size() + " in one row and " + sgd.numFeatures()
-              + " in another");
+          throw config.featureSizeMismatch(x.size(), sgd.numFeatures());
         }
         double margin = sgd.margin(x);
         if (Double.isFinite(margin)) {
@@ -66,9 +64,7 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
         }
         problem = nonFiniteFeature(x);
         if (problem == null) {
-          throw new InvalidTrainingDataException(config.cannotTrain() + "the model diverged in epoch " + (epoch + 1)
-              + " (a margin of " + margin + "); lower stepSize (now " + config.stepSize()
-              + ") or standardize the features (and, for regression, the labels)");
+          throw config.diverged("the model diverged in epoch " + (epoch + 1) + " (a margin of " + margin + ")");
         }
       }
       if (!config.skipInvalid()) {

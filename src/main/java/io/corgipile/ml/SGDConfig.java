@@ -33,4 +33,16 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
   String cannotTrain() {
     return "Cannot train " + task.estimatorName() + ": ";
   }
+
+  /** Rows (or partitions) whose feature vectors differ in size. */
+  InvalidTrainingDataException featureSizeMismatch(int size, int otherSize) {
+    return new InvalidTrainingDataException(cannotTrain() + "features in column '" + featuresCol + "' have size "
+        + size + " in one row and " + otherSize + " in another");
+  }
+
+  /** Training blew up: {@code what} says where it showed ("the model diverged in epoch 2 (...)"). */
+  InvalidTrainingDataException diverged(String what) {
+    return new InvalidTrainingDataException(cannotTrain() + what + "; lower stepSize (now " + stepSize
+        + ") or standardize the features (and, for regression, the labels)");
+  }
 }

@@ -103,9 +103,7 @@ final class SGDOptimizer {
       LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %.2f s (%,.0f rows/s)",
           name, epoch + 1, config.maxIter(), objective, merged.rows, elapsed, merged.rows / elapsed));
       if (!Double.isFinite(objective)) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "the objective became " + objective
-            + " in epoch " + (epoch + 1) + "; lower stepSize (now " + config.stepSize()
-            + ") or standardize the features (and, for regression, the labels)");
+        throw config.diverged("the objective became " + objective + " in epoch " + (epoch + 1));
       }
       if (converged(objectives)) {
         break;
@@ -171,8 +169,7 @@ final class SGDOptimizer {
       if (sum == null) {
         sum = new double[r.coefficients().length];
       } else if (sum.length != r.coefficients().length) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "features in column '" + config.featuresCol()
-            + "' have size " + r.coefficients().length + " in one row and " + sum.length + " in another");
+        throw config.featureSizeMismatch(r.coefficients().length, sum.length);
       }
       double w = r.weightSum();
       for (int j = 0; j < sum.length; j++) {

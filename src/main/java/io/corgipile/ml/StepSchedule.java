@@ -25,15 +25,13 @@ enum StepSchedule {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The learning rate of update {@code t} (from 1) in {@code epoch} (from 0). */
-  double rate(double stepSize, double decayRate, int epoch, long t) {
-    switch (this) {
-      case CONSTANT:
-        return stepSize;
-      case DECAY:
-        return stepSize * Math.pow(decayRate, epoch);
-      default:
-        return stepSize / Math.sqrt(t);
-    }
+  /** The part of the rate fixed for all of {@code epoch} (from 0): computed once per epoch, not per update. */
+  double epochRate(double stepSize, double decayRate, int epoch) {
+    return this == DECAY ? stepSize * Math.pow(decayRate, epoch) : stepSize;
+  }
+
+  /** The learning rate of update {@code t} (from 1), given its epoch's {@link #epochRate}. */
+  double rate(double epochRate, long t) {
+    return this == INVSQRT ? epochRate / Math.sqrt(t) : epochRate;
   }
 }
