@@ -8,7 +8,12 @@ import static org.apache.spark.sql.functions.randn;
 import static org.apache.spark.sql.functions.when;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.feature.StandardScaler;
+import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -32,6 +37,20 @@ public final class HiggsShapedData {
       names[i - 1] = "f" + i;
     }
     return names;
+  }
+
+  /** Fresh, unfitted stages that turn {@code f1 .. f28} into a standardized vector {@code features}. */
+  public static PipelineStage[] featureStages() {
+    return new PipelineStage[] {
+        new VectorAssembler().setInputCols(featureNames()).setOutputCol("raw"),
+        new StandardScaler().setInputCol("raw").setOutputCol("features")};
+  }
+
+  /** The feature stages followed by {@code estimator}, which reads {@code features} and {@code label}. */
+  public static Pipeline pipeline(PipelineStage estimator) {
+    PipelineStage[] stages = Arrays.copyOf(featureStages(), 3);
+    stages[2] = estimator;
+    return new Pipeline().setStages(stages);
   }
 
   /**

@@ -11,10 +11,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
-import org.apache.spark.ml.PipelineStage;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
-import org.apache.spark.ml.feature.StandardScaler;
-import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -85,10 +82,8 @@ public final class TrainingDemo {
   }
 
   private static void run(Dataset<Row> train, String input, String schedule, String scheduleLabel, Dataset<Row> test) {
-    Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {
-        new VectorAssembler().setInputCols(HiggsShapedData.featureNames()).setOutputCol("raw"),
-        new StandardScaler().setInputCol("raw").setOutputCol("features"),
-        new SGDClassifier().setStepSchedule(schedule).setStepSize(schedule.equals("invsqrt") ? 0.1 : 0.01)});
+    Pipeline pipeline = HiggsShapedData.pipeline(
+        new SGDClassifier().setStepSchedule(schedule).setStepSize(schedule.equals("invsqrt") ? 0.1 : 0.01));
     long start = System.nanoTime();
     PipelineModel model = pipeline.fit(train);
     double seconds = (System.nanoTime() - start) / 1e9;

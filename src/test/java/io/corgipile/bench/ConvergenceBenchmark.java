@@ -25,8 +25,6 @@ import org.apache.spark.ml.classification.LinearSVC;
 import org.apache.spark.ml.classification.LogisticRegression;
 import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
-import org.apache.spark.ml.feature.StandardScaler;
-import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -178,10 +176,7 @@ public final class ConvergenceBenchmark {
       HiggsShapedData.generate(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions())
           .write().mode("overwrite").parquet(test);
     }
-    PipelineStage[] features = {
-        new VectorAssembler().setInputCols(HiggsShapedData.featureNames()).setOutputCol("raw"),
-        new StandardScaler().setInputCol("raw").setOutputCol("features")};
-    return withShuffledCopy(spark, "higgs", sorted, test, features, dir, String.format(Locale.ROOT,
+    return withShuffledCopy(spark, "higgs", sorted, test, HiggsShapedData.featureStages(), dir, String.format(Locale.ROOT,
         "higgs: %,d generated HIGGS-shaped rows (28 dense features), sorted by label; test: other generated rows.",
         rows));
   }

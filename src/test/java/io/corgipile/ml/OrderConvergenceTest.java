@@ -8,10 +8,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.corgipile.examples.HiggsShapedData;
 import java.nio.file.Path;
 import org.apache.spark.ml.Pipeline;
-import org.apache.spark.ml.PipelineStage;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
-import org.apache.spark.ml.feature.StandardScaler;
-import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -51,10 +48,7 @@ class OrderConvergenceTest {
   }
 
   private static double accuracy(String schedule, double stepSize, Dataset<Row> training) {
-    Pipeline pipeline = new Pipeline().setStages(new PipelineStage[] {
-        new VectorAssembler().setInputCols(HiggsShapedData.featureNames()).setOutputCol("raw"),
-        new StandardScaler().setInputCol("raw").setOutputCol("features"),
-        new SGDClassifier().setStepSchedule(schedule).setStepSize(stepSize)});
+    Pipeline pipeline = HiggsShapedData.pipeline(new SGDClassifier().setStepSchedule(schedule).setStepSize(stepSize));
     return new MulticlassClassificationEvaluator().setMetricName("accuracy")
         .evaluate(pipeline.fit(training).transform(test));
   }
