@@ -213,6 +213,22 @@ class BenchReportTest {
     }
     assertThat(Files.readString(dir.resolve("strategies.csv")))
         .contains("\nstrategies,higgs,mllib-lr,NaN,1,NaN,0.712,");
+    // and the benchmark's own reader, which brings a forked run's records back, reads them all
+    assertThat(BenchReport.Csv.read(dir.resolve("extremes.csv"))).containsExactly(records.get(records.size() - 1));
+  }
+
+  @Test
+  void csvReaderTakesQuotedLineBreaksAndRejectsACutFile() throws IOException {
+    EpochRecord odd = new EpochRecord("strategies", "higgs", "two\nlines, \"quoted\"", 10, 1, 0.5, 0.7, 0.75, 1, 1,
+        10, 0.01, 20);
+    Path file = dir.resolve("odd.csv");
+    BenchReport.writeString(file, BenchReport.Csv.csv(List.of(odd, odd)));
+    assertThat(BenchReport.Csv.read(file)).containsExactly(odd, odd);
+
+    String text = Files.readString(file);
+    BenchReport.writeString(file, text.substring(0, text.length() - 10));
+    assertThatThrownBy(() -> BenchReport.Csv.read(file)).isInstanceOf(IOException.class)
+        .hasMessageStartingWith("Cannot read " + file + ": a line has ").hasMessageContaining(" fields, not 13: ");
   }
 
   @Test
@@ -323,6 +339,61 @@ class BenchReportTest {
         .contains("measured " + f3(2.0 / 1.3) + "x", "full-shuffle: 2.000 s and 400.0 MiB read per epoch",
             "corgipile: 1.300 s and 110.0 MiB read per epoch");
     assertThat(flights).doesNotContain("**MET**");
+
+    // why, from the same runs: shuffle quality and the sweep; bytes read; bytes and heap
+    double corgipileQuality = only(records, "flights", "corgipile").stream()
+        .mapToDouble(EpochRecord::shuffleQuality).average().getAsDouble();
+    assertThat(line(flights, "- **MISSED**: corgipile's final accuracy")).contains(String.format(Locale.ROOT,
+        " Why: corgipile's stream mixed labels less than full-shuffle's (mean shuffle quality %.3e against %.3e;"
+            + " lower is better mixed); no buffer size of the sweep ends within 0.5 points of it either.",
+        corgipileQuality, 0.0009 * 3));
+    assertThat(line(flights, "- **MISSED**: corgipile's mean epoch"))
+        .contains(" Why: corgipile read 1.100x none's bytes per epoch; the extra 0.300 s per epoch is partly that.");
+    assertThat(line(flights, "- **MISSED**: full-shuffle's mean epoch")).contains(" Why: A full-shuffle epoch read "
+        + f3(400.0 / 110) + "x corgipile's bytes and peaked at 900.0 MiB of heap against 900.0 MiB: it did read more");
+  }
+
+  @Test
+  void whySaysWhenTheBytesAreTheSameAndWhichBufferSuffices() throws IOException {
+    List<EpochRecord> records = new ArrayList<>(dataset("flights", 1.3, 2.0, 0.705));
+    // corgipile reads what none reads, and full-shuffle barely more; the 20% buffer ends 0.3 points short
+    records.replaceAll(r -> r.strategy().equals("corgipile") || r.strategy().equals("full-shuffle")
+        ? new EpochRecord(r.experiment(), r.dataset(), r.strategy(), r.bufferPercent(), r.epoch(), r.objective(),
+            r.bufferPercent() == 20 ? 0.712 : r.testAccuracy(), r.testAuc(), r.epochSeconds(), r.cumulativeSeconds(),
+            100 * MIB, r.shuffleQuality(), r.peakHeapBytes())
+        : r);
+    BenchReport.write(dir, records, "", "");
+
+    String flights = section("flights");
+    assertThat(line(flights, "- **MISSED**: corgipile's final accuracy"))
+        .endsWith("; in the sweep, a buffer of 20% ends within 0.5 points of it (0.7120).");
+    assertThat(line(flights, "- **MISSED**: corgipile's mean epoch")).endsWith(" Why: Both read about the same"
+        + " bytes per epoch (1.000x), so the extra 0.300 s per epoch went to work in the process, not to reading:"
+        + " filling, shuffling and emitting the buffer, and the random order's cost on the reader (a new row group"
+        + " on every block).");
+    assertThat(line(flights, "- **MISSED**: full-shuffle's mean epoch")).contains("read 1.000x corgipile's bytes",
+        ": its sort added little reading to a scan (a table of 100.0 MiB per pass sorts mostly in memory)");
+  }
+
+  @Test
+  void anAccuracyGoalThatEvenNoShuffleMeetsPointsToAuc() throws IOException {
+    List<EpochRecord> records = new ArrayList<>(dataset("higgs", 1.1, 4.0, 0.714));
+    records.addAll(dataset("flights", 1.1, 4.0, 0.714));
+    // on flights every order ends at about the same accuracy (a majority-class prediction), not the same AUC
+    records.replaceAll(r -> !r.strategy().equals("none") || !r.dataset().equals("flights") ? r : new EpochRecord(r.experiment(), r.dataset(),
+        r.strategy(), r.bufferPercent(), r.epoch(), r.objective(), 0.713, 0.70, r.epochSeconds(),
+        r.cumulativeSeconds(), r.bytesRead(), r.shuffleQuality(), r.peakHeapBytes()));
+    BenchReport.write(dir, records, "", "");
+
+    String flights = section("flights");
+    // synthetic runs have AUC = accuracy + 0.05: full-shuffle 0.765, corgipile 0.764
+    assertThat(line(flights, "- corgipile - full-shuffle, final AUC: "))
+        .isEqualTo("- corgipile - full-shuffle, final AUC: -0.10 points");
+    assertThat(line(flights, "  - This goal does not separate the orders")).isEqualTo("  - This goal does not"
+        + " separate the orders on this dataset: none, which does not shuffle at all, also ends -0.20 points from"
+        + " full-shuffle. AUC, which ranks the test rows instead of thresholding them, does: corgipile -"
+        + " full-shuffle -0.10 points, none - full-shuffle -6.50 points.");
+    assertThat(section("higgs")).doesNotContain("does not separate"); // none ends 7.5 points lower there
   }
 
   @Test

@@ -10,12 +10,17 @@ import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDTrainingSummary;
 import io.corgipile.source.ReadOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.TaskContext;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
@@ -38,12 +43,20 @@ import org.apache.spark.sql.types.DataTypes;
  * every epoch is measured (objective, test accuracy and AUC, seconds, bytes read, how well the
  * stream mixes labels), and {@link BenchReport} writes CSVs, plots and a summary.
  *
+ * <p>Each measured run has a JVM of its own, started by this one after it prepared the data, and
+ * first trains the same strategy for {@value #WARM_UP_EPOCHS} epochs on the test table: in one
+ * shared JVM the order of the runs decided which strategy looked faster (none 0.53 s against block
+ * 0.45 s per epoch in one order, about equal in the other, on results/small's data).
+ *
  * <p>Usage: {@code ConvergenceBenchmark [small|full|tiny] [--out DIR] [--data DIR] [--datasets higgs,flights]
- * [--epochs N] [--partitions N]}.
+ * [--epochs N] [--partitions N] [--in-process]}.
  */
 public final class ConvergenceBenchmark {
   static final double[] SWEEP_PERCENTS = {1, 2, 5, 10, 20};
   static final double BUFFER_PERCENT = 10;
+  static final int WARM_UP_EPOCHS = 2;
+  static final List<String> STRATEGIES = List.of("none", "window", "block", "corgipile", "shuffle-once",
+      "full-shuffle", "mllib-lr", "mllib-svc");
 
   private ConvergenceBenchmark() {}
 
@@ -62,8 +75,12 @@ public final class ConvergenceBenchmark {
     }
   }
 
-  /** The run's settings. */
-  record Settings(Size size, Path out, Path data, List<String> datasets, int epochs, int partitions) {
+  /**
+   * The run's settings. {@code run} and {@code records} are set only in a JVM measuring one run for
+   * its parent: which run, and the CSV file its records go to.
+   */
+  record Settings(Size size, Path out, Path data, List<String> datasets, int epochs, int partitions,
+      boolean inProcess, RunSpec run, Path records) {
     static Settings parse(String[] args) {
       Size size = Size.SMALL;
       Path out = null;
@@ -71,6 +88,9 @@ public final class ConvergenceBenchmark {
       List<String> datasets = List.of("higgs", "flights");
       Integer epochs = null;
       int partitions = 2;
+      boolean inProcess = false;
+      RunSpec run = null;
+      Path records = null;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--out" -> out = Path.of(args[++i]);
@@ -78,14 +98,27 @@ public final class ConvergenceBenchmark {
           case "--datasets" -> datasets = List.of(args[++i].split(","));
           case "--epochs" -> epochs = Integer.parseInt(args[++i]);
           case "--partitions" -> partitions = Integer.parseInt(args[++i]);
+          case "--in-process" -> inProcess = true;
+          case "--run" -> run = RunSpec.parse(args[++i]);
+          case "--records" -> records = Path.of(args[++i]);
           default -> size = parseSize(args[i]);
         }
       }
       if (partitions < 1 || epochs != null && epochs < 1) {
         throw new IllegalArgumentException("Cannot run the benchmark: --epochs and --partitions must be >= 1");
       }
+      if ((run == null) != (records == null)) {
+        throw new IllegalArgumentException("Cannot run the benchmark: --run and --records go together");
+      }
       return new Settings(size, out != null ? out : Path.of("results", size.name().toLowerCase(Locale.ROOT)),
-          data, datasets, epochs != null ? epochs : size.epochs, partitions);
+          data, datasets, epochs != null ? epochs : size.epochs, partitions, inProcess, run, records);
+    }
+
+    /** The arguments that make a JVM measure {@code spec} under these settings. */
+    List<String> childArgs(RunSpec spec, Path recordsFile) {
+      return List.of(size.name().toLowerCase(Locale.ROOT), "--data", data.toString(), "--epochs",
+          Integer.toString(epochs), "--partitions", Integer.toString(partitions), "--run", spec.arg(),
+          "--records", recordsFile.toString());
     }
   }
 
@@ -96,60 +129,233 @@ public final class ConvergenceBenchmark {
       }
     }
     throw new IllegalArgumentException("Cannot run the benchmark: unknown argument '" + arg
-        + "'; sizes are tiny, small, full; options are --out, --data, --datasets, --epochs, --partitions");
+        + "'; sizes are tiny, small, full; options are --out, --data, --datasets, --epochs, --partitions,"
+        + " --in-process");
+  }
+
+  /** One measured training run: a strategy, at a buffer size, for an experiment, on a dataset. */
+  record RunSpec(String dataset, String experiment, String strategy, double percent) {
+    String arg() {
+      return String.join(":", dataset, experiment, strategy, percentText(percent));
+    }
+
+    static RunSpec parse(String arg) {
+      String[] parts = arg.split(":");
+      if (parts.length != 4 || !STRATEGIES.contains(parts[2])) {
+        throw new IllegalArgumentException("Cannot run the benchmark: --run takes dataset:experiment:strategy:percent"
+            + " with a strategy among " + STRATEGIES + ", not '" + arg + "'");
+      }
+      return new RunSpec(parts[0], parts[1], parts[2], Double.parseDouble(parts[3]));
+    }
+
+    /** The sweep's 10% point is the strategies' corgipile run: not measured twice. */
+    boolean isStrategiesCorgipileRun() {
+      return experiment.equals(BenchReport.BUFFER_SWEEP) && percent == BUFFER_PERCENT;
+    }
+  }
+
+  /** The runs over one dataset: every strategy at a 10% buffer, then corgipile at every sweep size. */
+  static List<RunSpec> plan(String dataset) {
+    List<RunSpec> plan = new ArrayList<>();
+    STRATEGIES.forEach(s -> plan.add(new RunSpec(dataset, BenchReport.STRATEGIES, s, BUFFER_PERCENT)));
+    for (double percent : SWEEP_PERCENTS) {
+      plan.add(new RunSpec(dataset, BenchReport.BUFFER_SWEEP, "corgipile", percent));
+    }
+    return plan;
   }
 
   public static void main(String[] args) throws Exception {
     Settings settings = Settings.parse(args);
-    SparkSession spark = SparkSession.builder().appName("corgipile-bench")
+    if (settings.run() != null) {
+      measureOne(settings);
+    } else if (settings.inProcess()) {
+      SparkSession spark = session(settings);
+      try {
+        run(spark, settings);
+      } finally {
+        spark.stop();
+      }
+    } else {
+      runForked(settings);
+    }
+  }
+
+  private static SparkSession session(Settings settings) {
+    return SparkSession.builder().appName("corgipile-bench")
         .master(System.getProperty("spark.master", "local[" + settings.partitions() + "]"))
         .config("spark.ui.enabled", "false")
         .getOrCreate();
+  }
+
+  /** Every run in this JVM (the tests, {@code --in-process}); writes the report and returns its records. */
+  static List<EpochRecord> run(SparkSession spark, Settings settings) throws IOException, InterruptedException {
+    Report report = new Report(settings, spark);
+    Map<String, Experiments> experiments = new HashMap<>();
+    measureAll(prepare(spark, settings, report), report, (data, spec) -> experiments
+        .computeIfAbsent(data.name(), name -> new Experiments(spark, settings, data)).measure(spec));
+    return report.write();
+  }
+
+  /** Prepares the data here, then measures every run in a JVM of its own. */
+  private static void runForked(Settings settings) throws IOException, InterruptedException {
+    Report report;
+    List<Dataset> datasets;
+    SparkSession spark = session(settings);
     try {
-      run(spark, settings);
+      report = new Report(settings, spark);
+      datasets = prepare(spark, settings, report);
+    } finally {
+      spark.stop();
+    }
+    System.gc(); // G1 hands the heap of the data preparation back, for the measuring JVMs
+    measureAll(datasets, report, (data, spec) -> fork(settings, spec));
+    report.write();
+  }
+
+  /** How a run is measured: here, or in a JVM of its own. */
+  private interface Measurer {
+    List<EpochRecord> measure(Dataset data, RunSpec spec) throws IOException, InterruptedException;
+  }
+
+  private static void measureAll(List<Dataset> datasets, Report report, Measurer measurer)
+      throws InterruptedException {
+    for (Dataset data : datasets) {
+      for (RunSpec spec : plan(data.name())) {
+        if (spec.isStrategiesCorgipileRun()) {
+          report.add(data, spec, null);
+          continue;
+        }
+        try {
+          report.add(data, spec, measurer.measure(data, spec));
+        } catch (IOException e) { // one failed run (out of memory, say) should not lose the others
+          System.err.println("[bench] " + e.getMessage());
+          report.note(e.getMessage() + "; it is missing from the tables.");
+        }
+      }
+    }
+  }
+
+  /** Measures {@code spec} in a new JVM with this one's options and class path. */
+  static List<EpochRecord> fork(Settings settings, RunSpec spec) throws IOException, InterruptedException {
+    Path records = Files.createTempFile("corgipile-bench-", ".csv");
+    try {
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+      command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConvergenceBenchmark.class.getName()));
+      command.addAll(settings.childArgs(spec, records));
+      int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+      if (exit != 0) {
+        throw new IOException("Cannot measure run " + spec.arg() + ": the JVM measuring it exited with status "
+            + exit + " (its error is in the output above)");
+      }
+      return BenchReport.Csv.read(records);
+    } finally {
+      Files.deleteIfExists(records);
+    }
+  }
+
+  /** The child's side of {@link #fork}: measures one run and writes its records. */
+  private static void measureOne(Settings settings) throws IOException {
+    SparkSession spark = session(settings);
+    try {
+      RunSpec spec = settings.run();
+      Dataset data = dataset(spark, settings, spec.dataset(), false);
+      BenchReport.writeString(settings.records(),
+          BenchReport.Csv.csv(new Experiments(spark, settings, data).measure(spec)));
     } finally {
       spark.stop();
     }
   }
 
-  /** Runs every experiment, writes the report, and returns what it wrote. */
-  static List<EpochRecord> run(SparkSession spark, Settings settings) {
-    List<EpochRecord> records = new ArrayList<>();
-    StringBuilder notes = new StringBuilder();
-    String header = String.format(Locale.ROOT, "Run: `%s` (%s), size %s, %d epochs, %d partitions, Spark %s"
-        + " local[%d] on a %d-core machine, %s.%n",
-        System.getenv().getOrDefault("BENCH_COMMAND", "ConvergenceBenchmark"),
-        System.getenv().getOrDefault("BENCH_CODE", "code version unknown"),
-        settings.size().name().toLowerCase(Locale.ROOT), settings.epochs(), settings.partitions(), spark.version(),
-        settings.partitions(), Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now());
-    StringBuilder datasets = new StringBuilder();
-    if (settings.size() != Size.FULL) {
-      notes.append("At this size every table fits in memory and in the page cache: a full shuffle sorts it in"
-          + " memory within its epoch's seconds in the table, so the goal of corgipile 3x faster than a full shuffle per epoch is not"
-          + " what this size can show (the table's MiB read per epoch says how small it is); the full size is"
-          + " for that. Each corgipile epoch also opens every row group on its own, a fixed cost per row group"
-          + " that weighs more on small tables.\n");
-    }
+  private static List<Dataset> prepare(SparkSession spark, Settings settings, Report report) {
+    List<Dataset> prepared = new ArrayList<>();
     for (String name : settings.datasets()) {
-      Dataset data;
       try {
-        data = name.equals("higgs") ? higgs(spark, settings) : flights(spark, settings);
+        Dataset data = dataset(spark, settings, name, true);
+        report.describe(data);
+        prepared.add(data);
       } catch (RuntimeException e) {
         String why = "Dataset " + name + " left out: " + e.getMessage();
         System.err.println("[bench] " + why);
-        notes.append(why).append('\n');
-        continue;
+        report.note(why);
       }
+    }
+    return prepared;
+  }
+
+  private static Dataset dataset(SparkSession spark, Settings settings, String name, boolean shuffleCopy) {
+    return switch (name) {
+      case "higgs" -> higgs(spark, settings, shuffleCopy);
+      case "flights" -> flights(spark, settings, shuffleCopy);
+      default -> throw new IllegalArgumentException("Cannot run the benchmark: unknown dataset '" + name
+          + "'; datasets are higgs, flights");
+    };
+  }
+
+  /** The records of the run, and what the summary says around them. */
+  private static final class Report {
+    private final Settings settings;
+    private final String header;
+    private final StringBuilder datasets = new StringBuilder();
+    private final StringBuilder notes = new StringBuilder();
+    private final List<EpochRecord> records = new ArrayList<>();
+
+    Report(Settings settings, SparkSession spark) {
+      this.settings = settings;
+      this.header = String.format(Locale.ROOT, "Run: `%s` (%s), size %s, %d epochs, %d partitions, Spark %s"
+          + " local[%d] on a %d-core machine, %s; %s, after %d warm-up epochs of the same strategy on the"
+          + " test table.%n",
+          System.getenv().getOrDefault("BENCH_COMMAND", "ConvergenceBenchmark"),
+          System.getenv().getOrDefault("BENCH_CODE", "code version unknown"),
+          settings.size().name().toLowerCase(Locale.ROOT), settings.epochs(), settings.partitions(), spark.version(),
+          settings.partitions(), Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now(),
+          settings.inProcess() ? "every run in one JVM" : "each run in a JVM of its own", WARM_UP_EPOCHS);
+    }
+
+    void describe(Dataset data) {
       datasets.append("- ").append(data.description()).append('\n');
-      records.addAll(new Experiments(spark, settings, data).all());
     }
-    try {
-      BenchReport.write(settings.out(), records, header + "\n" + datasets, notes.toString());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot write the report to " + settings.out(), e);
+
+    void note(String note) {
+      notes.append(note).append('\n');
     }
-    System.err.println("[bench] wrote " + settings.out().resolve("summary.md"));
-    return records;
+
+    /**
+     * Adds a run's records; {@code measured} null for the sweep's 10% point, which copies the
+     * strategies' corgipile run.
+     */
+    void add(Dataset data, RunSpec spec, List<EpochRecord> measured) {
+      if (measured == null) {
+        records.stream().filter(r -> r.dataset().equals(data.name())
+                && r.experiment().equals(BenchReport.STRATEGIES) && r.strategy().equals("corgipile")).toList()
+            .forEach(r -> records.add(withExperiment(r, spec.experiment())));
+        return;
+      }
+      for (EpochRecord r : measured) {
+        // the shuffled copy's cost comes before shuffle-once's first epoch
+        records.add(!spec.strategy().equals("shuffle-once") ? r : new EpochRecord(r.experiment(), r.dataset(),
+            r.strategy(), r.bufferPercent(), r.epoch(), r.objective(), r.testAccuracy(), r.testAuc(),
+            r.epochSeconds(), r.cumulativeSeconds() + data.shuffleSeconds(), r.bytesRead(), r.shuffleQuality(),
+            r.peakHeapBytes()));
+      }
+    }
+
+    private static EpochRecord withExperiment(EpochRecord r, String experiment) {
+      return new EpochRecord(experiment, r.dataset(), r.strategy(), r.bufferPercent(), r.epoch(), r.objective(),
+          r.testAccuracy(), r.testAuc(), r.epochSeconds(), r.cumulativeSeconds(), r.bytesRead(),
+          r.shuffleQuality(), r.peakHeapBytes());
+    }
+
+    List<EpochRecord> write() {
+      try {
+        BenchReport.write(settings.out(), records, header + "\n" + datasets, notes.toString());
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot write the report to " + settings.out(), e);
+      }
+      System.err.println("[bench] wrote " + settings.out().resolve(BenchReport.SUMMARY));
+      return records;
+    }
   }
 
   /** {@code 10} for 10.0, {@code 0.5} for 0.5: as the bufferSize option and the reports write it. */
@@ -161,7 +367,7 @@ public final class ConvergenceBenchmark {
   record Dataset(String name, String sortedTrain, String shuffledTrain, double shuffleSeconds, String test,
       PipelineStage[] featureStages, String description) {}
 
-  private static Dataset higgs(SparkSession spark, Settings settings) {
+  private static Dataset higgs(SparkSession spark, Settings settings, boolean shuffleCopy) {
     long rows = settings.size().higgsRows;
     Path dir = settings.data().resolve("higgs-" + rows);
     String sorted = dir.resolve("train-sorted-by-label").toString();
@@ -176,12 +382,13 @@ public final class ConvergenceBenchmark {
       HiggsShapedData.generate(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions())
           .write().mode("overwrite").parquet(test);
     }
-    return withShuffledCopy(spark, "higgs", sorted, test, HiggsShapedData.featureStages(), dir, String.format(Locale.ROOT,
+    return withShuffledCopy(spark, shuffleCopy, "higgs", sorted, test, HiggsShapedData.featureStages(), dir,
+        String.format(Locale.ROOT,
         "higgs: %,d generated HIGGS-shaped rows (28 dense features), sorted by label; test: other generated rows.",
         rows));
   }
 
-  private static Dataset flights(SparkSession spark, Settings settings) {
+  private static Dataset flights(SparkSession spark, Settings settings, boolean shuffleCopy) {
     Path dir = settings.data().resolve("flights");
     Path source = FlightsData.fetch(dir);
     long rows = Math.min(settings.size().flightsRows, FLIGHTS_ROWS);
@@ -189,7 +396,7 @@ public final class ConvergenceBenchmark {
     FlightsData.Prepared prepared = FlightsData.prepare(spark, source,
         dir.resolve("prepared-" + settings.size().name().toLowerCase(Locale.ROOT)), rows,
         (int) Math.max(1_000, rows / 150));
-    return withShuffledCopy(spark, "flights", prepared.train().toString(), prepared.test().toString(),
+    return withShuffledCopy(spark, shuffleCopy, "flights", prepared.train().toString(), prepared.test().toString(),
         FlightsData.featurePipeline().getStages(), dir.resolve("shuffled-" + settings.size().name()),
         String.format(Locale.ROOT, "flights: %,d training rows of flights-3m in date order (%d row groups),"
             + " %,d test rows; %.1f%% delayed over 15 minutes; origin, destination, weekday and hour one-hot"
@@ -199,13 +406,19 @@ public final class ConvergenceBenchmark {
 
   private static final long FLIGHTS_ROWS = 3_000_000;
 
-  /** Writes (once) the copy shuffled with orderBy(rand()) and times it: the cost shuffle-once pays. */
-  private static Dataset withShuffledCopy(SparkSession spark, String name, String sorted, String test,
-      PipelineStage[] features, Path dir, String description) {
+  /**
+   * Writes the copy shuffled with orderBy(rand()) and times it: the cost shuffle-once pays. Without
+   * {@code shuffleCopy} (a JVM measuring one run) the copy its parent wrote is used, untimed.
+   */
+  private static Dataset withShuffledCopy(SparkSession spark, boolean shuffleCopy, String name, String sorted,
+      String test, PipelineStage[] features, Path dir, String description) {
     String shuffled = dir.resolve("train-shuffled-once").toString();
-    long start = System.nanoTime();
-    spark.read().parquet(sorted).orderBy(rand(7)).write().mode("overwrite").parquet(shuffled);
-    double seconds = (System.nanoTime() - start) / 1e9;
+    double seconds = Double.NaN;
+    if (shuffleCopy) {
+      long start = System.nanoTime();
+      spark.read().parquet(sorted).orderBy(rand(7)).write().mode("overwrite").parquet(shuffled);
+      seconds = (System.nanoTime() - start) / 1e9;
+    }
     return new Dataset(name, sorted, shuffled, seconds, test, features, description);
   }
 
@@ -223,84 +436,82 @@ public final class ConvergenceBenchmark {
       this.metrics = ReadMetrics.register(spark);
     }
 
-    List<EpochRecord> all() {
-      // Discarded runs first, so the first measured strategy does not pay the JIT's warm-up: with
-      // one 2-epoch run, none's epochs still fell from 0.83 s to 0.49 s (results/small at 82a5155).
-      for (String shuffle : List.of("none", "corgipile")) {
-        pipeline(new SGDClassifier().setMaxIter(settings.epochs())).fit(corgipile(shuffle, BUFFER_PERCENT));
+    /** Trains {@code spec}'s strategy briefly on the test table, then measures it on the training table. */
+    List<EpochRecord> measure(RunSpec spec) {
+      System.err.printf(Locale.ROOT, "[bench] %s: %s %s%n", data.name(), spec.experiment(), spec.strategy()
+          + (isBuffered(spec.strategy()) ? " " + percentText(spec.percent()) + "%" : ""));
+      // loads and compiles what the measured run uses, on other rows
+      PipelineStage warmUp = solver(spec.strategy());
+      warmUp.set(warmUp.getParam("maxIter"), WARM_UP_EPOCHS);
+      pipeline(warmUp).fit(input(spec, data.test(), data.test()));
+      if (spec.strategy().startsWith("mllib-")) {
+        return List.of(batch(spec));
       }
-      List<EpochRecord> records = new ArrayList<>();
-      String strategies = "strategies";
-      for (String shuffle : List.of("none", "window", "block", "corgipile")) {
-        records.addAll(sgd(strategies, shuffle, BUFFER_PERCENT, corgipile(shuffle, BUFFER_PERCENT), 0));
-      }
-      records.addAll(sgd(strategies, "shuffle-once", BUFFER_PERCENT, spark.read().parquet(data.shuffledTrain()),
-          data.shuffleSeconds()));
-      records.addAll(sgd(strategies, "full-shuffle", BUFFER_PERCENT, fullShuffleEveryEpoch(), 0));
-      records.add(batch(strategies, "mllib-lr", new LogisticRegression()));
-      records.add(batch(strategies, "mllib-svc", new LinearSVC()));
-      for (double percent : SWEEP_PERCENTS) {
-        List<EpochRecord> sweep = percent == BUFFER_PERCENT
-            ? records.stream().filter(r -> r.experiment().equals(strategies) && r.strategy().equals("corgipile"))
-                .toList()
-            : sgd("buffer-sweep", "corgipile", percent, corgipile("corgipile", percent), 0);
-        sweep.forEach(r -> records.add(withExperiment(r, "buffer-sweep")));
-      }
-      return records;
+      return sgd(spec, input(spec, data.sortedTrain(), data.shuffledTrain()));
     }
 
-    private static EpochRecord withExperiment(EpochRecord r, String experiment) {
-      return r.experiment().equals(experiment) ? r : new EpochRecord(experiment, r.dataset(), r.strategy(),
-          r.bufferPercent(), r.epoch(), r.objective(), r.testAccuracy(), r.testAuc(), r.epochSeconds(),
-          r.cumulativeSeconds(), r.bytesRead(), r.shuffleQuality(), r.peakHeapBytes());
+    /** Every SGD strategy trains the same classifier, for all epochs; MLlib's solvers keep their defaults. */
+    private PipelineStage solver(String strategy) {
+      return switch (strategy) {
+        case "mllib-lr" -> new LogisticRegression();
+        case "mllib-svc" -> new LinearSVC();
+        default -> new SGDClassifier().setMaxIter(settings.epochs()).setTol(0);
+      };
     }
 
-    private org.apache.spark.sql.Dataset<Row> corgipile(String shuffle, double percent) {
+    /** What {@code spec}'s strategy reads: {@code sorted} in its order, or {@code shuffled}. */
+    private org.apache.spark.sql.Dataset<Row> input(RunSpec spec, String sorted, String shuffled) {
+      return switch (spec.strategy()) {
+        case "none", "window", "block", "corgipile" -> corgipile(sorted, spec.strategy(), spec.percent());
+        case "shuffle-once" -> spark.read().parquet(shuffled);
+        case "full-shuffle" -> fullShuffleEveryEpoch(sorted);
+        default -> spark.read().parquet(sorted); // MLlib's solvers: order does not matter to them
+      };
+    }
+
+    private org.apache.spark.sql.Dataset<Row> corgipile(String path, String shuffle, double percent) {
       return spark.read().format("corgipile").option("shuffle", shuffle)
           .option("bufferSize", percentText(percent) + "%").option("partitions", settings.partitions())
-          .load(data.sortedTrain());
+          .load(path);
     }
 
     /**
      * {@code orderBy} a hash of the row and the running epoch: a new random order every epoch, paid
      * in full (read, sort, shuffle) in every epoch's job, as a user reshuffling per epoch would.
      */
-    private org.apache.spark.sql.Dataset<Row> fullShuffleEveryEpoch() {
+    private org.apache.spark.sql.Dataset<Row> fullShuffleEveryEpoch(String path) {
       // jobs outside training (the scaler's fit, the sort's sampling) run without an epoch: 0
       UDF0<Integer> epoch = () -> {
         String property = TaskContext.get().getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY);
         return property == null ? 0 : Integer.parseInt(property);
       };
-      org.apache.spark.sql.Dataset<Row> train = spark.read().parquet(data.sortedTrain());
+      org.apache.spark.sql.Dataset<Row> train = spark.read().parquet(path);
       List<Column> hashed = new ArrayList<>(Arrays.stream(train.columns()).map(c -> col(c)).toList());
       hashed.add(udf(epoch, DataTypes.IntegerType).asNondeterministic().apply());
       // coalesce keeps the sorted order, and the partition count of the other strategies
       return train.orderBy(xxhash64(hashed.toArray(new Column[0]))).coalesce(settings.partitions());
     }
 
-    private List<EpochRecord> sgd(String experiment, String strategy, double percent,
-        org.apache.spark.sql.Dataset<Row> train, double startSeconds) {
-      System.err.printf(Locale.ROOT, "[bench] %s: %s %s%n", data.name(), strategy,
-          strategy.equals("corgipile") ? percentText(percent) + "%" : "");
+    private List<EpochRecord> sgd(RunSpec spec, org.apache.spark.sql.Dataset<Row> train) {
       PeakHeap heap = PeakHeap.start();
       metrics.reset();
-      SGDClassifier classifier = new SGDClassifier().setMaxIter(settings.epochs()).setTol(0);
-      PipelineModel model = pipeline(classifier).fit(train);
+      PipelineModel model = pipeline(solver(spec.strategy())).fit(train);
       long peak = heap.peak();
       SGDClassificationModel sgd = (SGDClassificationModel) model.stages()[model.stages().length - 1];
       SGDTrainingSummary summary = sgd.summary();
       org.apache.spark.sql.Dataset<Row> test = features(model, spark.read().parquet(data.test())).cache();
       List<EpochRecord> records = new ArrayList<>();
-      double cumulative = startSeconds;
+      double cumulative = 0;
       for (int e = 0; e < summary.totalIterations(); e++) {
         SGDClassificationModel epochModel = new SGDClassificationModel(sgd.uid(), summary.coefficientsHistory()[e],
             summary.interceptHistory()[e]);
         org.apache.spark.sql.Dataset<Row> predictions = epochModel.transform(test);
         cumulative += summary.secondsPerEpoch()[e];
-        records.add(new EpochRecord(experiment, data.name(), strategy, isBuffered(strategy) ? percent : Double.NaN,
+        records.add(new EpochRecord(spec.experiment(), data.name(), spec.strategy(),
+            isBuffered(spec.strategy()) ? spec.percent() : Double.NaN,
             e + 1, summary.objectiveHistory()[e], accuracy(predictions), auc(predictions),
             summary.secondsPerEpoch()[e], cumulative, metrics.bytesOfEpoch(e + 1),
-            ShuffleQuality.of(spark, train, e, percent), peak));
+            ShuffleQuality.of(spark, train, e, spec.percent()), peak));
       }
       test.unpersist();
       return records;
@@ -310,16 +521,15 @@ public final class ConvergenceBenchmark {
       return strategy.equals("corgipile") || strategy.equals("window");
     }
 
-    private EpochRecord batch(String experiment, String strategy, PipelineStage solver) {
-      System.err.printf(Locale.ROOT, "[bench] %s: %s%n", data.name(), strategy);
+    private EpochRecord batch(RunSpec spec) {
       PeakHeap heap = PeakHeap.start();
       metrics.reset();
       long start = System.nanoTime();
-      PipelineModel model = pipeline(solver).fit(spark.read().parquet(data.sortedTrain()));
+      PipelineModel model = pipeline(solver(spec.strategy())).fit(input(spec, data.sortedTrain(), null));
       double seconds = (System.nanoTime() - start) / 1e9;
       long peak = heap.peak();
       org.apache.spark.sql.Dataset<Row> predictions = model.transform(spark.read().parquet(data.test())).cache();
-      EpochRecord record = new EpochRecord(experiment, data.name(), strategy, Double.NaN, 1, Double.NaN,
+      EpochRecord record = new EpochRecord(spec.experiment(), data.name(), spec.strategy(), Double.NaN, 1, Double.NaN,
           accuracy(predictions), auc(predictions), seconds, seconds, metrics.bytesOfAll(), Double.NaN, peak);
       predictions.unpersist();
       return record;

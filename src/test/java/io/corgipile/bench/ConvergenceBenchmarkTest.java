@@ -89,10 +89,59 @@ class ConvergenceBenchmarkTest {
   }
 
   @Test
+  void aRunInAJvmOfItsOwnBringsItsRecordsBack() throws Exception {
+    List<EpochRecord> forked = ConvergenceBenchmark.fork(tiny(),
+        new ConvergenceBenchmark.RunSpec("higgs", "strategies", "block", 10));
+
+    assertThat(forked).extracting(EpochRecord::epoch).containsExactly(1, 2);
+    for (EpochRecord r : forked) {
+      assertThat(r.strategy()).isEqualTo("block");
+      assertThat(r.bufferPercent()).isNaN();
+      assertThat(r.testAccuracy()).as("%s", r).isBetween(0.0, 1.0);
+      assertThat(r.epochSeconds()).as("%s", r).isPositive();
+      assertThat(r.bytesRead()).as("%s", r).isPositive();
+    }
+    // the same data, seed and partitions: the same model as block's run in this JVM, epoch by epoch
+    assertThat(forked).extracting(EpochRecord::objective, EpochRecord::testAccuracy)
+        .containsExactlyElementsOf(strategy("block").stream()
+            .map(r -> org.assertj.core.groups.Tuple.tuple(r.objective(), r.testAccuracy())).toList());
+  }
+
+  @Test
+  void aFailedRunInAJvmOfItsOwnSaysWhich() {
+    assertThatThrownBy(() -> ConvergenceBenchmark.fork(tiny(),
+        new ConvergenceBenchmark.RunSpec("mars", "strategies", "none", 10)))
+        .hasMessageStartingWith("Cannot measure run mars:strategies:none:10: the JVM measuring it exited with"
+            + " status 1");
+  }
+
+  @Test
+  void everyStrategyAndBufferSizeIsPlanned() {
+    assertThat(ConvergenceBenchmark.plan("higgs")).extracting(ConvergenceBenchmark.RunSpec::arg).containsExactly(
+        "higgs:strategies:none:10", "higgs:strategies:window:10", "higgs:strategies:block:10",
+        "higgs:strategies:corgipile:10", "higgs:strategies:shuffle-once:10", "higgs:strategies:full-shuffle:10",
+        "higgs:strategies:mllib-lr:10", "higgs:strategies:mllib-svc:10", "higgs:buffer-sweep:corgipile:1",
+        "higgs:buffer-sweep:corgipile:2", "higgs:buffer-sweep:corgipile:5", "higgs:buffer-sweep:corgipile:10",
+        "higgs:buffer-sweep:corgipile:20");
+    assertThat(ConvergenceBenchmark.RunSpec.parse("flights:buffer-sweep:corgipile:2.5"))
+        .isEqualTo(new ConvergenceBenchmark.RunSpec("flights", "buffer-sweep", "corgipile", 2.5));
+  }
+
+  private static ConvergenceBenchmark.Settings tiny() {
+    return ConvergenceBenchmark.Settings.parse(new String[] {"tiny", "--data", dir.resolve("data").toString()});
+  }
+
+  @Test
   void badArgumentsSayWhatIsAllowed() {
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"huge"}))
         .hasMessage("Cannot run the benchmark: unknown argument 'huge'; sizes are tiny, small, full; options are"
-            + " --out, --data, --datasets, --epochs, --partitions");
+            + " --out, --data, --datasets, --epochs, --partitions, --in-process");
+    assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"--run", "higgs:strategies:none:10"}))
+        .hasMessage("Cannot run the benchmark: --run and --records go together");
+    assertThatThrownBy(() -> ConvergenceBenchmark.RunSpec.parse("higgs:strategies:sorted:10"))
+        .hasMessage("Cannot run the benchmark: --run takes dataset:experiment:strategy:percent with a strategy"
+            + " among [none, window, block, corgipile, shuffle-once, full-shuffle, mllib-lr, mllib-svc], not"
+            + " 'higgs:strategies:sorted:10'");
     assertThatThrownBy(
         () -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--epochs", "0"}))
         .hasMessage("Cannot run the benchmark: --epochs and --partitions must be >= 1");
