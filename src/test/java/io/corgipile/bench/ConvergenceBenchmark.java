@@ -189,7 +189,7 @@ public final class ConvergenceBenchmark {
 
   /** Every run in this JVM (the tests, {@code --in-process}); writes the report and returns its records. */
   static List<EpochRecord> run(SparkSession spark, Settings settings) throws IOException, InterruptedException {
-    Report report = new Report(settings, spark);
+    Report report = new Report(settings, spark, false);
     Map<String, Experiments> experiments = new HashMap<>();
     measureAll(prepare(spark, settings, report), report, (data, spec) -> experiments
         .computeIfAbsent(data.name(), name -> new Experiments(spark, settings, data)).measure(spec));
@@ -202,7 +202,7 @@ public final class ConvergenceBenchmark {
     List<Dataset> datasets;
     SparkSession spark = session(settings);
     try {
-      report = new Report(settings, spark);
+      report = new Report(settings, spark, true);
       datasets = prepare(spark, settings, report);
     } finally {
       spark.stop();
@@ -231,6 +231,7 @@ public final class ConvergenceBenchmark {
           System.err.println("[bench] " + e.getMessage());
           report.note(e.getMessage() + "; it is missing from the tables.");
         }
+        report.checkpoint();
       }
     }
   }
@@ -301,7 +302,7 @@ public final class ConvergenceBenchmark {
     private final StringBuilder notes = new StringBuilder();
     private final List<EpochRecord> records = new ArrayList<>();
 
-    Report(Settings settings, SparkSession spark) {
+    Report(Settings settings, SparkSession spark, boolean forked) {
       this.settings = settings;
       this.header = String.format(Locale.ROOT, "Run: `%s` (%s), size %s, %d epochs, %d partitions, Spark %s"
           + " local[%d] on a %d-core machine, %s; %s, after %d warm-up epochs of the same strategy on the"
@@ -310,7 +311,7 @@ public final class ConvergenceBenchmark {
           System.getenv().getOrDefault("BENCH_CODE", "code version unknown"),
           settings.size().name().toLowerCase(Locale.ROOT), settings.epochs(), settings.partitions(), spark.version(),
           settings.partitions(), Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now(),
-          settings.inProcess() ? "every run in one JVM" : "each run in a JVM of its own", WARM_UP_EPOCHS);
+          forked ? "each run in a JVM of its own" : "every run in one JVM", WARM_UP_EPOCHS);
     }
 
     void describe(Dataset data) {
@@ -345,6 +346,13 @@ public final class ConvergenceBenchmark {
       return new EpochRecord(experiment, r.dataset(), r.strategy(), r.bufferPercent(), r.epoch(), r.objective(),
           r.testAccuracy(), r.testAuc(), r.epochSeconds(), r.cumulativeSeconds(), r.bytesRead(),
           r.shuffleQuality(), r.peakHeapBytes());
+    }
+
+    /** A long run writes its report after every run, so stopping it early keeps what it measured. */
+    void checkpoint() {
+      if (settings.size() == Size.FULL) {
+        write();
+      }
     }
 
     List<EpochRecord> write() {

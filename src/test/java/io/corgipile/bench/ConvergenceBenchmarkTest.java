@@ -34,6 +34,8 @@ class ConvergenceBenchmarkTest {
       assertThat(out.resolve(file)).as(file).exists();
       assertThat(Files.size(out.resolve(file))).as(file).isPositive();
     }
+    assertThat(Files.readString(out.resolve("summary.md")))
+        .contains("size tiny, 2 epochs, 2 partitions", "every run in one JVM, after 2 warm-up epochs");
   }
 
   @Test
