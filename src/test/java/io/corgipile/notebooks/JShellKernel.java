@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * A Jupyter kernel for Java: cells run in JShell inside this JVM, so a notebook's Spark session and
@@ -63,6 +65,9 @@ public final class JShellKernel extends BaseKernel {
       throw new IllegalArgumentException(
           "Cannot start the kernel: expected one argument, the connection file; got " + Arrays.toString(args));
     }
+    // The kernel library logs every protocol step at INFO through java.util.logging (loggers of
+    // several names), into the terminal that runs Jupyter; Spark logs through log4j instead.
+    Logger.getLogger("").setLevel(Level.WARNING);
     JupyterConnection connection =
         new JupyterConnection(KernelConnectionProperties.parse(Files.readString(Path.of(args[0]))));
     JShellKernel kernel = new JShellKernel(System.getProperty("java.class.path"));
