@@ -47,7 +47,7 @@ final class CellException extends Exception {
     List<String> lines = new ArrayList<>();
     for (Throwable t = thrown; t != null; t = t.getCause()) {
       String name = t instanceof EvalException ? ((EvalException) t).getExceptionClassName() : t.getClass().getName();
-      lines.add((t == thrown ? "" : "Caused by: ") + name + ": " + t.getMessage());
+      lines.add((t == thrown ? "" : "Caused by: ") + name + (t.getMessage() == null ? "" : ": " + t.getMessage()));
       for (StackTraceElement frame : t.getStackTrace()) {
         lines.add("\tat " + frame);
       }
