@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,16 +53,16 @@ class SparkDefaultsTemplateTest {
     Object plain = TestTables.orderByPartition(TestTables.corgipile().load(table), "id");
     RuntimeConfig conf = spark().conf();
     Map<String, String> settings = active();
+    List<String> source = settings.keySet().stream().filter(k -> k.startsWith(ReadOptions.SESSION_CONF_PREFIX))
+        .toList();
     try {
-      settings.forEach((k, v) -> {
-        if (k.startsWith(ReadOptions.SESSION_CONF_PREFIX)) {
-          conf.set(k, v); // validated by the source when it reads
-        }
-      });
+      source.forEach(k -> conf.set(k, settings.get(k))); // validated by the source when it reads
       assertThat(TestTables.orderByPartition(TestTables.corgipile().load(table), "id")).isEqualTo(plain);
     } finally {
-      settings.keySet().forEach(conf::unset);
+      source.forEach(conf::unset);
     }
+    // the one other active setting: a Spark setting of the application, not of a session
+    assertThat(settings.keySet()).containsAll(source).hasSize(source.size() + 1);
     assertThat(settings).containsEntry("spark.ui.showConsoleProgress", "false");
   }
 }
