@@ -41,7 +41,7 @@ class SparkSubmitIT {
   private static Finished submit(String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("scripts/corgipile-submit"));
     command.addAll(List.of(args));
-    return Processes.run(Map.of(), 5, command);
+    return Processes.run(Map.of(), 8, command);
   }
 
   @Test
@@ -102,7 +102,7 @@ class SparkSubmitIT {
     Path app = Processes.appJar(dir);
 
     // plain spark-submit (SparkSubmit on Maven's Spark jars), without this package's jar
-    Finished r = Processes.run(Map.of(), 5, List.of("bash", "-c", "source scripts/lib/env.sh && exec java"
+    Finished r = Processes.run(Map.of(), 8, List.of("bash", "-c", "source scripts/lib/env.sh && exec java"
         + " $(java_flags) -Duser.home=\"$1\" -cp \"$(maven_classpath compile)\" org.apache.spark.deploy.SparkSubmit"
         + " --master 'local[2]' --packages \"io.corgipile:corgipile-spark_2.13:$2\" --class \"$3\" \"$4\" \"$5\"",
         "submit", home.toString(), version, SqlViewApp.class.getName(), app.toString(), train.toString()));

@@ -58,10 +58,7 @@ class TrainTest {
     train = data.resolve("train").toString();
     test = data.resolve("test").toString();
     vectors = data.resolve("vectors").toString();
-    // sorted by label, as the data CorgiPile is for
-    HiggsShapedData.generate(spark, 20_000, 1, 2).orderBy("label", "id").coalesce(1).write()
-        .option("parquet.block.row.count.limit", 1000).parquet(train);
-    HiggsShapedData.generate(spark, 5_000, 2, 2).write().parquet(test);
+    Processes.writeHiggs(Path.of(train), Path.of(test));
     // a regression target of a vector column: y = 3 x1 - 2 x2 + 1 + noise
     new VectorAssembler().setInputCols(new String[] {"x1", "x2"}).setOutputCol("v")
         .transform(spark.range(5_000).select(randn(3).as("x1"), randn(4).as("x2"), randn(5).as("noise")))
