@@ -18,3 +18,14 @@ maven_classpath() {
   fi
   cat "$file"
 }
+
+# The package's jar, built when it is missing or older than the sources (as `mvn package` would).
+project_jar() {
+  local version jar
+  version="$(sed -n '/<artifactId>corgipile-spark_2.13<\/artifactId>/{n;s:.*<version>\(.*\)</version>.*:\1:p;q}' pom.xml)"
+  jar="target/corgipile-spark_2.13-$version.jar"
+  if [[ ! -f "$jar" || -n "$(find src/main pom.xml -newer "$jar" -print -quit)" ]]; then
+    mvn -q -B -Dstyle.color=never -DskipTests package >&2
+  fi
+  echo "$PWD/$jar"
+}

@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import java.util.List;
 import org.apache.spark.ml.classification.ProbabilisticClassifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
@@ -19,6 +20,9 @@ import org.apache.spark.sql.Dataset;
 public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier, SGDClassificationModel>
     implements SGDClassifierParams, SGDParamSetters<SGDClassifier>, DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
+
+  /** The values {@code loss} takes; the first is the default. */
+  public static final List<String> SUPPORTED_LOSSES = SGDTask.CLASSIFICATION.losses();
 
   private final String uid;
   private SGDParamSet sgdParams;

@@ -100,8 +100,11 @@ final class SGDOptimizer {
       coefficients.add(merged.coefficients);
       intercepts.add(merged.intercept);
       skipped = merged.skipped;
-      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %.2f s (%,.0f rows/s)",
-          name, epoch + 1, config.maxIter(), objective, merged.rows, elapsed, merged.rows / elapsed));
+      int left = config.maxIter() - epoch - 1; // at most: tol may stop training earlier
+      double meanSeconds = seconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %.2f s (%,.0f rows/s), %s",
+          name, epoch + 1, config.maxIter(), objective, merged.rows, elapsed, merged.rows / elapsed,
+          left == 0 ? "last epoch" : String.format(Locale.ROOT, "at most %,.0f s left", left * meanSeconds)));
       if (!Double.isFinite(objective)) {
         throw config.diverged("the objective became " + objective + " in epoch " + (epoch + 1));
       }

@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import java.util.List;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
@@ -19,6 +20,9 @@ import org.apache.spark.sql.Dataset;
 public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionModel>
     implements SGDRegressorParams, SGDParamSetters<SGDRegressor>, DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
+
+  /** The values {@code loss} takes; the first is the default. */
+  public static final List<String> SUPPORTED_LOSSES = SGDTask.REGRESSION.losses();
 
   private final String uid;
   private SGDParamSet sgdParams;

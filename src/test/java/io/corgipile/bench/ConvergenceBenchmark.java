@@ -80,7 +80,7 @@ public final class ConvergenceBenchmark {
    * its parent: which run, and the CSV file its records go to.
    */
   record Settings(Size size, Path out, Path data, List<String> datasets, int epochs, int partitions,
-      boolean inProcess, RunSpec run, Path records) {
+      boolean inProcess, boolean resume, RunSpec run, Path records) {
     static Settings parse(String[] args) {
       Size size = Size.SMALL;
       Path out = null;
@@ -89,6 +89,7 @@ public final class ConvergenceBenchmark {
       Integer epochs = null;
       int partitions = 2;
       boolean inProcess = false;
+      boolean resume = false;
       RunSpec run = null;
       Path records = null;
       for (int i = 0; i < args.length; i++) {
@@ -99,6 +100,7 @@ public final class ConvergenceBenchmark {
           case "--epochs" -> epochs = Integer.parseInt(args[++i]);
           case "--partitions" -> partitions = Integer.parseInt(args[++i]);
           case "--in-process" -> inProcess = true;
+          case "--resume" -> resume = true;
           case "--run" -> run = RunSpec.parse(args[++i]);
           case "--records" -> records = Path.of(args[++i]);
           default -> size = parseSize(args[i]);
@@ -111,7 +113,7 @@ public final class ConvergenceBenchmark {
         throw new IllegalArgumentException("Cannot run the benchmark: --run and --records go together");
       }
       return new Settings(size, out != null ? out : Path.of("results", size.name().toLowerCase(Locale.ROOT)),
-          data, datasets, epochs != null ? epochs : size.epochs, partitions, inProcess, run, records);
+          data, datasets, epochs != null ? epochs : size.epochs, partitions, inProcess, resume, run, records);
     }
 
     /** The arguments that make a JVM measure {@code spec} under these settings. */
@@ -130,7 +132,7 @@ public final class ConvergenceBenchmark {
     }
     throw new IllegalArgumentException("Cannot run the benchmark: unknown argument '" + arg
         + "'; sizes are tiny, small, full; options are --out, --data, --datasets, --epochs, --partitions,"
-        + " --in-process");
+        + " --in-process, --resume");
   }
 
   /** One measured training run: a strategy, at a buffer size, for an experiment, on a dataset. */
@@ -221,6 +223,9 @@ public final class ConvergenceBenchmark {
       throws InterruptedException {
     for (Dataset data : datasets) {
       for (RunSpec spec : plan(data.name())) {
+        if (report.has(spec)) {
+          continue; // measured by the run this one resumes
+        }
         if (spec.isStrategiesCorgipileRun()) {
           report.add(data, spec, null);
           continue;
@@ -312,6 +317,36 @@ public final class ConvergenceBenchmark {
           settings.size().name().toLowerCase(Locale.ROOT), settings.epochs(), settings.partitions(), spark.version(),
           settings.partitions(), Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now(),
           forked ? "each run in a JVM of its own" : "every run in one JVM", WARM_UP_EPOCHS);
+      if (settings.resume()) {
+        loadEarlierRuns();
+      }
+    }
+
+    /**
+     * With {@code --resume}, the runs a stopped run of the same settings already wrote to the results
+     * folder: they are kept, and only the others are measured.
+     */
+    private void loadEarlierRuns() {
+      try {
+        for (String experiment : List.of(BenchReport.STRATEGIES, BenchReport.BUFFER_SWEEP)) {
+          Path csv = settings.out().resolve(experiment + ".csv");
+          if (Files.exists(csv)) {
+            records.addAll(BenchReport.Csv.read(csv));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot resume from " + settings.out() + ": " + e.getMessage(), e);
+      }
+      long runs = BenchReport.Run.group(records).size();
+      note("Resumed: " + runs + " runs come from an earlier invocation of the benchmark on the same data,"
+          + " which " + settings.out() + " held when this one started.");
+    }
+
+    /** Whether {@code spec} was measured: by this run, or by the run it resumes. */
+    boolean has(RunSpec spec) {
+      return records.stream().anyMatch(r -> r.dataset().equals(spec.dataset())
+          && r.experiment().equals(spec.experiment()) && r.strategy().equals(spec.strategy())
+          && (Double.isNaN(r.bufferPercent()) || r.bufferPercent() == spec.percent()));
     }
 
     void describe(Dataset data) {

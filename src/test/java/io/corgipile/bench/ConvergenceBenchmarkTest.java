@@ -129,6 +129,30 @@ class ConvergenceBenchmarkTest {
         .isEqualTo(new ConvergenceBenchmark.RunSpec("flights", "buffer-sweep", "corgipile", 2.5));
   }
 
+  @Test
+  void aResumedRunKeepsWhatWasMeasuredAndMeasuresTheRest() throws Exception {
+    Path resumed = dir.resolve("resumed");
+    Files.createDirectories(resumed);
+    // a stopped run: its strategies.csv lacks mllib-svc, and it wrote no buffer-sweep.csv
+    List<String> lines = Files.readAllLines(out.resolve("strategies.csv"));
+    Files.write(resumed.resolve("strategies.csv"), lines.stream().filter(l -> !l.contains(",mllib-svc,")).toList());
+
+    List<EpochRecord> all = ConvergenceBenchmark.run(SharedSpark.get(), ConvergenceBenchmark.Settings.parse(
+        new String[] {"tiny", "--out", resumed.toString(), "--data", dir.resolve("data").toString(), "--datasets",
+            "higgs", "--resume"}));
+
+    // the earlier runs as they were; mllib-svc and the sweep measured again, as deterministic as before
+    assertThat(all).filteredOn(r -> !r.strategy().equals("mllib-svc") && r.experiment().equals("strategies"))
+        .containsExactlyElementsOf(records.stream().filter(r -> !r.strategy().equals("mllib-svc")
+            && r.experiment().equals("strategies")).toList());
+    assertThat(all).filteredOn(r -> r.strategy().equals("mllib-svc")).singleElement()
+        .extracting(EpochRecord::testAccuracy).isEqualTo(strategy("mllib-svc").get(0).testAccuracy());
+    assertThat(all).filteredOn(r -> r.experiment().equals("buffer-sweep")).extracting(EpochRecord::bufferPercent)
+        .containsOnly(1.0, 2.0, 5.0, 10.0, 20.0).hasSize(10);
+    assertThat(Files.readString(resumed.resolve("summary.md")))
+        .contains("Resumed: 7 runs come from an earlier invocation");
+  }
+
   private static ConvergenceBenchmark.Settings tiny() {
     return ConvergenceBenchmark.Settings.parse(new String[] {"tiny", "--data", dir.resolve("data").toString()});
   }
@@ -137,7 +161,7 @@ class ConvergenceBenchmarkTest {
   void badArgumentsSayWhatIsAllowed() {
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"huge"}))
         .hasMessage("Cannot run the benchmark: unknown argument 'huge'; sizes are tiny, small, full; options are"
-            + " --out, --data, --datasets, --epochs, --partitions, --in-process");
+            + " --out, --data, --datasets, --epochs, --partitions, --in-process, --resume");
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"--run", "higgs:strategies:none:10"}))
         .hasMessage("Cannot run the benchmark: --run and --records go together");
     assertThatThrownBy(() -> ConvergenceBenchmark.RunSpec.parse("higgs:strategies:sorted:10"))

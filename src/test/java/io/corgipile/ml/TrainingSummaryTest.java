@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import io.corgipile.LogCapture;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -27,7 +28,8 @@ class TrainingSummaryTest {
   private static final int FEATURES = 4;
   private static final long ROWS = 2000;
   private static final Pattern EPOCH_LINE = Pattern.compile(
-      "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (\\S+) s \\(([\\d,]+) rows/s\\)");
+      "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (\\S+) s \\(([\\d,]+) rows/s\\),"
+          + " (last epoch|at most ([\\d,]+) s left)");
   private static final String[] LOCAL_PROPERTIES =
       {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY, "spark.job.description"};
 
@@ -130,6 +132,10 @@ class TrainingSummaryTest {
       assertThat(m.group(4)).isEqualTo("2,000");
       assertThat(m.group(5)).isEqualTo(format("%.2f", summary.secondsPerEpoch()[i]));
       assertThat(m.group(6)).isEqualTo(format("%,.0f", summary.rowsPerSecond()[i]));
+      // time left: the mean epoch so far times the epochs left
+      double meanSeconds = Arrays.stream(summary.secondsPerEpoch(), 0, i + 1).average().getAsDouble();
+      assertThat(m.group(7)).isEqualTo(i == 3 ? "last epoch" : "at most " + format("%,.0f", (3 - i) * meanSeconds)
+          + " s left");
     }
     assertThat(log.messages(Level.WARN)).isEmpty();
   }

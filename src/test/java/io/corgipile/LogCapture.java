@@ -1,4 +1,4 @@
-package io.corgipile.ml;
+package io.corgipile;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -11,15 +11,18 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
 
 /** The messages one logger emits while open, by level. Open in {@code @BeforeEach}, close in {@code @AfterEach}. */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
   private final String appenderName = "capture-" + System.identityHashCode(this);
   private final List<LogEvent> events = new CopyOnWriteArrayList<>();
   private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
   private final LoggerConfig config;
   private final AbstractAppender appender;
 
-  LogCapture(Class<?> logger) {
-    String loggerName = logger.getName();
+  public LogCapture(Class<?> logger) {
+    this(logger.getName());
+  }
+
+  public LogCapture(String loggerName) {
     config = context.getConfiguration().getLoggerConfig(loggerName);
     appender = new AbstractAppender(appenderName, null, null, true, Property.EMPTY_ARRAY) {
       @Override
@@ -35,11 +38,11 @@ final class LogCapture implements AutoCloseable {
   }
 
   /** The formatted messages logged at exactly {@code level}, in order. */
-  List<String> messages(Level level) {
+  public List<String> messages(Level level) {
     return events.stream().filter(e -> e.getLevel() == level).map(e -> e.getMessage().getFormattedMessage()).toList();
   }
 
-  void clear() {
+  public void clear() {
     events.clear();
   }
 

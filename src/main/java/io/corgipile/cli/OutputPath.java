@@ -1,0 +1,97 @@
+package io.corgipile.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Where {@link TrainingJob} writes the model or the metrics, on any Hadoop file system: checked
+ * before training, and written whole or not at all (into a hidden sibling, then renamed into place),
+ * so a failed or killed job leaves no half-written model where the old one was.
+ */
+final class OutputPath {
+  /** Writes into the path it is given. */
+  interface Writer {
+    void write(String path) throws IOException;
+  }
+
+  private final String what;
+  private final Path target;
+  private final FileSystem fs;
+  private final boolean overwrite;
+
+  OutputPath(SparkSession spark, String what, String location, boolean overwrite) {
+    this.what = what;
+    this.target = new Path(location);
+    this.overwrite = overwrite;
+    try {
+      FileSystem fs = target.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      // no .crc files beside a local metrics file: they are Hadoop's, not the user's
+      this.fs = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the " + what + " to " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** @throws UsageException when the target exists and may not be replaced */
+  void checkWritable() throws IOException {
+    if (!overwrite && fs.exists(target)) {
+      throw new UsageException("Cannot write the " + what + " to " + target + ": it exists; pass --overwrite to"
+          + " replace it");
+    }
+  }
+
+  void write(Writer writer) throws IOException {
+    Path temporary = sibling("tmp");
+    try {
+      writer.write(temporary.toString());
+      replaceTargetWith(temporary);
+    } finally {
+      fs.delete(temporary, true); // false, and harmless, once it was renamed
+    }
+  }
+
+  void writeText(String text) throws IOException {
+    write(path -> {
+      try (OutputStream out = fs.create(new Path(path), false)) {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+      }
+    });
+  }
+
+  private void replaceTargetWith(Path temporary) throws IOException {
+    checkWritable(); // it may have appeared while training
+    Path previous = fs.exists(target) ? sibling("previous") : null;
+    if (previous != null) {
+      rename(target, previous);
+    }
+    try {
+      rename(temporary, target);
+    } catch (IOException e) {
+      if (previous != null) {
+        fs.rename(previous, target);
+      }
+      throw e;
+    }
+    if (previous != null) {
+      fs.delete(previous, true);
+    }
+  }
+
+  private void rename(Path from, Path to) throws IOException {
+    if (!fs.rename(from, to)) {
+      throw new IOException("Cannot write the " + what + " to " + target + ": renaming " + from + " to " + to
+          + " failed");
+    }
+  }
+
+  private Path sibling(String role) {
+    return new Path(target.getParent(), "." + target.getName() + "." + role + "-" + UUID.randomUUID());
+  }
+}

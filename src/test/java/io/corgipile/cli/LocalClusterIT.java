@@ -1,0 +1,78 @@
+package io.corgipile.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corgipile.cli.Processes.Finished;
+import io.corgipile.examples.HiggsShapedData;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.ml.PipelineModel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real standalone cluster, one master and two workers from {@code scripts/local-cluster}, and the
+ * training job submitted to it; the cluster is stopped whatever happens.
+ */
+class LocalClusterIT {
+  @TempDir
+  Path dir;
+
+  @Test
+  void theTrainingJobRunsOnATwoWorkerCluster() throws Exception {
+    Map<String, String> env = Map.of("CORGIPILE_CLUSTER_DIR", dir.resolve("cluster").toString(),
+        "CORGIPILE_MASTER_PORT", Integer.toString(freePort()), "CORGIPILE_MASTER_WEBUI_PORT",
+        Integer.toString(freePort()), "CORGIPILE_WORKER_MEMORY", "1g");
+    String master = "spark://127.0.0.1:" + env.get("CORGIPILE_MASTER_PORT");
+    Path train = dir.resolve("train");
+    Path test = dir.resolve("test");
+    Processes.writeHiggs(train, test);
+    try {
+      Finished started = cluster(env, "start");
+      assertThat(started.status()).as(started.output()).isZero();
+      assertThat(started.output()).contains("master at " + master);
+      Finished status = cluster(env, "status");
+      assertThat(status.status()).as(status.output()).isZero();
+      assertThat(status.output()).contains("master: running", "worker-1: running", "worker-2: running",
+          "master URL: " + master);
+
+      Path model = dir.resolve("model");
+      Path metrics = dir.resolve("metrics.json");
+      Finished r = Processes.run(Map.of(), 6, List.of("scripts/corgipile-submit", "--master", master,
+          "--executor-memory", "512m", "--total-executor-cores", "2", "--input", train.toString(), "--features",
+          String.join(",", HiggsShapedData.featureNames()), "--partitions", "2", "--epochs", "3", "--test",
+          test.toString(), "--model", model.toString(), "--metrics", metrics.toString()));
+
+      assertThat(r.status()).as(r.output()).isZero();
+      JsonNode m = new ObjectMapper().readTree(metrics.toFile());
+      assertThat(m.get("training").get("rowsPerEpoch").asLong()).isEqualTo(20_000);
+      // 53% ones: a model that learned nothing scores 0.53, the logistic truth about 0.65
+      assertThat(m.get("test").get("accuracy").asDouble()).isGreaterThan(0.6);
+      assertThat(PipelineModel.load(model.toString()).stages()).hasSize(3);
+      // the executors ran on the workers: each worker's folder has the application's executor
+      assertThat(dir.resolve("cluster/work/worker-1")).isNotEmptyDirectory();
+      assertThat(dir.resolve("cluster/work/worker-2")).isNotEmptyDirectory();
+    } finally {
+      Finished stopped = cluster(env, "stop");
+      assertThat(stopped.status()).as(stopped.output()).isZero();
+    }
+    Finished after = cluster(env, "status");
+    assertThat(after.status()).isEqualTo(3);
+    assertThat(after.output()).contains("master: not running", "worker-2: not running");
+  }
+
+  private static Finished cluster(Map<String, String> env, String command) throws Exception {
+    return Processes.run(env, 3, List.of("scripts/local-cluster", command));
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
