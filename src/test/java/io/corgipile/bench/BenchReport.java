@@ -648,7 +648,10 @@ final class BenchReport {
           "- mean shuffle quality: the variance, across the buffer-sized chunks of each partition's stream, of the "
               + "share of positive labels, averaged over the epochs; lower is better shuffled (a uniform shuffle "
               + "gives about p(1-p)/chunk, sorted data read in order up to p(1-p)); n/a where not measured.",
-          "- peak heap MiB: the peak heap in use during the run (driver and executors share a JVM in local mode).",
+          "- peak heap MiB: an upper bound of the heap in use during the run (driver and executors share a JVM"
+              + " in local mode): the sum of each heap pool's peak, which the pools reach at different moments, so"
+              + " it can exceed the heap's maximum and says as much about when garbage was collected as about the"
+              + " shuffle buffer.",
           "- corgipile / none, mean epoch seconds: corgipile's mean epoch time over none's (no shuffle at all): "
               + "the cost of CorgiPile's shuffle; the goal is at most " + MAX_SLOWDOWN_VS_NONE + "x.",
           "- full-shuffle / corgipile, mean epoch seconds: how many times longer a fully shuffled epoch takes "

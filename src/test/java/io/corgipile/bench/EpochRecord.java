@@ -20,7 +20,8 @@ package io.corgipile.bench;
  * @param shuffleQuality the variance, across the buffer-sized chunks of each partition's stream in
  *     this epoch, of the share of positive labels; a uniform shuffle gives about p(1-p)/chunk, sorted
  *     data read in order up to p(1-p). NaN for MLlib's solvers
- * @param peakHeapBytes the peak heap in use during the run (driver and executors share a JVM in
+ * @param peakHeapBytes an upper bound of the heap in use during the run, the sum of the heap pools'
+ *     peaks (see {@link PeakHeap}; driver and executors share a JVM in
  *     local mode), the same on every record of a run
  */
 public record EpochRecord(String experiment, String dataset, String strategy, double bufferPercent, int epoch,
