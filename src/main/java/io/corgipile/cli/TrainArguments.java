@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -148,7 +149,7 @@ record TrainArguments(String input, String label, List<String> features, Task ta
       return value;
     }
 
-    private <T> T choice(String name, T fallback, T[] choices, java.util.function.Function<T, String> text) {
+    private <T> T choice(String name, T fallback, T[] choices, Function<T, String> text) {
       String value = values.get(name);
       if (value == null) {
         return fallback;

@@ -52,15 +52,14 @@ final class TrainingJob {
 
   /** Trains, evaluates and writes; returns the metrics it wrote (or would write, without --metrics). */
   Map<String, Object> run() throws Exception {
-    List<OutputPath> outputs = new ArrayList<>();
-    if (args.model() != null) {
-      outputs.add(new OutputPath(spark, "model", args.model(), args.overwrite()));
-    }
-    if (args.metrics() != null) {
-      outputs.add(new OutputPath(spark, "metrics", args.metrics(), args.overwrite()));
-    }
-    for (OutputPath output : outputs) { // before hours of training, not after
-      output.checkWritable();
+    OutputPath modelOutput = args.model() == null ? null
+        : new OutputPath(spark, "model", args.model(), args.overwrite());
+    OutputPath metricsOutput = args.metrics() == null ? null
+        : new OutputPath(spark, "metrics", args.metrics(), args.overwrite());
+    for (OutputPath output : new OutputPath[] {modelOutput, metricsOutput}) { // before hours of training, not after
+      if (output != null) {
+        output.checkWritable();
+      }
     }
     Dataset<Row> train = read();
     Pipeline pipeline = new Pipeline().setStages(stages(train.schema()));
@@ -78,12 +77,12 @@ final class TrainingJob {
     if (args.test() != null) {
       metrics.put("test", evaluate(model, spark.read().parquet(args.test())));
     }
-    if (args.model() != null) {
+    if (modelOutput != null) {
       metrics.put("model", args.model());
-      outputs.get(0).write(path -> model.write().save(path));
+      modelOutput.write(path -> model.write().save(path));
     }
-    if (args.metrics() != null) {
-      outputs.get(outputs.size() - 1).writeText(JSON.writeValueAsString(metrics) + "\n");
+    if (metricsOutput != null) {
+      metricsOutput.writeText(JSON.writeValueAsString(metrics) + "\n");
     }
     return metrics;
   }

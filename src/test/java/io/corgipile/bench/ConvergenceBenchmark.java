@@ -227,7 +227,7 @@ public final class ConvergenceBenchmark {
           continue; // measured by the run this one resumes
         }
         if (spec.isStrategiesCorgipileRun()) {
-          report.add(data, spec, null);
+          report.addStrategiesCorgipileRun(data, spec);
           continue;
         }
         try {
@@ -357,30 +357,19 @@ public final class ConvergenceBenchmark {
       notes.append(note).append('\n');
     }
 
-    /**
-     * Adds a run's records; {@code measured} null for the sweep's 10% point, which copies the
-     * strategies' corgipile run.
-     */
     void add(Dataset data, RunSpec spec, List<EpochRecord> measured) {
-      if (measured == null) {
-        records.stream().filter(r -> r.dataset().equals(data.name())
-                && r.experiment().equals(BenchReport.STRATEGIES) && r.strategy().equals("corgipile")).toList()
-            .forEach(r -> records.add(withExperiment(r, spec.experiment())));
-        return;
-      }
       for (EpochRecord r : measured) {
         // the shuffled copy's cost comes before shuffle-once's first epoch
-        records.add(!spec.strategy().equals("shuffle-once") ? r : new EpochRecord(r.experiment(), r.dataset(),
-            r.strategy(), r.bufferPercent(), r.epoch(), r.objective(), r.testAccuracy(), r.testAuc(),
-            r.epochSeconds(), r.cumulativeSeconds() + data.shuffleSeconds(), r.bytesRead(), r.shuffleQuality(),
-            r.peakHeapBytes()));
+        records.add(spec.strategy().equals("shuffle-once")
+            ? r.withCumulativeSeconds(r.cumulativeSeconds() + data.shuffleSeconds()) : r);
       }
     }
 
-    private static EpochRecord withExperiment(EpochRecord r, String experiment) {
-      return new EpochRecord(experiment, r.dataset(), r.strategy(), r.bufferPercent(), r.epoch(), r.objective(),
-          r.testAccuracy(), r.testAuc(), r.epochSeconds(), r.cumulativeSeconds(), r.bytesRead(),
-          r.shuffleQuality(), r.peakHeapBytes());
+    /** The sweep's 10% point: a copy of the strategies' corgipile run. */
+    void addStrategiesCorgipileRun(Dataset data, RunSpec spec) {
+      records.stream().filter(r -> r.dataset().equals(data.name())
+              && r.experiment().equals(BenchReport.STRATEGIES) && r.strategy().equals("corgipile")).toList()
+          .forEach(r -> records.add(r.withExperiment(spec.experiment())));
     }
 
     /** A long run writes its report after every run, so stopping it early keeps what it measured. */

@@ -26,4 +26,17 @@ package io.corgipile.bench;
  */
 public record EpochRecord(String experiment, String dataset, String strategy, double bufferPercent, int epoch,
     double objective, double testAccuracy, double testAuc, double epochSeconds, double cumulativeSeconds,
-    long bytesRead, double shuffleQuality, long peakHeapBytes) {}
+    long bytesRead, double shuffleQuality, long peakHeapBytes) {
+
+  /** The same epoch, counted in another experiment. */
+  EpochRecord withExperiment(String experiment) {
+    return new EpochRecord(experiment, dataset, strategy, bufferPercent, epoch, objective, testAccuracy, testAuc,
+        epochSeconds, cumulativeSeconds, bytesRead, shuffleQuality, peakHeapBytes);
+  }
+
+  /** The same epoch, ending at another time of its run. */
+  EpochRecord withCumulativeSeconds(double seconds) {
+    return new EpochRecord(experiment, dataset, strategy, bufferPercent, epoch, objective, testAccuracy, testAuc,
+        epochSeconds, seconds, bytesRead, shuffleQuality, peakHeapBytes);
+  }
+}
