@@ -1,0 +1,160 @@
+package io.corgipile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.corgipile.ml.SGDClassifier;
+import io.corgipile.ml.SGDRegressor;
+import io.corgipile.shuffle.BlockAssignment;
+import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.source.ReadOptions;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.Params;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's option and param tables against the code: every name, every default and every
+ * allowed value the code has, so the tables cannot drift from their one home.
+ */
+class ReadmeTablesTest {
+  private static final Pattern CODE = Pattern.compile("`([^`]*)`");
+  /** The columns MLlib's Predictor and classifiers declare; the README links MLlib for those. */
+  private static final Set<String> MLLIB_COLUMN_PARAMS =
+      Set.of("featuresCol", "labelCol", "predictionCol", "rawPredictionCol", "probabilityCol", "thresholds");
+
+  /** A table row: its names (the code spans of the first cell) and its other cells. */
+  private record Row(List<String> names, String values, String defaults) {}
+
+  @Test
+  void optionTableHasEveryOptionOfReadOptionsWithItsDefault() throws Exception {
+    List<Row> rows = table("| option |");
+    Map<String, Object> options = readOptions();
+    assertThat(rows.stream().flatMap(r -> r.names().stream()).sorted())
+        .as("options in the README table").containsExactlyElementsOf(options.keySet());
+    for (Map.Entry<String, Object> option : options.entrySet()) {
+      Object defaultValue = option.getValue();
+      if (defaultValue != null) {
+        assertThat(codeSpans(row(rows, option.getKey()).defaults()))
+            .as("README default of option %s", option.getKey()).contains(String.valueOf(defaultValue));
+      }
+    }
+    assertThat(codeSpans(row(rows, ReadOptions.SHUFFLE).values()))
+        .containsAll(Arrays.stream(ShuffleMode.values()).map(ShuffleMode::optionValue).toList());
+    assertThat(codeSpans(row(rows, ReadOptions.BLOCK_ASSIGNMENT).values()))
+        .containsAll(Arrays.stream(BlockAssignment.values()).map(BlockAssignment::optionValue).toList());
+  }
+
+  @Test
+  void paramTableHasEveryTrainingParamWithItsDefault() throws Exception {
+    List<Row> rows = table("| param |");
+    List<String> documented = new ArrayList<>();
+    for (Params estimator : List.of(new SGDClassifier(), new SGDRegressor())) {
+      for (Param<?> param : estimator.params()) {
+        if (MLLIB_COLUMN_PARAMS.contains(param.name())) {
+          continue;
+        }
+        documented.add(param.name());
+        Row row = row(rows, param.name());
+        if (estimator.hasDefault(param)) {
+          Object value = estimator.getDefault(param).get();
+          assertThat(mentions(row.defaults(), value))
+              .as("README default of %s for %s is %s: %s", param.name(), estimator.getClass().getSimpleName(),
+                  value, row.defaults())
+              .isTrue();
+        }
+      }
+    }
+    assertThat(rows.stream().flatMap(r -> r.names().stream()))
+        .as("params in the README table").allMatch(documented::contains);
+    assertThat(codeSpans(row(rows, "loss").values()))
+        .containsAll(SGDClassifier.SUPPORTED_LOSSES).containsAll(SGDRegressor.SUPPORTED_LOSSES);
+  }
+
+  /** The option names in {@link ReadOptions}, each with its {@code _DEFAULT} value or null. */
+  private static Map<String, Object> readOptions() throws IllegalAccessException {
+    Map<String, Field> fields = new LinkedHashMap<>();
+    for (Field f : ReadOptions.class.getFields()) {
+      if (Modifier.isStatic(f.getModifiers())) {
+        fields.put(f.getName(), f);
+      }
+    }
+    Map<String, Object> options = new TreeMap<>();
+    for (Field f : fields.values()) {
+      String name = f.getName();
+      if (name.endsWith("_DEFAULT") || name.endsWith("_LOCAL_PROPERTY") || name.equals("SESSION_CONF_PREFIX")) {
+        continue;
+      }
+      Field defaultField = fields.get(name + "_DEFAULT");
+      options.put((String) f.get(null), defaultField == null ? null : defaultField.get(null));
+    }
+    return options;
+  }
+
+  /** Whether a default cell names {@code value}: numbers by value, the empty string as "empty". */
+  private static boolean mentions(String cell, Object value) {
+    if (value instanceof String s && s.isEmpty()) {
+      return cell.contains("empty");
+    }
+    for (String span : codeSpans(cell)) {
+      if (value instanceof Number n) {
+        try {
+          if (Double.parseDouble(span) == n.doubleValue()) {
+            return true;
+          }
+        } catch (NumberFormatException e) {
+          // not a number: compared below as text
+        }
+      }
+      if (span.equals(String.valueOf(value))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Row row(List<Row> rows, String name) {
+    return rows.stream().filter(r -> r.names().contains(name)).findFirst()
+        .orElseThrow(() -> new AssertionError("README has no table row for " + name));
+  }
+
+  /** The rows of the README table whose header line starts with {@code header}. */
+  private static List<Row> table(String header) throws IOException {
+    List<String> lines = Files.readAllLines(Path.of("README.md"));
+    int start = -1;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(header)) {
+        start = i + 2; // past the header and its |---| line
+        break;
+      }
+    }
+    assertThat(start).as("README table starting with '%s'", header).isPositive();
+    List<Row> rows = new ArrayList<>();
+    for (int i = start; i < lines.size() && lines.get(i).startsWith("|"); i++) {
+      String[] cells = lines.get(i).split("\\|", -1);
+      rows.add(new Row(codeSpans(cells[1]), cells[2], cells[3]));
+    }
+    return rows;
+  }
+
+  private static List<String> codeSpans(String text) {
+    List<String> spans = new ArrayList<>();
+    Matcher m = CODE.matcher(text);
+    while (m.find()) {
+      spans.add(m.group(1));
+    }
+    return spans;
+  }
+}
