@@ -10,13 +10,16 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
- * The param objects of one SGD estimator or model. Java has no traits, so the shared params live
- * in this holder, made once per instance, and {@link SGDParams} exposes them as the public methods
- * MLlib finds by reflection.
+ * The param objects of one SGD estimator or model, and its uid. Java has no traits, so the shared
+ * params live in this holder, made once per instance (by {@link PendingParams}), and {@link
+ * SGDParams} exposes them as the public methods MLlib finds by reflection.
  */
 public final class SGDParamSet implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** The uid of the stage these params belong to: the stage's {@code uid()}. */
+  final String uid;
+  private final SGDTask task;
   final Param<String> loss;
   final IntParam maxIter;
   final DoubleParam tol;
@@ -37,6 +40,8 @@ public final class SGDParamSet implements java.io.Serializable {
   final DoubleParam epsilon;
 
   SGDParamSet(String uid, SGDTask task) {
+    this.uid = uid;
+    this.task = task;
     List<String> losses = task.losses();
     loss = choice(uid, "loss", "the loss to minimize", losses);
     maxIter = new CheckedInt(uid, "maxIter", "the maximum number of epochs", 1);
@@ -131,7 +136,7 @@ public final class SGDParamSet implements java.io.Serializable {
   }
 
   /** Sets the defaults on {@code owner}, once it is constructed. */
-  void setDefaults(Params owner, SGDTask task) {
+  void setDefaults(Params owner) {
     owner.setDefault(loss, task.losses().get(0));
     owner.setDefault(maxIter, 10);
     owner.setDefault(tol, 1e-4);

@@ -12,6 +12,12 @@ public interface SGDParams extends Params {
   /** The holder of this instance's param objects. */
   SGDParamSet sgdParams();
 
+  /** The uid, kept with the param objects: see {@link PendingParams} for why not in a field of the stage. */
+  @Override
+  default String uid() {
+    return sgdParams().uid;
+  }
+
   /** {@code logistic} or {@code hinge} for the classifier, {@code squared} or {@code huber} for the regressor. */
   default Param<String> loss() {
     return sgdParams().loss;
