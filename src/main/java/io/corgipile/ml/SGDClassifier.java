@@ -11,8 +11,8 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 
 /**
- * Binary classification (labels 0 and 1) by SGD on the {@code logistic} or {@code hinge} loss,
- * epoch by epoch: each epoch is one Spark job in which every partition runs SGD over its rows and
+ * Binary classification (labels 0 and 1) by SGD on one of the {@link #SUPPORTED_LOSSES}, epoch by
+ * epoch: each epoch is one Spark job in which every partition runs SGD over its rows and
  * the driver averages the partition models. Over the {@code corgipile} source every epoch reads a
  * new order; over any other DataFrame, the order it has.
  */

@@ -11,7 +11,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 
 /**
- * Linear regression by SGD on the {@code squared} or {@code huber} loss, epoch by epoch: each
+ * Linear regression by SGD on one of the {@link #SUPPORTED_LOSSES}, epoch by epoch: each
  * epoch is one Spark job in which every partition runs SGD over its rows and the driver averages
  * the partition models. Over the {@code corgipile} source every epoch reads a new order; over any
  * other DataFrame, the order it has.
