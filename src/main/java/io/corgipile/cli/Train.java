@@ -1,7 +1,7 @@
 package io.corgipile.cli;
 
+import io.corgipile.ml.SGDTrainingSummary;
 import java.io.PrintStream;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -17,9 +17,6 @@ import org.apache.spark.sql.SparkSession;
  * <p>Without a master (plain {@code java}, not spark-submit) it runs on {@code local[*]}.
  */
 public final class Train {
-  /** The logger of the estimators' per-epoch line, which is this job's progress line. */
-  private static final String PROGRESS_LOGGER = "io.corgipile.ml.SGDOptimizer";
-
   private Train() {}
 
   public static void main(String[] args) {
@@ -52,9 +49,9 @@ public final class Train {
     try {
       TrainArguments parsed = TrainArguments.parse(args);
       // the progress line per epoch is this job's contract, whatever the log configuration says
-      Configurator.setLevel(PROGRESS_LOGGER, Level.INFO);
-      Map<String, Object> metrics = new TrainingJob(session.get(), parsed).run();
-      out.println(TrainingJob.result(metrics));
+      Configurator.setLevel(SGDTrainingSummary.PROGRESS_LOGGER, Level.INFO);
+      TrainingMetrics metrics = new TrainingJob(session.get(), parsed).run();
+      out.println(metrics.resultLine());
       return 0;
     } catch (UsageException e) {
       err.println(e.getMessage());

@@ -1,20 +1,15 @@
 package io.corgipile.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectWriter;
 import io.corgipile.cli.TrainArguments.Task;
-import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
+import io.corgipile.ml.SGDLinearModel;
 import io.corgipile.ml.SGDParamSetters;
-import io.corgipile.ml.SGDRegressionModel;
 import io.corgipile.ml.SGDRegressor;
-import io.corgipile.ml.SGDTrainingSummary;
 import io.corgipile.source.ReadOptions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
@@ -40,8 +35,6 @@ import org.apache.spark.sql.types.StructType;
  * and the metrics, each whole or not at all.
  */
 final class TrainingJob {
-  private static final ObjectWriter JSON = new ObjectMapper().writerWithDefaultPrettyPrinter();
-
   private final SparkSession spark;
   private final TrainArguments args;
 
@@ -51,7 +44,7 @@ final class TrainingJob {
   }
 
   /** Trains, evaluates and writes; returns the metrics it wrote (or would write, without --metrics). */
-  Map<String, Object> run() throws Exception {
+  TrainingMetrics run() throws Exception {
     OutputPath modelOutput = args.model() == null ? null
         : new OutputPath(spark, "model", args.model(), args.overwrite());
     OutputPath metricsOutput = args.metrics() == null ? null
@@ -67,22 +60,17 @@ final class TrainingJob {
     PipelineModel model = pipeline.fit(train);
     double seconds = (System.nanoTime() - start) / 1e9;
 
-    Map<String, Object> metrics = new LinkedHashMap<>();
-    metrics.put("input", args.input());
-    metrics.put("task", args.task().optionValue());
-    metrics.put("label", args.label());
-    metrics.put("features", args.features());
-    metrics.put("settings", settings(model));
-    metrics.put("training", training(summary(model), seconds));
-    if (args.test() != null) {
-      metrics.put("test", evaluate(model, spark.read().parquet(args.test())));
-    }
+    // a PipelineModel's stages are Transformers: the last is the model of the estimator stages() ended with
+    SGDLinearModel sgd = (SGDLinearModel) model.stages()[model.stages().length - 1];
+    TrainingMetrics metrics = new TrainingMetrics(args.input(), args.task().optionValue(), args.label(),
+        args.features(), settings(sgd), TrainingMetrics.Training.of(sgd.summary(), seconds),
+        args.test() == null ? null : evaluate(model, spark.read().parquet(args.test())), null);
     if (modelOutput != null) {
-      metrics.put("model", args.model());
+      metrics = metrics.withModel(args.model());
       modelOutput.write(path -> model.write().save(path));
     }
     if (metricsOutput != null) {
-      metricsOutput.writeText(JSON.writeValueAsString(metrics) + "\n");
+      metricsOutput.writeText(metrics.json());
     }
     return metrics;
   }
@@ -160,42 +148,16 @@ final class TrainingJob {
     return estimator;
   }
 
-  private Map<String, Object> settings(PipelineModel model) {
-    Transformer sgd = model.stages()[model.stages().length - 1];
-    Map<String, Object> s = new LinkedHashMap<>();
-    s.put("estimator", args.task() == Task.CLASSIFICATION ? "SGDClassifier" : "SGDRegressor");
-    s.put("loss", sgd.getOrDefault(sgd.getParam("loss")));
-    s.put("maxEpochs", args.epochs());
-    s.put("shuffle", args.shuffle().optionValue());
-    s.put("buffer", args.buffer());
-    s.put("partitions", args.partitions());
-    s.put("seed", args.seed());
-    return s;
+  private TrainingMetrics.Settings settings(SGDLinearModel sgd) {
+    Class<?> estimator = args.task() == Task.CLASSIFICATION ? SGDClassifier.class : SGDRegressor.class;
+    return new TrainingMetrics.Settings(estimator.getSimpleName(), sgd.getLoss(), args.epochs(), args.shuffle().optionValue(), args.buffer(), args.partitions(), args.seed());
   }
 
-  private static SGDTrainingSummary summary(PipelineModel model) {
-    Transformer last = model.stages()[model.stages().length - 1];
-    return last instanceof SGDClassificationModel c ? c.summary() : ((SGDRegressionModel) last).summary();
-  }
-
-  private static Map<String, Object> training(SGDTrainingSummary summary, double seconds) {
-    Map<String, Object> t = new LinkedHashMap<>();
-    t.put("rowsPerEpoch", summary.rowsPerEpoch()[summary.totalIterations() - 1]);
-    t.put("skippedRowsPerEpoch", summary.skippedRows());
-    t.put("epochs", summary.totalIterations());
-    t.put("seconds", seconds);
-    t.put("objectiveHistory", summary.objectiveHistory());
-    t.put("secondsPerEpoch", summary.secondsPerEpoch());
-    t.put("rowsPerSecond", summary.rowsPerSecond());
-    return t;
-  }
-
-  private Map<String, Object> evaluate(PipelineModel model, Dataset<Row> test) {
+  private TrainingMetrics.Test evaluate(PipelineModel model, Dataset<Row> test) {
     Dataset<Row> predictions = model.transform(test).cache();
     try {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("path", args.test());
-      m.put("rows", predictions.count());
+      long rows = predictions.count();
+      Map<String, Double> m = new LinkedHashMap<>();
       String label = args.label();
       if (args.task() == Task.CLASSIFICATION) {
         for (String metric : List.of("accuracy", "logLoss")) {
@@ -209,35 +171,9 @@ final class TrainingJob {
           m.put(metric, new RegressionEvaluator().setLabelCol(label).setMetricName(metric).evaluate(predictions));
         }
       }
-      return m;
+      return new TrainingMetrics.Test(args.test(), rows, m);
     } finally {
       predictions.unpersist();
     }
-  }
-
-  /** One line for the console: what was trained and how well. */
-  static String result(Map<String, Object> metrics) {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> training = (Map<String, Object>) metrics.get("training");
-    @SuppressWarnings("unchecked")
-    Map<String, Object> settings = (Map<String, Object>) metrics.get("settings");
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Trained %s on %,d rows in %d epochs (%.1f s).",
-        settings.get("estimator"), (Long) training.get("rowsPerEpoch"), (Integer) training.get("epochs"),
-        (Double) training.get("seconds")));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> test = (Map<String, Object>) metrics.get("test");
-    if (test != null) {
-      s.append(String.format(Locale.ROOT, " Test (%,d rows):", (Long) test.get("rows")));
-      test.forEach((k, v) -> {
-        if (v instanceof Double d) {
-          s.append(String.format(Locale.ROOT, " %s %.4f", k, d));
-        }
-      });
-      s.append('.');
-    }
-    if (metrics.containsKey("model")) {
-      s.append(" Model: ").append(metrics.get("model")).append('.');
-    }
-    return s.toString();
   }
 }

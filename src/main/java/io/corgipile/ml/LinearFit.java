@@ -2,6 +2,7 @@ package io.corgipile.ml;
 
 import java.io.Serializable;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.linalg.Vectors;
 
 /** What training made, held by both SGD models: the coefficients, the intercept, and how training went. */
 final class LinearFit implements Serializable {
@@ -12,10 +13,20 @@ final class LinearFit implements Serializable {
   /** In memory only: not saved, and not shipped to executors with the model. */
   private final transient SGDTrainingSummary summary;
 
-  LinearFit(Vector coefficients, double intercept, SGDTrainingSummary summary) {
+  private LinearFit(Vector coefficients, double intercept, SGDTrainingSummary summary) {
     this.coefficients = coefficients;
     this.intercept = intercept;
     this.summary = summary;
+  }
+
+  /** What training made: dense coefficients, with the summary of how it went. */
+  static LinearFit trained(double[] coefficients, double intercept, SGDTrainingSummary summary) {
+    return new LinearFit(Vectors.dense(coefficients), intercept, summary);
+  }
+
+  /** A model made or loaded from its coefficients, without a training summary. */
+  static LinearFit of(Vector coefficients, double intercept) {
+    return new LinearFit(coefficients, intercept, null);
   }
 
   Vector coefficients() {
@@ -26,8 +37,8 @@ final class LinearFit implements Serializable {
     return intercept;
   }
 
-  LinearFit withSummary(SGDTrainingSummary summary) {
-    return new LinearFit(coefficients, intercept, summary);
+  int numFeatures() {
+    return coefficients.size();
   }
 
   boolean hasSummary() {

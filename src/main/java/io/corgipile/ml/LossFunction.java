@@ -24,8 +24,8 @@ sealed interface LossFunction extends Serializable {
       case "huber":
         return new Huber(epsilon);
       default:
-        throw new IllegalArgumentException("Cannot use loss '" + name
-            + "': allowed values are logistic, hinge, squared, huber");
+        throw new IllegalArgumentException("Cannot use loss '" + name + "': allowed values are "
+            + String.join(", ", SGDTask.CLASSIFICATION.losses()) + ", " + String.join(", ", SGDTask.REGRESSION.losses()));
     }
   }
 

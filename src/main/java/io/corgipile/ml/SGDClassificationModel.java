@@ -7,8 +7,6 @@ import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.ml.util.MLWritable;
-import org.apache.spark.ml.util.MLWriter;
 
 /**
  * A linear binary classifier trained by {@link SGDClassifier}: the margin {@code m = w.x + b}
@@ -18,12 +16,13 @@ import org.apache.spark.ml.util.MLWriter;
  */
 public class SGDClassificationModel
     extends ProbabilisticClassificationModel<Vector, SGDClassificationModel>
-    implements SGDClassifierParams, MLWritable {
+    implements SGDLinearModel, SGDThresholdSetter<SGDClassificationModel> {
   private static final long serialVersionUID = 1L;
 
-  private final String uid;
-  private SGDParamSet sgdParams;
-  private LinearFit fit;
+  // The model's own copy of what every SGD stage repeats, as short as Java allows (see
+  // SGDClassifier); the shared members of the two models are in SGDLinearModel.
+  private final SGDParamSet sgdParams;
+  private final LinearFit fit;
 
   /** For Spark Connect ML, which creates models by their no-argument constructor. */
   public SGDClassificationModel() {
@@ -31,41 +30,32 @@ public class SGDClassificationModel
   }
 
   public SGDClassificationModel(String uid, Vector coefficients, double intercept) {
-    this(PendingUid.enter(uid), coefficients, intercept, true);
+    this(uid, LinearFit.of(coefficients, intercept));
   }
 
-  private SGDClassificationModel(String uid, Vector coefficients, double intercept, boolean pending) {
+  SGDClassificationModel(String uid, LinearFit fit) {
+    this(PendingParams.enter(uid, SGDTask.CLASSIFICATION), fit);
+  }
+
+  private SGDClassificationModel(SGDParamSet params, LinearFit fit) {
     super();
-    this.uid = uid;
-    PendingUid.exit();
-    this.fit = new LinearFit(coefficients, intercept, null);
-    sgdParams().setDefaults(this, SGDTask.CLASSIFICATION);
-  }
-
-  @Override
-  public String uid() {
-    return uid != null ? uid : PendingUid.current();
+    sgdParams = PendingParams.exit(params, this);
+    this.fit = fit;
   }
 
   @Override
   public SGDParamSet sgdParams() {
-    if (sgdParams == null) { // first asked for inside super(), by MLlib's reflection over the params
-      sgdParams = new SGDParamSet(uid(), SGDTask.CLASSIFICATION);
-    }
-    return sgdParams;
+    return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
-  public Vector coefficients() {
-    return fit.coefficients();
-  }
-
-  public double intercept() {
-    return fit.intercept();
+  @Override
+  public LinearFit fit() {
+    return fit;
   }
 
   @Override
   public int numFeatures() {
-    return fit.coefficients().size();
+    return fit.numFeatures();
   }
 
   @Override
@@ -73,14 +63,7 @@ public class SGDClassificationModel
     return 2;
   }
 
-  /** Also clears {@code thresholds}: the last of the two set decides, as in LogisticRegression. */
-  public SGDClassificationModel setThreshold(double value) {
-    set(threshold(), value);
-    clear(thresholds());
-    return this;
-  }
-
-  /** Also clears {@code threshold}: the last of the two set decides, as in LogisticRegression. */
+  /** Also clears {@code threshold}: the last of the two set decides (see {@link SGDThresholdSetter}). */
   @Override
   public SGDClassificationModel setThresholds(double[] value) {
     super.setThresholds(value);
@@ -88,23 +71,9 @@ public class SGDClassificationModel
     return this;
   }
 
-  /** Whether {@link #summary()} is available: only on a model just trained, not on a loaded one. */
-  public boolean hasSummary() {
-    return fit.hasSummary();
-  }
-
-  public SGDTrainingSummary summary() {
-    return fit.summary(uid);
-  }
-
-  SGDClassificationModel setSummary(SGDTrainingSummary summary) {
-    fit = fit.withSummary(summary);
-    return this;
-  }
-
   @Override
   public Vector predictRaw(Vector features) {
-    double m = fit.margin(features, uid);
+    double m = fit.margin(features, uid());
     return Vectors.dense(-m, m);
   }
 
@@ -146,14 +115,7 @@ public class SGDClassificationModel
 
   @Override
   public SGDClassificationModel copy(ParamMap extra) {
-    SGDClassificationModel copy = copyValues(new SGDClassificationModel(uid, fit.coefficients(), fit.intercept()), extra);
-    copy.fit = fit;
-    return copy.setParent(parent());
-  }
-
-  @Override
-  public MLWriter write() {
-    return new LinearModelData.Writer(this, fit.coefficients(), fit.intercept());
+    return copyValues(new SGDClassificationModel(uid(), fit), extra).setParent(parent());
   }
 
   public static MLReader<SGDClassificationModel> read() {
@@ -166,6 +128,6 @@ public class SGDClassificationModel
 
   @Override
   public String toString() {
-    return "SGDClassificationModel: uid=" + uid + ", loss=" + getLoss() + ", numFeatures=" + numFeatures();
+    return "SGDClassificationModel: uid=" + uid() + ", loss=" + getLoss() + ", numFeatures=" + numFeatures();
   }
 }

@@ -21,7 +21,7 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
     double l1Share = params.getElasticNetParam();
     return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
         StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
-        reg * (1 - l1Share), params.getFitIntercept(), params.getAveraging(), params.getHandleInvalid().equals("skip"),
+        reg * (1 - l1Share), params.getFitIntercept(), params.getAveraging(), params.getHandleInvalid().equals(SGDParams.HANDLE_INVALID_SKIP),
         params.getMaxIter(), params.getTol(), params.isSet(params.seed()) ? params.getSeed() : null);
   }
 

@@ -31,16 +31,14 @@ final class SGDOptimizer {
   private static final Logger LOG = LoggerFactory.getLogger(SGDOptimizer.class);
   private static final String JOB_DESCRIPTION = "spark.job.description";
 
-  /** The trained model. */
-  record Result(double[] coefficients, double intercept, SGDTrainingSummary summary) {}
-
   private final SGDConfig config;
 
   SGDOptimizer(SGDConfig config) {
     this.config = config;
   }
 
-  Result optimize(Dataset<?> dataset) {
+  /** Trains on {@code dataset}: the model, with its training summary. */
+  LinearFit optimize(Dataset<?> dataset) {
     if (DatasetInternals.readsCachedData(dataset)) {
       LOG.warn("{} reads a cached input: every epoch sees the rows in the cached order, so a corgipile"
           + " source cannot give a new order per epoch. Train on the uncached DataFrame to reshuffle every epoch"
@@ -64,7 +62,7 @@ final class SGDOptimizer {
     }
   }
 
-  private Result epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc) {
+  private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc) {
     String name = config.task().estimatorName();
     StartingModel model = new StartingModel(null, 0, 0);
     List<Double> objectives = new ArrayList<>();
@@ -115,7 +113,7 @@ final class SGDOptimizer {
     if (skipped > 0) {
       LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, skipped);
     }
-    return new Result(model.coefficients(), model.intercept(), new SGDTrainingSummary(
+    return LinearFit.trained(model.coefficients(), model.intercept(), new SGDTrainingSummary(
         objectives.stream().mapToDouble(Double::doubleValue).toArray(),
         rowCounts.stream().mapToLong(Long::longValue).toArray(),
         seconds.stream().mapToDouble(Double::doubleValue).toArray(), skipped,

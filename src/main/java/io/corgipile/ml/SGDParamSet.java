@@ -10,13 +10,16 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
- * The param objects of one SGD estimator or model. Java has no traits, so the shared params live
- * in this holder, made once per instance, and {@link SGDParams} exposes them as the public methods
- * MLlib finds by reflection.
+ * The param objects of one SGD estimator or model, and its uid. Java has no traits, so the shared
+ * params live in this holder, made once per instance (by {@link PendingParams}), and {@link
+ * SGDParams} exposes them as the public methods MLlib finds by reflection.
  */
 public final class SGDParamSet implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** The uid of the stage these params belong to: the stage's {@code uid()}. */
+  final String uid;
+  private final SGDTask task;
   final Param<String> loss;
   final IntParam maxIter;
   final DoubleParam tol;
@@ -37,13 +40,15 @@ public final class SGDParamSet implements java.io.Serializable {
   final DoubleParam epsilon;
 
   SGDParamSet(String uid, SGDTask task) {
+    this.uid = uid;
+    this.task = task;
     List<String> losses = task.losses();
     loss = choice(uid, "loss", "the loss to minimize", losses);
     maxIter = new CheckedInt(uid, "maxIter", "the maximum number of epochs", 1);
     tol = new CheckedDouble(uid, "tol", "stop when the epoch objective improves by less than this,"
         + " relatively; 0 runs all maxIter epochs", ">= 0", ParamValidators.gtEq(0));
     stepSize = new CheckedDouble(uid, "stepSize", "the initial learning rate", "> 0", ParamValidators.gt(0));
-    stepSchedule = choice(uid, "stepSchedule", "how the learning rate changes", StepSchedule.names());
+    stepSchedule = choice(uid, "stepSchedule", "how the learning rate changes", SGDParams.STEP_SCHEDULES);
     decayRate = new CheckedDouble(uid, "decayRate", "the factor per epoch of the decay schedule", "in (0, 1]",
         ParamValidators.inRange(0, 1, false, true));
     batchSize = new CheckedInt(uid, "batchSize", "tuples per update within a partition", 1);
@@ -57,7 +62,7 @@ public final class SGDParamSet implements java.io.Serializable {
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
         + " corgipile source; when set it overrides the source's seed option");
     handleInvalid = choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
-        + " is null or not finite (or, for the classifier, a label other than 0 or 1)", List.of("error", "skip"));
+        + " is null or not finite (or, for the classifier, a label other than 0 or 1)", SGDParams.HANDLE_INVALID_VALUES);
     threshold = task == SGDTask.CLASSIFICATION
         ? new CheckedDouble(uid, "threshold", "predict 1 when the probability of 1 exceeds this", "in [0, 1]",
             ParamValidators.inRange(0, 1))
@@ -130,27 +135,27 @@ public final class SGDParamSet implements java.io.Serializable {
     }
   }
 
-  /** Sets the defaults on {@code owner}, once it is constructed. */
-  void setDefaults(Params owner, SGDTask task) {
+  /** Sets the defaults on {@code owner}, once it is constructed: the constants of {@link SGDParams} and its subtypes. */
+  void setDefaults(Params owner) {
     owner.setDefault(loss, task.losses().get(0));
-    owner.setDefault(maxIter, 10);
-    owner.setDefault(tol, 1e-4);
+    owner.setDefault(maxIter, SGDParams.DEFAULT_MAX_ITER);
+    owner.setDefault(tol, SGDParams.DEFAULT_TOL);
     owner.setDefault(stepSize, task.defaultStepSize());
-    owner.setDefault(stepSchedule, StepSchedule.INVSQRT.paramValue());
-    owner.setDefault(decayRate, 0.95);
-    owner.setDefault(batchSize, 1);
-    owner.setDefault(regParam, 0.0);
-    owner.setDefault(elasticNetParam, 0.0);
-    owner.setDefault(fitIntercept, true);
-    owner.setDefault(averaging, true);
-    owner.setDefault(weightCol, "");
+    owner.setDefault(stepSchedule, SGDParams.DEFAULT_STEP_SCHEDULE);
+    owner.setDefault(decayRate, SGDParams.DEFAULT_DECAY_RATE);
+    owner.setDefault(batchSize, SGDParams.DEFAULT_BATCH_SIZE);
+    owner.setDefault(regParam, SGDParams.DEFAULT_REG_PARAM);
+    owner.setDefault(elasticNetParam, SGDParams.DEFAULT_ELASTIC_NET_PARAM);
+    owner.setDefault(fitIntercept, SGDParams.DEFAULT_FIT_INTERCEPT);
+    owner.setDefault(averaging, SGDParams.DEFAULT_AVERAGING);
+    owner.setDefault(weightCol, SGDParams.DEFAULT_WEIGHT_COL);
     owner.setDefault(seed, io.corgipile.source.ReadOptions.SEED_DEFAULT);
-    owner.setDefault(handleInvalid, "error");
+    owner.setDefault(handleInvalid, SGDParams.HANDLE_INVALID_ERROR);
     if (threshold != null) {
-      owner.setDefault(threshold, 0.5);
+      owner.setDefault(threshold, SGDClassifierParams.DEFAULT_THRESHOLD);
     }
     if (epsilon != null) {
-      owner.setDefault(epsilon, 1.35);
+      owner.setDefault(epsilon, SGDRegressorParams.DEFAULT_EPSILON);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
@@ -7,12 +8,54 @@ import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.Params;
 
-/** The params shared by the SGD estimators and their models. */
+/**
+ * The params shared by the SGD estimators and their models, and the one home of their defaults
+ * and allowed values (the {@code DEFAULT_*} constants and lists below, which the param docs, the
+ * validation errors and the CLI read).
+ */
 public interface SGDParams extends Params {
+  /** Default of {@link #maxIter()}. */
+  int DEFAULT_MAX_ITER = 10;
+  /** Default of {@link #tol()}. */
+  double DEFAULT_TOL = 1e-4;
+  /** The values {@link #stepSchedule()} takes. */
+  List<String> STEP_SCHEDULES = StepSchedule.names();
+  /** Default of {@link #stepSchedule()}. */
+  String DEFAULT_STEP_SCHEDULE = "invsqrt";
+  /** Default of {@link #decayRate()}. */
+  double DEFAULT_DECAY_RATE = 0.95;
+  /** Default of {@link #batchSize()}. */
+  int DEFAULT_BATCH_SIZE = 1;
+  /** Default of {@link #regParam()}. */
+  double DEFAULT_REG_PARAM = 0.0;
+  /** Default of {@link #elasticNetParam()}. */
+  double DEFAULT_ELASTIC_NET_PARAM = 0.0;
+  /** Default of {@link #fitIntercept()}. */
+  boolean DEFAULT_FIT_INTERCEPT = true;
+  /** Default of {@link #averaging()}. */
+  boolean DEFAULT_AVERAGING = true;
+  /** Default of {@link #weightCol()}: no weight column. */
+  String DEFAULT_WEIGHT_COL = "";
+  /** {@link #handleInvalid()}: fail on the first invalid row (the default). */
+  String HANDLE_INVALID_ERROR = "error";
+  /** {@link #handleInvalid()}: leave invalid rows out, and count them. */
+  String HANDLE_INVALID_SKIP = "skip";
+  /** The values {@link #handleInvalid()} takes. */
+  List<String> HANDLE_INVALID_VALUES = List.of(HANDLE_INVALID_ERROR, HANDLE_INVALID_SKIP);
+
   /** The holder of this instance's param objects. */
   SGDParamSet sgdParams();
 
-  /** {@code logistic} or {@code hinge} for the classifier, {@code squared} or {@code huber} for the regressor. */
+  /** The uid, kept with the param objects: see {@link PendingParams} for why not in a field of the stage. */
+  @Override
+  default String uid() {
+    return sgdParams().uid;
+  }
+
+  /**
+   * The loss to minimize: one of {@link SGDClassifier#SUPPORTED_LOSSES} for the classifier, of {@link
+   * SGDRegressor#SUPPORTED_LOSSES} for the regressor; the first of each is the default.
+   */
   default Param<String> loss() {
     return sgdParams().loss;
   }
@@ -21,7 +64,7 @@ public interface SGDParams extends Params {
     return $(loss());
   }
 
-  /** The maximum number of epochs (default 10). */
+  /** The maximum number of epochs (default {@value #DEFAULT_MAX_ITER}). */
   default IntParam maxIter() {
     return sgdParams().maxIter;
   }
@@ -30,7 +73,10 @@ public interface SGDParams extends Params {
     return (Integer) $(maxIter());
   }
 
-  /** Stop when the epoch objective improves by less than this, relatively (default 1e-4; 0 disables). */
+  /**
+   * Stop when the epoch objective improves by less than this, relatively (default {@value #DEFAULT_TOL}; 0
+   * disables).
+   */
   default DoubleParam tol() {
     return sgdParams().tol;
   }
@@ -39,7 +85,10 @@ public interface SGDParams extends Params {
     return (Double) $(tol());
   }
 
-  /** The initial learning rate (default 0.1 for the classifier, 0.01 for the regressor). */
+  /**
+   * The initial learning rate (default {@value SGDClassifierParams#DEFAULT_STEP_SIZE} for the classifier,
+   * {@value SGDRegressorParams#DEFAULT_STEP_SIZE} for the regressor).
+   */
   default DoubleParam stepSize() {
     return sgdParams().stepSize;
   }
@@ -48,7 +97,10 @@ public interface SGDParams extends Params {
     return (Double) $(stepSize());
   }
 
-  /** {@code constant}, {@code decay} (stepSize * decayRate^epoch) or {@code invsqrt} (default: stepSize / sqrt(t)). */
+  /**
+   * One of {@link #STEP_SCHEDULES}: {@code constant}, {@code decay} (stepSize * decayRate^epoch) or {@code
+   * invsqrt} (stepSize / sqrt(t)); default {@value #DEFAULT_STEP_SCHEDULE}.
+   */
   default Param<String> stepSchedule() {
     return sgdParams().stepSchedule;
   }
@@ -57,7 +109,7 @@ public interface SGDParams extends Params {
     return $(stepSchedule());
   }
 
-  /** The factor per epoch of the {@code decay} schedule (default 0.95). */
+  /** The factor per epoch of the {@code decay} schedule (default {@value #DEFAULT_DECAY_RATE}). */
   default DoubleParam decayRate() {
     return sgdParams().decayRate;
   }
@@ -66,7 +118,7 @@ public interface SGDParams extends Params {
     return (Double) $(decayRate());
   }
 
-  /** Tuples per update within a partition (default 1). */
+  /** Tuples per update within a partition (default {@value #DEFAULT_BATCH_SIZE}). */
   default IntParam batchSize() {
     return sgdParams().batchSize;
   }
@@ -75,7 +127,7 @@ public interface SGDParams extends Params {
     return (Integer) $(batchSize());
   }
 
-  /** The regularization strength (default 0). */
+  /** The regularization strength (default {@value #DEFAULT_REG_PARAM}). */
   default DoubleParam regParam() {
     return sgdParams().regParam;
   }
@@ -84,7 +136,7 @@ public interface SGDParams extends Params {
     return (Double) $(regParam());
   }
 
-  /** The L1 share of the regularization: 0 is L2 (default), 1 is L1. */
+  /** The L1 share of the regularization: 0 is L2, 1 is L1 (default {@value #DEFAULT_ELASTIC_NET_PARAM}). */
   default DoubleParam elasticNetParam() {
     return sgdParams().elasticNetParam;
   }
@@ -93,7 +145,7 @@ public interface SGDParams extends Params {
     return (Double) $(elasticNetParam());
   }
 
-  /** Whether to fit an intercept (default true). */
+  /** Whether to fit an intercept (default {@value #DEFAULT_FIT_INTERCEPT}). */
   default BooleanParam fitIntercept() {
     return sgdParams().fitIntercept;
   }
@@ -104,7 +156,7 @@ public interface SGDParams extends Params {
 
   /**
    * Whether, from the second epoch on, each partition returns the mean of its iterates over the
-   * epoch rather than its last iterate (default true). The mean weighs every buffer of the epoch
+   * epoch rather than its last iterate (default {@value #DEFAULT_AVERAGING}). The mean weighs every buffer of the epoch
    * alike, so it does not lean toward the label mix of the last buffers. With L1, a coefficient the
    * last iterate holds at zero stays zero.
    */
@@ -116,7 +168,7 @@ public interface SGDParams extends Params {
     return (Boolean) $(averaging());
   }
 
-  /** The column of row weights; empty (default): every row weighs 1. */
+  /** The column of row weights; empty (the default, {@link #DEFAULT_WEIGHT_COL}): every row weighs 1. */
   default Param<String> weightCol() {
     return sgdParams().weightCol;
   }
@@ -134,7 +186,7 @@ public interface SGDParams extends Params {
     return (Long) $(seed());
   }
 
-  /** {@code error} (default) or {@code skip} for invalid rows. */
+  /** What to do with invalid rows: one of {@link #HANDLE_INVALID_VALUES}, default {@value #HANDLE_INVALID_ERROR}. */
   default Param<String> handleInvalid() {
     return sgdParams().handleInvalid;
   }

@@ -6,17 +6,16 @@ import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
-import org.apache.spark.ml.util.MLWritable;
-import org.apache.spark.ml.util.MLWriter;
 
 /** A linear regression model trained by {@link SGDRegressor}: {@code prediction = w.x + b}. */
 public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionModel>
-    implements SGDRegressorParams, MLWritable {
+    implements SGDLinearModel, SGDRegressorParams {
   private static final long serialVersionUID = 1L;
 
-  private final String uid;
-  private SGDParamSet sgdParams;
-  private LinearFit fit;
+  // The model's own copy of what every SGD stage repeats, as short as Java allows (see
+  // SGDClassifier); the shared members of the two models are in SGDLinearModel.
+  private final SGDParamSet sgdParams;
+  private final LinearFit fit;
 
   /** For Spark Connect ML, which creates models by their no-argument constructor. */
   public SGDRegressionModel() {
@@ -24,72 +23,42 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
   }
 
   public SGDRegressionModel(String uid, Vector coefficients, double intercept) {
-    this(PendingUid.enter(uid), coefficients, intercept, true);
+    this(uid, LinearFit.of(coefficients, intercept));
   }
 
-  private SGDRegressionModel(String uid, Vector coefficients, double intercept, boolean pending) {
+  SGDRegressionModel(String uid, LinearFit fit) {
+    this(PendingParams.enter(uid, SGDTask.REGRESSION), fit);
+  }
+
+  private SGDRegressionModel(SGDParamSet params, LinearFit fit) {
     super();
-    this.uid = uid;
-    PendingUid.exit();
-    this.fit = new LinearFit(coefficients, intercept, null);
-    sgdParams().setDefaults(this, SGDTask.REGRESSION);
-  }
-
-  @Override
-  public String uid() {
-    return uid != null ? uid : PendingUid.current();
+    sgdParams = PendingParams.exit(params, this);
+    this.fit = fit;
   }
 
   @Override
   public SGDParamSet sgdParams() {
-    if (sgdParams == null) { // first asked for inside super(), by MLlib's reflection over the params
-      sgdParams = new SGDParamSet(uid(), SGDTask.REGRESSION);
-    }
-    return sgdParams;
+    return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
-  public Vector coefficients() {
-    return fit.coefficients();
-  }
-
-  public double intercept() {
-    return fit.intercept();
+  @Override
+  public LinearFit fit() {
+    return fit;
   }
 
   @Override
   public int numFeatures() {
-    return fit.coefficients().size();
-  }
-
-  /** Whether {@link #summary()} is available: only on a model just trained, not on a loaded one. */
-  public boolean hasSummary() {
-    return fit.hasSummary();
-  }
-
-  public SGDTrainingSummary summary() {
-    return fit.summary(uid);
-  }
-
-  SGDRegressionModel setSummary(SGDTrainingSummary summary) {
-    fit = fit.withSummary(summary);
-    return this;
+    return fit.numFeatures();
   }
 
   @Override
   public double predict(Vector features) {
-    return fit.margin(features, uid);
+    return fit.margin(features, uid());
   }
 
   @Override
   public SGDRegressionModel copy(ParamMap extra) {
-    SGDRegressionModel copy = copyValues(new SGDRegressionModel(uid, fit.coefficients(), fit.intercept()), extra);
-    copy.fit = fit;
-    return copy.setParent(parent());
-  }
-
-  @Override
-  public MLWriter write() {
-    return new LinearModelData.Writer(this, fit.coefficients(), fit.intercept());
+    return copyValues(new SGDRegressionModel(uid(), fit), extra).setParent(parent());
   }
 
   public static MLReader<SGDRegressionModel> read() {
@@ -102,6 +71,6 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
 
   @Override
   public String toString() {
-    return "SGDRegressionModel: uid=" + uid + ", loss=" + getLoss() + ", numFeatures=" + numFeatures();
+    return "SGDRegressionModel: uid=" + uid() + ", loss=" + getLoss() + ", numFeatures=" + numFeatures();
   }
 }

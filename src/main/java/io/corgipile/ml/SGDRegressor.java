@@ -3,7 +3,6 @@ package io.corgipile.ml;
 import java.util.List;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;
-import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsWritable;
@@ -12,7 +11,7 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 
 /**
- * Linear regression by SGD on the {@code squared} or {@code huber} loss, epoch by epoch: each
+ * Linear regression by SGD on one of the {@link #SUPPORTED_LOSSES}, epoch by epoch: each
  * epoch is one Spark job in which every partition runs SGD over its rows and the driver averages
  * the partition models. Over the {@code corgipile} source every epoch reads a new order; over any
  * other DataFrame, the order it has.
@@ -24,35 +23,27 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
   /** The values {@code loss} takes; the first is the default. */
   public static final List<String> SUPPORTED_LOSSES = SGDTask.REGRESSION.losses();
 
-  private final String uid;
-  private SGDParamSet sgdParams;
+  // The stage's own copy of what every SGD stage repeats, as short as Java allows (the Scala parents
+  // fix the class hierarchy, and fields, constructors and overrides of their methods cannot live
+  // in an interface): see PendingParams for why the holder is made before super().
+  private final SGDParamSet sgdParams;
 
   public SGDRegressor() {
     this(Identifiable$.MODULE$.randomUID("sgdRegressor"));
   }
 
   public SGDRegressor(String uid) {
-    this(PendingUid.enter(uid), true);
+    this(PendingParams.enter(uid, SGDTask.REGRESSION));
   }
 
-  private SGDRegressor(String uid, boolean pending) {
+  private SGDRegressor(SGDParamSet params) {
     super();
-    this.uid = uid;
-    PendingUid.exit();
-    sgdParams().setDefaults(this, SGDTask.REGRESSION);
-  }
-
-  @Override
-  public String uid() {
-    return uid != null ? uid : PendingUid.current();
+    sgdParams = PendingParams.exit(params, this);
   }
 
   @Override
   public SGDParamSet sgdParams() {
-    if (sgdParams == null) { // first asked for inside super(), by MLlib's reflection over the params
-      sgdParams = new SGDParamSet(uid(), SGDTask.REGRESSION);
-    }
-    return sgdParams;
+    return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
   public SGDRegressor setEpsilon(double value) {
@@ -64,9 +55,7 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
   public SGDRegressionModel train(Dataset<?> dataset) {
     SGDConfig config = SGDConfig.of(this, SGDTask.REGRESSION, getFeaturesCol(), getLabelCol(),
         LossFunction.named(getLoss(), getEpsilon()));
-    SGDOptimizer.Result result = new SGDOptimizer(config).optimize(dataset);
-    return new SGDRegressionModel(uid(), Vectors.dense(result.coefficients()), result.intercept())
-        .setSummary(result.summary());
+    return new SGDRegressionModel(uid(), new SGDOptimizer(config).optimize(dataset));
   }
 
   @Override

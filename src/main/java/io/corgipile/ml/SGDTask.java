@@ -8,8 +8,8 @@ enum SGDTask {
    * The classification losses have derivatives bounded by 1, so a large first step cannot blow up;
    * the squared loss's grows with the error, so the regressor starts smaller.
    */
-  CLASSIFICATION("SGDClassifier", List.of("logistic", "hinge"), 0.1),
-  REGRESSION("SGDRegressor", List.of("squared", "huber"), 0.01);
+  CLASSIFICATION("SGDClassifier", List.of("logistic", "hinge"), SGDClassifierParams.DEFAULT_STEP_SIZE),
+  REGRESSION("SGDRegressor", List.of("squared", "huber"), SGDRegressorParams.DEFAULT_STEP_SIZE);
 
   private final String estimatorName;
   private final List<String> losses;

@@ -9,6 +9,12 @@ import org.apache.spark.ml.linalg.Vectors;
 public final class SGDTrainingSummary implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * The logger of training, whose INFO line per epoch is the live view of this summary
+   * ("SGDClassifier epoch 2/10: objective ..."): the name to configure it by.
+   */
+  public static final String PROGRESS_LOGGER = SGDOptimizer.class.getName();
+
   private final double[] objectiveHistory;
   private final long[] rows;
   private final double[] seconds;

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corgipile.LogCapture;
 import io.corgipile.SharedSpark;
 import io.corgipile.examples.HiggsShapedData;
+import io.corgipile.ml.SGDTrainingSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -69,7 +70,7 @@ class TrainTest {
 
   @BeforeEach
   void captureProgress() {
-    progress = new LogCapture("io.corgipile.ml.SGDOptimizer");
+    progress = new LogCapture(SGDTrainingSummary.PROGRESS_LOGGER);
   }
 
   @AfterEach

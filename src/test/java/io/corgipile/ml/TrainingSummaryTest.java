@@ -202,10 +202,8 @@ class TrainingSummaryTest {
   }
 
   /**
-   * BUG (src/main, fails until fixed): SGDOptimizer.epochs catches only RuntimeException around
-   * {@code collect()}, but a failed Spark job throws the checked {@code SparkException}, so an
-   * executor's InvalidTrainingDataException reaches the caller wrapped in a SparkException instead
-   * of as the driver's own InvalidTrainingDataException that {@code withDataProblem} means to give.
+   * A failed Spark job throws the checked {@code SparkException}, undeclared: an executor's
+   * InvalidTrainingDataException must still reach the caller as the driver's own, not wrapped.
    */
   @Test
   void executorDataErrorsReachTheCallerAsInvalidTrainingDataException() {
