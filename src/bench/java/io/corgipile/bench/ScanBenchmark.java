@@ -51,7 +51,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * rows: every {@link InternalRow} is iterated and every column read. Run it through
  * {@code scripts/bench-scan}; {@code scripts/bench-scan --help} explains the arguments.
  *
- * <p>It lives in test scope so the library jar does not carry it.
+ * <p>It lives in src/bench, compiled with the tests, so the library jar does not carry it.
  */
 public final class ScanBenchmark {
   static final int FEATURES = HiggsShapedData.FEATURES;

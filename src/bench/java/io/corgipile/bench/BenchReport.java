@@ -38,7 +38,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * issue 4's goals. Every number of the summary is computed from the records given, so the sides of a
  * ratio were measured in the same run.
  *
- * <p>It lives in test scope, as XChart does, so the library jar carries neither.
+ * <p>It lives in src/bench, compiled with the tests, and XChart in test scope, so the library jar carries neither.
  */
 final class BenchReport {
   static final String STRATEGIES = "strategies";
