@@ -61,111 +61,6 @@ public final class ScanBenchmark {
 
   private ScanBenchmark() {}
 
-  // ---------------------------------------------------------------- arguments
-
-  static final class Args {
-    long rows = 10_000_000L;
-    java.nio.file.Path dataRoot = Paths.get("target", "bench-data");
-    java.nio.file.Path out = Paths.get("target", "bench-scan");
-    int reps = 3;
-    String master = "local[2]";
-    long seed = 42L;
-    boolean regenerate;
-    boolean generateOnly;
-    boolean cold;
-    List<String> variants;
-    Map<String, String> corgiOptions = new LinkedHashMap<>();
-
-    static Args parse(String[] argv) {
-      Args a = new Args();
-      for (int i = 0; i < argv.length; i++) {
-        String arg = argv[i];
-        String value = null;
-        int eq = arg.indexOf('=');
-        if (arg.startsWith("--") && eq > 0) {
-          value = arg.substring(eq + 1);
-          arg = arg.substring(0, eq);
-        }
-        switch (arg) {
-          case "--rows":
-            a.rows = parseCount(arg, value != null ? value : next(argv, ++i, arg));
-            if (a.rows < 1) {
-              throw new IllegalArgumentException("--rows must be >= 1");
-            }
-            break;
-          case "--data":
-            a.dataRoot = Paths.get(value != null ? value : next(argv, ++i, arg));
-            break;
-          case "--out":
-            a.out = Paths.get(value != null ? value : next(argv, ++i, arg));
-            break;
-          case "--reps":
-            a.reps = Integer.parseInt(value != null ? value : next(argv, ++i, arg));
-            if (a.reps < 1) {
-              throw new IllegalArgumentException("--reps must be >= 1");
-            }
-            break;
-          case "--master":
-            a.master = value != null ? value : next(argv, ++i, arg);
-            break;
-          case "--seed":
-            a.seed = Long.parseLong(value != null ? value : next(argv, ++i, arg));
-            break;
-          case "--regenerate":
-            a.regenerate = true;
-            break;
-          case "--generate-only":
-            a.generateOnly = true;
-            break;
-          case "--cold":
-            a.cold = true;
-            break;
-          case "--variants":
-            a.variants = Arrays.stream((value != null ? value : next(argv, ++i, arg)).split(","))
-                .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toList());
-            break;
-          case "--option": {
-            String kv = value != null ? value : next(argv, ++i, arg);
-            int e = kv.indexOf('=');
-            if (e <= 0) {
-              throw new IllegalArgumentException("--option expects key=value, got " + kv);
-            }
-            a.corgiOptions.put(kv.substring(0, e), kv.substring(e + 1));
-            break;
-          }
-          default:
-            throw new IllegalArgumentException("unknown argument " + argv[i]);
-        }
-      }
-      return a;
-    }
-
-    private static String next(String[] argv, int i, String name) {
-      if (i >= argv.length) {
-        throw new IllegalArgumentException(name + " needs a value");
-      }
-      return argv[i];
-    }
-
-    /** Accepts 10000000, 10_000_000, 10m, 1m, 500k. */
-    private static long parseCount(String name, String v) {
-      String s = v.trim().toLowerCase(Locale.ROOT).replace("_", "").replace(",", "");
-      long mult = 1;
-      if (s.endsWith("k")) {
-        mult = 1_000L;
-        s = s.substring(0, s.length() - 1);
-      } else if (s.endsWith("m")) {
-        mult = 1_000_000L;
-        s = s.substring(0, s.length() - 1);
-      }
-      try {
-        return Math.multiplyExact(Long.parseLong(s), mult);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(name + ": not a row count: " + v);
-      }
-    }
-  }
-
   // ---------------------------------------------------------------- variants
 
   /** One way of reading the table. */
@@ -206,7 +101,7 @@ public final class ScanBenchmark {
     }
   }
 
-  static List<Variant> variants(Args args) {
+  static List<Variant> variants(ScanArgs args) {
     List<Variant> all = new ArrayList<>();
     all.add(new Variant("parquet", false, Map.of()));
     all.add(corgi("none", args, "shuffle", "none"));
@@ -230,7 +125,7 @@ public final class ScanBenchmark {
     return chosen;
   }
 
-  private static Variant corgi(String name, Args args, String... kv) {
+  private static Variant corgi(String name, ScanArgs args, String... kv) {
     Map<String, String> o = new LinkedHashMap<>();
     for (int i = 0; i < kv.length; i += 2) {
       o.put(kv[i], kv[i + 1]);
@@ -375,11 +270,11 @@ public final class ScanBenchmark {
     return cols;
   }
 
-  static java.nio.file.Path tableDir(Args args) {
+  static java.nio.file.Path tableDir(ScanArgs args) {
     return args.dataRoot.resolve("higgs-like-rows" + args.rows + "-seed" + args.seed);
   }
 
-  static boolean complete(java.nio.file.Path dir, Args args) {
+  static boolean complete(java.nio.file.Path dir, ScanArgs args) {
     java.nio.file.Path meta = dir.resolve(META_FILE);
     if (!Files.isRegularFile(dir.resolve("_SUCCESS")) || !Files.isRegularFile(meta)) {
       return false;
@@ -406,7 +301,7 @@ public final class ScanBenchmark {
    * A {@link HiggsShapedData} table sorted by label, all 0s first, which the real HIGGS file is
    * not, but which is the worst case for an unshuffled scan.
    */
-  static double generate(SparkSession spark, Args args, java.nio.file.Path dir) {
+  static double generate(SparkSession spark, ScanArgs args, java.nio.file.Path dir) {
     long rows = args.rows;
     int files = (int) Math.max(1, Math.min(64, (rows + 999_999) / 1_000_000));
     int genPartitions = Math.max(2, files);
@@ -441,7 +336,7 @@ public final class ScanBenchmark {
    * generator holds the exclusive lock, writes into a private directory and renames it into place,
    * so no process reads a half-written table and no two write the same one.
    */
-  static FileLock prepare(SparkSession spark, Args args, TableInfo info) throws IOException {
+  static FileLock prepare(SparkSession spark, ScanArgs args, TableInfo info) throws IOException {
     java.nio.file.Path dir = tableDir(args).toAbsolutePath();
     info.path = dir.toString();
     Files.createDirectories(dir.getParent());
@@ -478,7 +373,7 @@ public final class ScanBenchmark {
   }
 
   /** Writes the table into a private directory, checks it, then moves it to {@code dir}. */
-  private static void generateInPlace(SparkSession spark, Args args, java.nio.file.Path dir, TableInfo info)
+  private static void generateInPlace(SparkSession spark, ScanArgs args, java.nio.file.Path dir, TableInfo info)
       throws IOException {
     java.nio.file.Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp-" + ProcessHandle.current().pid());
     deleteRecursively(tmp);
@@ -548,9 +443,9 @@ public final class ScanBenchmark {
   // ---------------------------------------------------------------- main
 
   public static void main(String[] argv) throws Exception {
-    Args args;
+    ScanArgs args;
     try {
-      args = Args.parse(argv);
+      args = ScanArgs.parse(argv);
     } catch (IllegalArgumentException e) {
       System.err.println("bench-scan: " + e.getMessage() + " (see scripts/bench-scan --help)");
       System.exit(2);
@@ -576,7 +471,7 @@ public final class ScanBenchmark {
     System.exit(exit);
   }
 
-  static int run(SparkSession spark, Args args, List<Variant> variants, String command) throws IOException {
+  static int run(SparkSession spark, ScanArgs args, List<Variant> variants, String command) throws IOException {
     String date = ZonedDateTime.now().withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     TableInfo table = new TableInfo();
     FileLock lock = prepare(spark, args, table);
@@ -587,7 +482,7 @@ public final class ScanBenchmark {
     }
   }
 
-  static int measureAll(SparkSession spark, Args args, List<Variant> variants, String command, String date,
+  static int measureAll(SparkSession spark, ScanArgs args, List<Variant> variants, String command, String date,
       TableInfo table) throws IOException {
     System.err.printf(Locale.ROOT, "[bench-scan] table %s: %,d rows, %d files, %d row groups, %.1f MB%s%n",
         table.path, table.rows, table.files, table.rowGroups, table.compressedBytes / 1e6,
