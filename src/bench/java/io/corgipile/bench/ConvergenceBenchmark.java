@@ -525,10 +525,11 @@ public final class ConvergenceBenchmark {
             summary.interceptHistory()[e]);
         org.apache.spark.sql.Dataset<Row> predictions = epochModel.transform(test);
         cumulative += summary.secondsPerEpoch()[e];
+        long bytesRead = metrics.bytesOfEpoch(e + 1); // before ShuffleQuality's job, which sets the epoch too
         records.add(new EpochRecord(spec.experiment(), data.name(), spec.strategy(),
             isBuffered(spec.strategy()) ? spec.percent() : Double.NaN,
             e + 1, summary.objectiveHistory()[e], accuracy(predictions), auc(predictions),
-            summary.secondsPerEpoch()[e], cumulative, metrics.bytesOfEpoch(e + 1),
+            summary.secondsPerEpoch()[e], cumulative, bytesRead,
             ShuffleQuality.of(spark, train, e, spec.percent()), peak));
       }
       test.unpersist();
