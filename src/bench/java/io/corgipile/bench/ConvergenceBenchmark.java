@@ -241,7 +241,7 @@ public final class ConvergenceBenchmark {
         throw new IOException("Cannot measure run " + spec.arg() + ": the JVM measuring it exited with status "
             + exit + " (its error is in the output above)");
       }
-      return BenchReport.Csv.read(records);
+      return ReportCsv.read(records);
     } finally {
       Files.deleteIfExists(records);
     }
@@ -254,7 +254,7 @@ public final class ConvergenceBenchmark {
       RunSpec spec = settings.run();
       Dataset data = dataset(spark, settings, spec.dataset(), false);
       BenchReport.writeString(settings.records(),
-          BenchReport.Csv.csv(new Experiments(spark, settings, data).measure(spec)));
+          ReportCsv.csv(new Experiments(spark, settings, data).measure(spec)));
     } finally {
       spark.stop();
     }
@@ -317,13 +317,13 @@ public final class ConvergenceBenchmark {
         for (String experiment : List.of(BenchReport.STRATEGIES, BenchReport.BUFFER_SWEEP)) {
           Path csv = settings.out().resolve(experiment + ".csv");
           if (Files.exists(csv)) {
-            records.addAll(BenchReport.Csv.read(csv));
+            records.addAll(ReportCsv.read(csv));
           }
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot resume from " + settings.out() + ": " + e.getMessage(), e);
       }
-      long runs = BenchReport.Run.group(records).size();
+      long runs = BenchRun.group(records).size();
       note("Resumed: " + runs + " runs come from an earlier invocation of the benchmark on the same data,"
           + " which " + settings.out() + " held when this one started.");
     }
