@@ -27,7 +27,6 @@ final class ScanReport {
    */
   static int write(SparkSession spark, ScanArgs args, List<ScanVariant> variants, String command, String date,
       ScanTable table, List<ScanMeasurement> all, String loadBefore, String loadAfter) throws IOException {
-
     // Checksums: every run of every variant must see the same rows, each once.
     ScanChecksum reference = all.get(0).checksum;
     boolean allSame = true;

@@ -2,6 +2,7 @@ package io.corgipile.bench;
 
 import static org.apache.spark.sql.functions.col;
 
+import io.corgipile.source.ReadOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,19 +38,21 @@ final class ScanVariant {
     return df.select(columns.stream().map(c -> col(c)).toArray(Column[]::new));
   }
 
+  /** How the variant reads, with the defaults it relies on, for the results table. */
   String describe() {
     if (!corgipile) {
       return "spark.read().parquet(path)";
     }
     String opts = options.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
         .collect(Collectors.joining(", "));
-    boolean prefetchSet = options.containsKey("prefetch");
-    boolean bufferSet = options.containsKey("bufferSize");
+    boolean prefetchSet = options.containsKey(ReadOptions.PREFETCH);
+    boolean bufferSet = options.containsKey(ReadOptions.BUFFER_SIZE);
     return "format(\"corgipile\") " + opts
-        + (prefetchSet ? "" : ", prefetch=true (default)")
-        + (bufferSet ? "" : ", bufferSize=10% (default)");
+        + (prefetchSet ? "" : ", prefetch=" + ReadOptions.PREFETCH_DEFAULT + " (default)")
+        + (bufferSet ? "" : ", bufferSize=" + ReadOptions.BUFFER_SIZE_DEFAULT + " (default)");
   }
 
+  /** The variants {@code --variants} names (all by default), plain Parquet always among them. */
   static List<ScanVariant> chosen(ScanArgs args) {
     List<ScanVariant> all = new ArrayList<>();
     all.add(new ScanVariant("parquet", false, Map.of()));
