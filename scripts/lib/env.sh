@@ -29,3 +29,51 @@ project_jar() {
   fi
   echo "$PWD/$jar"
 }
+
+# The benchmarks (src/bench/java) are compiled with the tests into target/test-classes, so the jar
+# does not carry them; this compiles them and everything they use.
+compile_benchmarks() {
+  mvn -q -B -Dstyle.color=never test-compile >&2
+}
+
+# The classpath of the compiled benchmarks, with the test-scope dependencies (JMH, XChart).
+benchmark_classpath() {
+  echo "target/test-classes:target/classes:$(maven_classpath test)"
+}
+
+# Whether -h or --help is among the arguments.
+wants_help() {
+  local a
+  for a in "$@"; do
+    case "$a" in
+      -h|--help) return 0 ;;
+    esac
+  done
+  return 1
+}
+
+# What scripts/bench and scripts/bench-scan do after their usage text: compile, record in
+# BENCH_COMMAND and BENCH_CODE what produced the figures (the drivers write both into their
+# results, so every table says what produced it), and replace this shell with the Java driver.
+# Usage: run_benchmark SCRIPT CLASS [JVM_OPTION...] -- [ARGUMENT...]
+#   SCRIPT is the command as the user typed it (scripts/bench), CLASS the driver in io.corgipile.bench.
+run_benchmark() {
+  local script="$1" class="$2" dirty
+  local -a jvm=()
+  shift 2
+  while [[ $# -gt 0 && "$1" != -- ]]; do
+    jvm+=("$1")
+    shift
+  done
+  [[ $# -gt 0 ]] && shift
+  compile_benchmarks
+
+  BENCH_COMMAND="$script${*:+ $*}"
+  dirty="$(git status --porcelain -- src/main pom.xml 2>/dev/null | sed 's/^...//' | paste -sd, - || true)"
+  BENCH_CODE="commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)${dirty:+, uncommitted changes in: $dirty}"
+  export BENCH_COMMAND BENCH_CODE
+
+  # shellcheck disable=SC2046,SC2086
+  exec java $(java_flags) -Xmx"${BENCH_HEAP:-8g}" ${BENCH_JAVA_OPTS:-} "${jvm[@]}" \
+    -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@"
+}

@@ -220,7 +220,7 @@ class BenchReportTest {
     assertThat(Files.readString(dir.resolve("strategies.csv")))
         .contains("\nstrategies,higgs,mllib-lr,NaN,1,NaN,0.712,");
     // and the benchmark's own reader, which brings a forked run's records back, reads them all
-    assertThat(BenchReport.Csv.read(dir.resolve("extremes.csv"))).containsExactly(records.get(records.size() - 1));
+    assertThat(ReportCsv.read(dir.resolve("extremes.csv"))).containsExactly(records.get(records.size() - 1));
   }
 
   @Test
@@ -228,12 +228,12 @@ class BenchReportTest {
     EpochRecord odd = new EpochRecord("strategies", "higgs", "two\nlines, \"quoted\"", 10, 1, 0.5, 0.7, 0.75, 1, 1,
         10, 0.01, 20);
     Path file = dir.resolve("odd.csv");
-    BenchReport.writeString(file, BenchReport.Csv.csv(List.of(odd, odd)));
-    assertThat(BenchReport.Csv.read(file)).containsExactly(odd, odd);
+    BenchReport.writeString(file, ReportCsv.csv(List.of(odd, odd)));
+    assertThat(ReportCsv.read(file)).containsExactly(odd, odd);
 
     String text = Files.readString(file);
     BenchReport.writeString(file, text.substring(0, text.length() - 10));
-    assertThatThrownBy(() -> BenchReport.Csv.read(file)).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> ReportCsv.read(file)).isInstanceOf(IOException.class)
         .hasMessageStartingWith("Cannot read " + file + ": a line has ").hasMessageContaining(" fields, not 13: ");
   }
 

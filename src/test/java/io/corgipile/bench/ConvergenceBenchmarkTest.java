@@ -160,8 +160,10 @@ class ConvergenceBenchmarkTest {
   @Test
   void badArgumentsSayWhatIsAllowed() {
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"huge"}))
-        .hasMessage("Cannot run the benchmark: unknown argument 'huge'; sizes are tiny, small, full; options are"
-            + " --out, --data, --datasets, --epochs, --partitions, --in-process, --resume");
+        .hasMessage("Cannot use size 'huge': expected tiny, small, full");
+    assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--size"}))
+        .hasMessage("Cannot use option --size: unknown; options are --out, --data, --datasets, --epochs,"
+            + " --partitions, --in-process, --resume, --run, --records");
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"--run", "higgs:strategies:none:10"}))
         .hasMessage("Cannot run the benchmark: --run and --records go together");
     assertThatThrownBy(() -> ConvergenceBenchmark.RunSpec.parse("higgs:strategies:sorted:10"))
@@ -170,7 +172,7 @@ class ConvergenceBenchmarkTest {
             + " 'higgs:strategies:sorted:10'");
     assertThatThrownBy(
         () -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--epochs", "0"}))
-        .hasMessage("Cannot run the benchmark: --epochs and --partitions must be >= 1");
+        .hasMessage("Cannot use --epochs '0': expected an integer >= 1 and <= 2147483647");
   }
 
   private static List<EpochRecord> strategy(String name) {

@@ -180,11 +180,36 @@ class TrainTest {
     Result r = run(NO_SESSION, "--input", "x", "--help");
 
     assertThat(r.status()).isZero();
-    for (TrainArguments.Option o : TrainArguments.OPTIONS) {
+    for (io.corgipile.options.CommandLine.Option o : TrainArguments.OPTIONS) {
       assertThat(r.out()).contains("--" + o.name());
     }
     assertThat(r.out()).startsWith("Usage: io.corgipile.cli.Train --input PATH --features COLS [options]")
         .contains("Exit status: 0 done, 1 training failed (the cause is printed), 2 bad arguments.");
+  }
+
+  @Test
+  void helpShowsTheRealDefaultsAndChoices() {
+    String help = TrainArguments.usage();
+
+    assertThat(help).contains("(default " + new io.corgipile.ml.SGDClassifier().getMaxIter() + ";",
+        "(default " + io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT + ")",
+        "(default: the data source's, " + io.corgipile.source.ReadOptions.SEED_DEFAULT + ")",
+        "Spark's default parallelism, at most the number of row groups",
+        "classification: " + io.corgipile.ml.SGDClassifier.SUPPORTED_LOSSES.get(0) + " (default)",
+        "regression: " + io.corgipile.ml.SGDRegressor.SUPPORTED_LOSSES.get(0) + " (default)",
+        io.corgipile.shuffle.BufferSize.FORMAT);
+    for (io.corgipile.shuffle.ShuffleMode mode : io.corgipile.shuffle.ShuffleMode.values()) {
+      assertThat(help).contains(mode.optionValue()
+          + (mode.optionValue().equals(io.corgipile.source.ReadOptions.SHUFFLE_DEFAULT) ? " (default)" : ""));
+    }
+    // today's values, so a drift of the help text shows here too
+    assertThat(help).contains("--epochs N         most epochs to train (default 10; training may stop earlier",
+        "--buffer SIZE      shuffle buffer per partition: a row count (100000), a size of decoded rows (64m, 1g) or"
+            + " a share of the partition's rows (10%) (default 10%)",
+        "--shuffle MODE     corgipile (default), block, window or none",
+        "--seed N           seed of the shuffle order (default: the data source's, 42)",
+        "--loss LOSS        classification: logistic (default) or hinge; regression: squared (default) or huber",
+        "--task TASK        classification (SGDClassifier, the default) or regression (SGDRegressor)");
   }
 
   static Stream<Arguments> badArguments() {

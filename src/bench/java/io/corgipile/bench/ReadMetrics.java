@@ -1,13 +1,12 @@
 package io.corgipile.bench;
 
+import io.corgipile.source.ReadOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -16,14 +15,16 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Bytes each training epoch read: the growth of this JVM's {@code rchar} in {@code /proc/self/io}
  * (bytes read by system calls, from disk or page cache) between the start and the end of the
- * epoch's job, recognized by the job description SGDClassifier sets, "SGDClassifier epoch k/N".
+ * epoch's job, recognized by the local property {@link ReadOptions#EPOCH_LOCAL_PROPERTY} (the epoch
+ * from 0) that SGDClassifier sets for each epoch's job and Spark copies into the job's properties;
+ * epochs are numbered from 1 here. {@link ShuffleQuality} sets the property too, for its own job
+ * after training: read an epoch's bytes before measuring its shuffle quality, as the benchmark does.
  * In local mode the executors are this JVM, so it counts Parquet row groups, files and shuffle
  * files alike; Spark's own input metrics miss most of what its vectorized Parquet reader reads.
  * Listener events arrive a little late, so an epoch's count can shift by a few reads at its edges;
  * shuffle blocks Spark memory-maps (over 2 MB) are read without system calls and not counted.
  */
 final class ReadMetrics extends SparkListener {
-  private static final Pattern EPOCH = Pattern.compile("epoch (\\d+)/\\d+");
   private static final Path PROC_IO = Path.of("/proc/self/io");
 
   private final SparkSession spark;
@@ -71,10 +72,10 @@ final class ReadMetrics extends SparkListener {
 
   @Override
   public void onJobStart(SparkListenerJobStart job) {
-    String description = job.properties() == null ? null : job.properties().getProperty("spark.job.description");
-    Matcher m = description == null ? null : EPOCH.matcher(description);
-    if (m != null && m.find()) {
-      int epoch = Integer.parseInt(m.group(1));
+    String property = job.properties() == null ? null
+        : job.properties().getProperty(ReadOptions.EPOCH_LOCAL_PROPERTY);
+    if (property != null) {
+      int epoch = Integer.parseInt(property) + 1;
       epochOfJob.put(job.jobId(), epoch);
       startOfEpoch.put(epoch, bytesReadByThisJvm());
     }

@@ -9,6 +9,10 @@ import io.corgipile.examples.HiggsShapedData;
 import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDTrainingSummary;
+import io.corgipile.options.CommandLine;
+import io.corgipile.options.CommandLine.Arguments;
+import io.corgipile.options.CommandLine.Option;
+import io.corgipile.options.EnumChoice;
 import io.corgipile.source.ReadOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,58 +85,40 @@ public final class ConvergenceBenchmark {
    */
   record Settings(Size size, Path out, Path data, List<String> datasets, int epochs, int partitions,
       boolean inProcess, boolean resume, RunSpec run, Path records) {
-    static Settings parse(String[] args) {
-      Size size = Size.SMALL;
-      Path out = null;
-      Path data = Path.of("target/bench-data");
-      List<String> datasets = List.of("higgs", "flights");
-      Integer epochs = null;
-      int partitions = 2;
-      boolean inProcess = false;
-      boolean resume = false;
-      RunSpec run = null;
-      Path records = null;
-      for (int i = 0; i < args.length; i++) {
-        switch (args[i]) {
-          case "--out" -> out = Path.of(args[++i]);
-          case "--data" -> data = Path.of(args[++i]);
-          case "--datasets" -> datasets = List.of(args[++i].split(","));
-          case "--epochs" -> epochs = Integer.parseInt(args[++i]);
-          case "--partitions" -> partitions = Integer.parseInt(args[++i]);
-          case "--in-process" -> inProcess = true;
-          case "--resume" -> resume = true;
-          case "--run" -> run = RunSpec.parse(args[++i]);
-          case "--records" -> records = Path.of(args[++i]);
-          default -> size = parseSize(args[i]);
-        }
-      }
-      if (partitions < 1 || epochs != null && epochs < 1) {
-        throw new IllegalArgumentException("Cannot run the benchmark: --epochs and --partitions must be >= 1");
-      }
+    /** The options; {@code --run} and {@code --records} are the parent's, for a JVM measuring one run. */
+    static final CommandLine COMMAND_LINE = new CommandLine("run the benchmark", List.of(
+        new Option("out", "DIR", "results folder"),
+        new Option("data", "DIR", "generated and downloaded data"),
+        new Option("datasets", "LIST", "comma list among higgs,flights"),
+        new Option("epochs", "N", "epochs per SGD run"),
+        new Option("partitions", "N", "Spark partitions and local cores"),
+        Option.flag("in-process", "measure every run in this JVM"),
+        Option.flag("resume", "keep the runs already in the results folder's CSVs"),
+        new Option("run", "SPEC", "measure only this run (dataset:experiment:strategy:percent)"),
+        new Option("records", "FILE", "the CSV file the run's records go to")), 1);
+
+    static Settings parse(String[] argv) {
+      Arguments args = COMMAND_LINE.parse(argv);
+      Size size = args.positional().isEmpty() ? Size.SMALL
+          : args.choice("size", args.positional().get(0), Size.values());
+      RunSpec run = args.optional("run").map(RunSpec::parse).orElse(null);
+      Path records = args.optional("records").map(Path::of).orElse(null);
       if ((run == null) != (records == null)) {
         throw new IllegalArgumentException("Cannot run the benchmark: --run and --records go together");
       }
-      return new Settings(size, out != null ? out : Path.of("results", size.name().toLowerCase(Locale.ROOT)),
-          data, datasets, epochs != null ? epochs : size.epochs, partitions, inProcess, resume, run, records);
+      return new Settings(size, args.path("out", Path.of("results", EnumChoice.text(size))),
+          args.path("data", Path.of("target/bench-data")),
+          args.optional("datasets").map(d -> List.of(d.split(","))).orElse(List.of("higgs", "flights")),
+          args.atLeast("epochs", size.epochs, 1), args.atLeast("partitions", 2, 1), args.flag("in-process"),
+          args.flag("resume"), run, records);
     }
 
     /** The arguments that make a JVM measure {@code spec} under these settings. */
     List<String> childArgs(RunSpec spec, Path recordsFile) {
-      return List.of(size.name().toLowerCase(Locale.ROOT), "--data", data.toString(), "--epochs",
+      return List.of(EnumChoice.text(size), "--data", data.toString(), "--epochs",
           Integer.toString(epochs), "--partitions", Integer.toString(partitions), "--run", spec.arg(),
           "--records", recordsFile.toString());
     }
-  }
-
-  private static Size parseSize(String arg) {
-    for (Size size : Size.values()) {
-      if (size.name().equalsIgnoreCase(arg)) {
-        return size;
-      }
-    }
-    throw new IllegalArgumentException("Cannot run the benchmark: unknown argument '" + arg
-        + "'; sizes are tiny, small, full; options are --out, --data, --datasets, --epochs, --partitions,"
-        + " --in-process, --resume");
   }
 
   /** One measured training run: a strategy, at a buffer size, for an experiment, on a dataset. */
@@ -255,7 +241,7 @@ public final class ConvergenceBenchmark {
         throw new IOException("Cannot measure run " + spec.arg() + ": the JVM measuring it exited with status "
             + exit + " (its error is in the output above)");
       }
-      return BenchReport.Csv.read(records);
+      return ReportCsv.read(records);
     } finally {
       Files.deleteIfExists(records);
     }
@@ -268,7 +254,7 @@ public final class ConvergenceBenchmark {
       RunSpec spec = settings.run();
       Dataset data = dataset(spark, settings, spec.dataset(), false);
       BenchReport.writeString(settings.records(),
-          BenchReport.Csv.csv(new Experiments(spark, settings, data).measure(spec)));
+          ReportCsv.csv(new Experiments(spark, settings, data).measure(spec)));
     } finally {
       spark.stop();
     }
@@ -314,7 +300,7 @@ public final class ConvergenceBenchmark {
           + " test table.%n",
           System.getenv().getOrDefault("BENCH_COMMAND", "ConvergenceBenchmark"),
           System.getenv().getOrDefault("BENCH_CODE", "code version unknown"),
-          settings.size().name().toLowerCase(Locale.ROOT), settings.epochs(), settings.partitions(), spark.version(),
+          EnumChoice.text(settings.size()), settings.epochs(), settings.partitions(), spark.version(),
           settings.partitions(), Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now(),
           forked ? "each run in a JVM of its own" : "every run in one JVM", WARM_UP_EPOCHS);
       if (settings.resume()) {
@@ -331,13 +317,13 @@ public final class ConvergenceBenchmark {
         for (String experiment : List.of(BenchReport.STRATEGIES, BenchReport.BUFFER_SWEEP)) {
           Path csv = settings.out().resolve(experiment + ".csv");
           if (Files.exists(csv)) {
-            records.addAll(BenchReport.Csv.read(csv));
+            records.addAll(ReportCsv.read(csv));
           }
         }
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot resume from " + settings.out() + ": " + e.getMessage(), e);
       }
-      long runs = BenchReport.Run.group(records).size();
+      long runs = BenchRun.group(records).size();
       note("Resumed: " + runs + " runs come from an earlier invocation of the benchmark on the same data,"
           + " which " + settings.out() + " held when this one started.");
     }
@@ -426,7 +412,7 @@ public final class ConvergenceBenchmark {
     long rows = Math.min(settings.size().flightsRows, FLIGHTS_ROWS);
     // about 150 row groups, as the 10% buffer then holds several of a partition's
     FlightsData.Prepared prepared = FlightsData.prepare(spark, source,
-        dir.resolve("prepared-" + settings.size().name().toLowerCase(Locale.ROOT)), rows,
+        dir.resolve("prepared-" + EnumChoice.text(settings.size())), rows,
         (int) Math.max(1_000, rows / 150));
     return withShuffledCopy(spark, shuffleCopy, "flights", prepared.train().toString(), prepared.test().toString(),
         FlightsData.featurePipeline().getStages(), dir.resolve("shuffled-" + settings.size().name()),
@@ -539,10 +525,11 @@ public final class ConvergenceBenchmark {
             summary.interceptHistory()[e]);
         org.apache.spark.sql.Dataset<Row> predictions = epochModel.transform(test);
         cumulative += summary.secondsPerEpoch()[e];
+        long bytesRead = metrics.bytesOfEpoch(e + 1); // before ShuffleQuality's job, which sets the epoch too
         records.add(new EpochRecord(spec.experiment(), data.name(), spec.strategy(),
             isBuffered(spec.strategy()) ? spec.percent() : Double.NaN,
             e + 1, summary.objectiveHistory()[e], accuracy(predictions), auc(predictions),
-            summary.secondsPerEpoch()[e], cumulative, metrics.bytesOfEpoch(e + 1),
+            summary.secondsPerEpoch()[e], cumulative, bytesRead,
             ShuffleQuality.of(spark, train, e, spec.percent()), peak));
       }
       test.unpersist();

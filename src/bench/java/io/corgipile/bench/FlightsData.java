@@ -174,7 +174,7 @@ public final class FlightsData {
 
   private static void deleteQuietly(Path p) {
     try {
-      ScanBenchmark.deleteRecursively(p);
+      ScanTable.deleteRecursively(p);
     } catch (IOException e) {
       System.err.println("[flights] cannot delete " + p + ": " + e.getMessage());
     }
@@ -215,7 +215,7 @@ public final class FlightsData {
       Files.createDirectories(dir.getParent());
       // written aside and renamed into place, so an interrupted run leaves no table that looks complete
       Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp-" + ProcessHandle.current().pid());
-      ScanBenchmark.deleteRecursively(tmp);
+      ScanTable.deleteRecursively(tmp);
       long t0 = System.nanoTime();
       write(spark, source, tmp, maxRows, rowGroupRows);
       Prepared written = summarize(spark, tmp, dir);
@@ -232,7 +232,7 @@ public final class FlightsData {
       try (OutputStream o = Files.newOutputStream(tmp.resolve(META_FILE))) {
         meta.store(o, "flights-3m train/test tables; complete when this file exists");
       }
-      ScanBenchmark.deleteRecursively(dir);
+      ScanTable.deleteRecursively(dir);
       Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
       System.err.printf(Locale.ROOT, "[flights] wrote %s in %.1f s: %,d train rows (%d row groups), %,d test rows%n",
           dir, seconds, written.trainRows(), written.trainRowGroups(), written.testRows());
@@ -322,8 +322,8 @@ public final class FlightsData {
   private static Prepared summarize(SparkSession spark, Path tmp, Path dir) throws IOException {
     Row train = spark.read().parquet(tmp.resolve("train").toString()).agg(count(lit(1)), avg(LABEL)).head();
     Row test = spark.read().parquet(tmp.resolve("test").toString()).agg(count(lit(1)), avg(LABEL)).head();
-    ScanBenchmark.TableInfo info = new ScanBenchmark.TableInfo();
-    ScanBenchmark.footers(spark, tmp.resolve("train"), info);
+    ScanTable info = new ScanTable();
+    ScanTable.footers(spark, tmp.resolve("train"), info);
     return new Prepared(dir.resolve("train"), dir.resolve("test"), train.getLong(0), test.getLong(0),
         train.isNullAt(1) ? Double.NaN : train.getDouble(1), test.isNullAt(1) ? Double.NaN : test.getDouble(1),
         info.rowGroups);
