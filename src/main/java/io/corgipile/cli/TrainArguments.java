@@ -1,6 +1,7 @@
 package io.corgipile.cli;
 
 import io.corgipile.ml.SGDClassifier;
+import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDRegressor;
 import io.corgipile.options.CommandLine;
 import io.corgipile.options.CommandLine.Arguments;
@@ -45,11 +46,6 @@ record TrainArguments(String input, String label, List<String> features, Task ta
     String optionValue() {
       return EnumChoice.text(this);
     }
-
-    /** The estimator's default {@code maxIter}, read from a fresh instance. */
-    int defaultEpochs() {
-      return this == CLASSIFICATION ? new SGDClassifier().getMaxIter() : new SGDRegressor().getMaxIter();
-    }
   }
 
   /** The options, in the order of the help text. */
@@ -63,7 +59,7 @@ record TrainArguments(String input, String label, List<String> features, Task ta
       new Option("loss", "LOSS", Arrays.stream(Task.values())
           .map(t -> t.optionValue() + ": " + EnumChoice.withDefault(t.losses, t.losses.get(0)))
           .collect(Collectors.joining("; "))),
-      new Option("epochs", "N", "most epochs to train (default " + Task.DEFAULT.defaultEpochs()
+      new Option("epochs", "N", "most epochs to train (default " + SGDParams.DEFAULT_MAX_ITER
           + "; training may stop earlier, see tol)"),
       new Option("buffer", "SIZE", "shuffle buffer per partition: " + BufferSize.FORMAT + " (default "
           + ReadOptions.BUFFER_SIZE_DEFAULT + ")"),
@@ -125,7 +121,7 @@ record TrainArguments(String input, String label, List<String> features, Task ta
     } catch (IllegalArgumentException e) {
       throw Arguments.invalid("buffer", buffer, BufferSize.FORMAT);
     }
-    int epochs = values.atLeast("epochs", task.defaultEpochs(), 1);
+    int epochs = values.atLeast("epochs", SGDParams.DEFAULT_MAX_ITER, 1);
     String loss = values.optional("loss").orElse(null);
     if (loss != null && !task.losses.contains(loss)) {
       throw Arguments.invalid("loss", loss, String.join(" or ", task.losses) + " for " + task.optionValue());
