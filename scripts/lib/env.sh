@@ -69,7 +69,7 @@ run_benchmark() {
   compile_benchmarks
 
   BENCH_COMMAND="$script${*:+ $*}"
-  dirty="$(git status --porcelain -- src/main pom.xml 2>/dev/null | sed 's/^...//' | paste -sd, - || true)"
+  dirty="$(git status --porcelain -- src/main src/bench pom.xml 2>/dev/null | sed 's/^...//' | paste -sd, - || true)"
   BENCH_CODE="commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)${dirty:+, uncommitted changes in: $dirty}"
   export BENCH_COMMAND BENCH_CODE
 
