@@ -1,5 +1,6 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.RowGroupRows;
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;

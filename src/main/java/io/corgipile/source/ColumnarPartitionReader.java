@@ -1,5 +1,6 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.RowGroupBatches;
 import java.io.IOException;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;

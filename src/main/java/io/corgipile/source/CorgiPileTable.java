@@ -1,5 +1,6 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.FileListing;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
