@@ -64,12 +64,12 @@ final class BlockOpener {
     }
   }
 
-  /** An error reading {@code block}, naming it and its file. */
+  /** An error reading {@code block}, naming it and its file, unless {@code e} already does. */
   CorgiPileReadException failure(Block block, Exception e) {
-    if (e instanceof CorgiPileReadException && e.getMessage().startsWith("Cannot read row group")) {
-      return (CorgiPileReadException) e;
+    if (e instanceof RowGroupReadException named) {
+      return named;
     }
-    return new CorgiPileReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
+    return new RowGroupReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
   }
 
   private HadoopInputFile input(Block block) throws IOException {
