@@ -98,7 +98,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       case CORGIPILE:
         return new BufferedTupleStream(shuffledBuffers(epoch, opener, metrics), numFields);
       default:
-        // none and block, for schemas Spark's vectorized reader does not take
+        // none and block, when Spark takes rows rather than column batches
         return new DirectTupleStream(new BlockRowStream(opener, epoch.blocks, metrics));
     }
   }

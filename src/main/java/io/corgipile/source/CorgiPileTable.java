@@ -26,10 +26,6 @@ final class CorgiPileTable implements SupportsRead {
     this.listing = listing;
   }
 
-  FileListing listing() {
-    return listing;
-  }
-
   @Override
   public String name() {
     return name;
