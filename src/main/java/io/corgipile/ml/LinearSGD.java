@@ -1,5 +1,7 @@
 package io.corgipile.ml;
 
+import io.corgipile.spark.FeatureVector;
+
 /**
  * A linear model under SGD updates in one partition, each update costing O(non-zeros) of its
  * batch. The weights are kept as {@code scale * v}, so L2 shrinks all of them by changing {@code

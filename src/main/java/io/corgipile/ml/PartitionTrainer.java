@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import io.corgipile.spark.FeatureVector;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.function.FlatMapFunction;

@@ -3,6 +3,7 @@ package io.corgipile.ml;
 import static org.apache.spark.sql.functions.col;
 
 import io.corgipile.source.ReadOptions;
+import io.corgipile.spark.DatasetInternals;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

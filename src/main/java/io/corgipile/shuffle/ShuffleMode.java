@@ -18,11 +18,6 @@ public enum ShuffleMode {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** Whether tuples are reordered within or across row groups. */
-  public boolean shufflesTuples() {
-    return this == CORGIPILE || this == WINDOW;
-  }
-
   /** Whether the order of row groups is randomized every epoch. */
   public boolean shufflesBlocks() {
     return this == CORGIPILE || this == BLOCK;

@@ -1,5 +1,10 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.DataFile;
+import io.corgipile.spark.RowGroupBatches;
+import io.corgipile.spark.RowGroupDecoder;
+import io.corgipile.spark.RowGroupRows;
+import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -15,18 +20,18 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
  */
 final class BlockOpener {
   private final BlockPlan plan;
-  private final SparkParquetAdapter.Decoder decoder;
-  private final SparkParquetAdapter adapter;
+  private final RowGroupDecoder decoder;
+  private final ScanSettings settings;
   private final ReaderMetrics metrics;
   private final Map<Integer, OpenFile> files = new HashMap<>();
 
   /** A file's handle and footer. */
   private record OpenFile(HadoopInputFile input, ParquetMetadata footer) {}
 
-  BlockOpener(BlockPlan plan, SparkParquetAdapter adapter, ReaderMetrics metrics) {
+  BlockOpener(BlockPlan plan, ScanSettings settings, ReaderMetrics metrics) {
     this.plan = plan;
-    this.adapter = adapter;
-    this.decoder = adapter.decoder();
+    this.settings = settings;
+    this.decoder = new RowGroupDecoder(settings);
     this.metrics = metrics;
   }
 
@@ -59,12 +64,12 @@ final class BlockOpener {
     }
   }
 
-  /** An error reading {@code block}, naming it and its file. */
+  /** An error reading {@code block}, naming it and its file, unless {@code e} already does. */
   CorgiPileReadException failure(Block block, Exception e) {
-    if (e instanceof CorgiPileReadException && e.getMessage().startsWith("Cannot read row group")) {
-      return (CorgiPileReadException) e;
+    if (e instanceof RowGroupReadException named) {
+      return named;
     }
-    return new CorgiPileReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
+    return new RowGroupReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
   }
 
   private HadoopInputFile input(Block block) throws IOException {
@@ -85,7 +90,7 @@ final class BlockOpener {
     OpenFile open = files.get(block.file());
     if (open == null) {
       HadoopInputFile input =
-          HadoopInputFile.fromPath(new Path(plan.files().get(block.file()).path()), adapter.hadoopConf());
+          HadoopInputFile.fromPath(new Path(plan.files().get(block.file()).path()), settings.hadoopConf());
       open = new OpenFile(input, BlockPlanner.readFooter(input));
       files.put(block.file(), open);
     }

@@ -1,5 +1,6 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.DataFile;
 import java.io.Serializable;
 import java.util.List;
 

@@ -1,5 +1,8 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.DataFile;
+import io.corgipile.spark.ParquetConversion;
+import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,8 +49,8 @@ final class BlockPlanner {
 
   private BlockPlanner() {}
 
-  static BlockPlan plan(SparkParquetAdapter adapter, List<DataFile> files, Filter[] filters) {
-    Configuration conf = adapter.hadoopConf();
+  static BlockPlan plan(ScanSettings settings, List<DataFile> files, Filter[] filters) {
+    Configuration conf = settings.hadoopConf();
     int threads = Math.max(1, Math.min(MAX_THREADS, files.size()));
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "corgipile-footers");
@@ -58,7 +61,7 @@ final class BlockPlanner {
       List<Future<List<Block>>> futures = new ArrayList<>();
       for (int i = 0; i < files.size(); i++) {
         int index = i;
-        futures.add(pool.submit(() -> blocksOf(adapter, conf, index, files.get(index), filters)));
+        futures.add(pool.submit(() -> blocksOf(settings, conf, index, files.get(index), filters)));
       }
       List<Block> blocks = new ArrayList<>();
       for (Future<List<Block>> f : futures) {
@@ -89,7 +92,7 @@ final class BlockPlanner {
   }
 
   private static List<Block> blocksOf(
-      SparkParquetAdapter adapter, Configuration conf, int index, DataFile file, Filter[] filters) {
+      ScanSettings settings, Configuration conf, int index, DataFile file, Filter[] filters) {
     ParquetMetadata footer;
     try {
       footer = readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
@@ -98,15 +101,16 @@ final class BlockPlanner {
     }
     StructType fileSchema;
     try {
-      fileSchema = adapter.sparkSchemaOf(footer.getFileMetaData().getSchema());
+      fileSchema = ParquetConversion.sparkSchemaOf(settings, footer.getFileMetaData().getSchema());
     } catch (RuntimeException e) {
       throw new CorgiPileReadException("Cannot read schema of Parquet file " + file.path() + ": " + message(e), e);
     }
-    checkCompatible(file.path(), adapter.requestedDataSchema(), fileSchema, adapter.caseSensitive());
+    checkCompatible(file.path(), settings.requestedDataSchema(), fileSchema, settings.caseSensitive());
 
     List<BlockMetaData> all = footer.getBlocks();
     Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
-    Optional<FilterPredicate> predicate = adapter.parquetPredicate(footer.getFileMetaData(), filters);
+    Optional<FilterPredicate> predicate =
+        ParquetConversion.parquetPredicate(settings, footer.getFileMetaData(), filters);
     kept.addAll(predicate.isPresent()
         ? RowGroupFilter.filterRowGroups(FilterCompat.get(predicate.get()), all, footer.getFileMetaData().getSchema())
         : all);

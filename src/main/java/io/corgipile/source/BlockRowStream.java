@@ -1,36 +1,33 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.RowGroupRows;
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /** The rows of a list of blocks, block after block. */
 final class BlockRowStream implements Closeable {
-  private final BlockOpener opener;
-  private final int[] order;
+  private final BlockCursor<RowGroupRows> blocks;
   private final ReaderMetrics metrics;
 
-  private int nextBlock;
-  private Block current;
   private RowGroupRows rows;
   private long rowsSeen;
   private long rowsPublished;
   private long bytesSeen;
 
   BlockRowStream(BlockOpener opener, int[] order, ReaderMetrics metrics) {
-    this.opener = opener;
-    this.order = order;
+    this.blocks = BlockCursor.rows(opener, order);
     this.metrics = metrics;
   }
 
   /** Whether another block remains after the current one. */
   boolean hasNextBlock() {
-    return nextBlock < order.length;
+    return blocks.hasNext();
   }
 
   /** Rows of the block {@link #openNextBlock()} would open. */
   long nextBlockRows() {
-    return opener.block(order[nextBlock]).rows();
+    return blocks.nextRows();
   }
 
   /** Average bytes of the rows decoded so far, or 0 before the first row. */
@@ -41,8 +38,7 @@ final class BlockRowStream implements Closeable {
   /** Closes the current block and opens the next one. */
   void openNextBlock() throws IOException {
     closeCurrent();
-    current = opener.block(order[nextBlock++]);
-    rows = opener.rows(current);
+    rows = blocks.openNext();
   }
 
   /** Advances to the next row of the current block; false at its end. */
@@ -56,7 +52,7 @@ final class BlockRowStream implements Closeable {
         return false;
       }
     } catch (IOException | RuntimeException e) {
-      throw opener.failure(current, e);
+      throw blocks.failure(e);
     }
     rowsSeen++;
     bytesSeen += rows.row().getSizeInBytes();
@@ -83,11 +79,8 @@ final class BlockRowStream implements Closeable {
     // Published per block, not per row: an atomic update per row would cost more than the row.
     metrics.rowsRead.addAndGet(rowsSeen - rowsPublished);
     rowsPublished = rowsSeen;
-    if (rows != null) {
-      RowGroupRows r = rows;
-      rows = null;
-      r.close();
-    }
+    rows = null;
+    blocks.closeCurrent();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.corgipile.source;
 
 import io.corgipile.shuffle.TupleShuffleBuffer;
+import io.corgipile.spark.UnsafeRows;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
@@ -46,7 +47,7 @@ final class BufferFiller {
 
   private boolean add(TupleShuffleBuffer buffer) {
     UnsafeRow row = source.row();
-    return buffer.tryAdd(TupleStream.bytesOf(row), TupleStream.offsetOf(row), row.getSizeInBytes());
+    return buffer.tryAdd(UnsafeRows.bytesOf(row), UnsafeRows.offsetOf(row), row.getSizeInBytes());
   }
 
   private boolean fits(TupleShuffleBuffer buffer, long rows) {

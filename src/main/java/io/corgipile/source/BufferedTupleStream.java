@@ -1,9 +1,9 @@
 package io.corgipile.source;
 
 import io.corgipile.shuffle.TupleShuffleBuffer;
+import io.corgipile.spark.UnsafeRows;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
-import org.apache.spark.unsafe.Platform;
 
 /** The rows of a partition's shuffled buffers, in buffer order: {@code corgipile} as rows. */
 final class BufferedTupleStream implements TupleStream {
@@ -22,7 +22,7 @@ final class BufferedTupleStream implements TupleStream {
     }
     TupleShuffleBuffer buffer = buffers.current();
     int i = buffers.runStart();
-    row.pointTo(buffer.pageOf(i), Platform.BYTE_ARRAY_OFFSET + buffer.offsetOf(i), buffer.lengthOf(i));
+    UnsafeRows.view(row, buffer.pageOf(i), buffer.offsetOf(i), buffer.lengthOf(i));
     return true;
   }
 

@@ -1,5 +1,6 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.RowGroupBatches;
 import java.io.IOException;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -11,17 +12,13 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * at the cost of Spark's own Parquet scan.
  */
 final class ColumnarPartitionReader implements PartitionReader<ColumnarBatch> {
-  private final BlockOpener opener;
-  private final int[] order;
+  private final BlockCursor<RowGroupBatches> blocks;
   private final ReaderMetrics metrics;
-  private int nextBlock;
-  private Block current;
   private RowGroupBatches batches;
   private ColumnarBatch batch;
 
   ColumnarPartitionReader(BlockOpener opener, int[] order, ReaderMetrics metrics) {
-    this.opener = opener;
-    this.order = order;
+    this.blocks = BlockCursor.batches(opener, order);
     this.metrics = metrics;
   }
 
@@ -32,19 +29,20 @@ final class ColumnarPartitionReader implements PartitionReader<ColumnarBatch> {
         try {
           batch = batches.nextBatch();
         } catch (IOException | RuntimeException e) {
-          throw opener.failure(current, e);
+          throw blocks.failure(e);
         }
         if (batch != null) {
+          // Published per batch: an atomic update per batch costs little beside its rows.
           metrics.rowsRead.addAndGet(batch.numRows());
           return true;
         }
-        closeCurrent();
+        batches = null;
+        blocks.closeCurrent();
       }
-      if (nextBlock >= order.length) {
+      if (!blocks.hasNext()) {
         return false;
       }
-      current = opener.block(order[nextBlock++]);
-      batches = opener.batches(current);
+      batches = blocks.openNext();
     }
   }
 
@@ -58,16 +56,9 @@ final class ColumnarPartitionReader implements PartitionReader<ColumnarBatch> {
     return CorgiPileMetrics.values(metrics);
   }
 
-  private void closeCurrent() throws IOException {
-    if (batches != null) {
-      RowGroupBatches b = batches;
-      batches = null;
-      b.close();
-    }
-  }
-
   @Override
   public void close() throws IOException {
-    closeCurrent();
+    batches = null;
+    blocks.close();
   }
 }

@@ -7,6 +7,7 @@ import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
 import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
+import io.corgipile.spark.ScanSettings;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -24,14 +25,14 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   private final BlockPlan plan;
   private final ReadConf conf;
   private final int partitions;
-  private final SparkParquetAdapter adapter;
+  private final ScanSettings settings;
   private final int numFields;
 
-  CorgiPileReaderFactory(BlockPlan plan, ReadConf conf, int partitions, SparkParquetAdapter adapter, int numFields) {
+  CorgiPileReaderFactory(BlockPlan plan, ReadConf conf, int partitions, ScanSettings settings, int numFields) {
     this.plan = plan;
     this.conf = conf;
     this.partitions = partitions;
-    this.adapter = adapter;
+    this.settings = settings;
     this.numFields = numFields;
   }
 
@@ -50,9 +51,9 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     switch (conf.shuffle()) {
       case NONE:
       case BLOCK:
-        return adapter.supportsColumnar();
+        return settings.supportsColumnar();
       case CORGIPILE:
-        return adapter.supportsColumnar() && adapter.fixedWidthRows();
+        return settings.supportsColumnar() && settings.fixedWidthRows();
       default:
         return false;
     }
@@ -62,9 +63,9 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
     ReaderMetrics metrics = new ReaderMetrics();
     Epoch epoch = epoch((CorgiPileInputPartition) partition);
-    BlockOpener opener = new BlockOpener(plan, adapter, metrics);
+    BlockOpener opener = new BlockOpener(plan, settings, metrics);
     if (conf.shuffle() == ShuffleMode.CORGIPILE) {
-      return new ShuffledBatchReader(shuffledBuffers(epoch, opener, metrics), adapter.readSchema(), metrics);
+      return new ShuffledBatchReader(shuffledBuffers(epoch, opener, metrics), settings.readSchema(), metrics);
     }
     return new ColumnarPartitionReader(opener, epoch.blocks, metrics);
   }
@@ -86,7 +87,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   /** The partition's rows in this epoch's order. */
   private TupleStream open(CorgiPileInputPartition partition, ReaderMetrics metrics) {
     Epoch epoch = epoch(partition);
-    BlockOpener opener = new BlockOpener(plan, adapter, metrics);
+    BlockOpener opener = new BlockOpener(plan, settings, metrics);
     switch (conf.shuffle()) {
       case WINDOW:
         BufferSize size = conf.bufferSize();
@@ -97,7 +98,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       case CORGIPILE:
         return new BufferedTupleStream(shuffledBuffers(epoch, opener, metrics), numFields);
       default:
-        // none and block, for schemas Spark's vectorized reader does not take
+        // none and block, when Spark takes rows rather than column batches
         return new DirectTupleStream(new BlockRowStream(opener, epoch.blocks, metrics));
     }
   }

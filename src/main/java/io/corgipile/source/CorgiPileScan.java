@@ -2,6 +2,9 @@ package io.corgipile.source;
 
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.spark.DataFile;
+import io.corgipile.spark.FileListing;
+import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
@@ -27,18 +30,18 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private final StructType readSchema;
   private final Filter[] pushedFilters;
   private final ReadConf conf;
-  private final SparkParquetAdapter adapter;
+  private final ScanSettings settings;
   private BlockPlan plan;
   private boolean warned;
 
   CorgiPileScan(SparkSession session, FileListing listing, StructType readSchema, Filter[] pushedFilters,
-      ReadConf conf, SparkParquetAdapter adapter) {
+      ReadConf conf, ScanSettings settings) {
     this.session = session;
     this.listing = listing;
     this.readSchema = readSchema;
     this.pushedFilters = pushedFilters;
     this.conf = conf;
-    this.adapter = adapter;
+    this.settings = settings;
   }
 
   @Override
@@ -54,7 +57,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
 
   private synchronized BlockPlan plan() {
     if (plan == null) {
-      plan = BlockPlanner.plan(adapter, listing.files(), pushedFilters);
+      plan = BlockPlanner.plan(settings, listing.files(), pushedFilters);
     }
     return plan;
   }
@@ -71,7 +74,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     int partitions = partitions();
     warnIfBufferHoldsFewerThanTwoBlocks(p, partitions);
     return new CorgiPileBatch(
-        new CorgiPileReaderFactory(p, conf, partitions, adapter, readSchema.fields().length), partitions);
+        new CorgiPileReaderFactory(p, conf, partitions, settings, readSchema.fields().length), partitions);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.FileListing;
+import io.corgipile.spark.ScanSettings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -63,7 +65,7 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
   @Override
   public Scan build() {
-    SparkParquetAdapter adapter = new SparkParquetAdapter(session, options, listing.partitionSchema(), requiredSchema);
-    return new CorgiPileScan(session, listing, adapter.readSchema(), pushed, conf, adapter);
+    ScanSettings settings = new ScanSettings(session, options, listing.partitionSchema(), requiredSchema);
+    return new CorgiPileScan(session, listing, settings.readSchema(), pushed, conf, settings);
   }
 }

@@ -2,6 +2,8 @@ package io.corgipile.source;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corgipile.spark.FileLister;
+import io.corgipile.spark.FileListing;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -71,7 +73,7 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
     List<String> paths = paths(options);
     FileListing listing;
     try {
-      listing = SparkParquetAdapter.listFiles(session, paths, fileOptions(options), userSchema);
+      listing = FileLister.listFiles(session, paths, fileOptions(options), userSchema);
     } catch (Exception e) {
       // Scala throws AnalysisException and SparkException, checked to javac, without declaring them.
       if (e instanceof AnalysisException) {

@@ -1,5 +1,6 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.FileListing;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
@@ -23,10 +24,6 @@ final class CorgiPileTable implements SupportsRead {
     this.session = session;
     this.name = name;
     this.listing = listing;
-  }
-
-  FileListing listing() {
-    return listing;
   }
 
   @Override

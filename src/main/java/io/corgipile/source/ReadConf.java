@@ -55,14 +55,6 @@ final class ReadConf implements Serializable {
     return bufferSize;
   }
 
-  long seed() {
-    return seed;
-  }
-
-  int epoch() {
-    return epoch;
-  }
-
   OptionalInt partitions() {
     return partitions == null ? OptionalInt.empty() : OptionalInt.of(partitions);
   }

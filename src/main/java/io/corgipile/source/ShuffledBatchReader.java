@@ -1,15 +1,15 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.RowArenaBatch;
 import java.io.IOException;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * The shuffled buffers of a partition handed to Spark as column batches that view runs of the
- * buffer's rows ({@link RowArenaColumnVector}). Spark's generated column-to-row code then writes
+ * buffer's rows ({@link RowArenaBatch}). Spark's generated column-to-row code then writes
  * each output row once, in a tight loop, where the row interface would copy it a second time
  * through a projection and several iterator layers. Used for schemas of primitive columns.
  */
@@ -18,18 +18,12 @@ final class ShuffledBatchReader implements PartitionReader<ColumnarBatch> {
 
   private final ShuffledBuffers buffers;
   private final ReaderMetrics metrics;
-  private final RowArenaColumnVector.Rows rows;
-  private final ColumnarBatch batch;
+  private final RowArenaBatch batch;
 
   ShuffledBatchReader(ShuffledBuffers buffers, StructType schema, ReaderMetrics metrics) {
     this.buffers = buffers;
     this.metrics = metrics;
-    this.rows = new RowArenaColumnVector.Rows(schema.size(), BATCH_ROWS);
-    ColumnVector[] columns = new ColumnVector[schema.size()];
-    for (int i = 0; i < columns.length; i++) {
-      columns[i] = new RowArenaColumnVector(schema.fields()[i].dataType(), rows, i);
-    }
-    this.batch = new ColumnarBatch(columns);
+    this.batch = new RowArenaBatch(schema, BATCH_ROWS);
   }
 
   @Override
@@ -38,14 +32,13 @@ final class ShuffledBatchReader implements PartitionReader<ColumnarBatch> {
     if (n == 0) {
       return false;
     }
-    rows.point(buffers.current(), buffers.runStart(), n);
-    batch.setNumRows(n);
+    batch.point(buffers.current(), buffers.runStart(), n);
     return true;
   }
 
   @Override
   public ColumnarBatch get() {
-    return batch;
+    return batch.batch();
   }
 
   @Override

@@ -1,9 +1,9 @@
 package io.corgipile.source;
 
 import io.corgipile.shuffle.SlidingWindow;
+import io.corgipile.spark.UnsafeRows;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
-import org.apache.spark.unsafe.Platform;
 
 /** Storage order through a {@link SlidingWindow}: the {@code window} mode. */
 final class WindowTupleStream implements TupleStream {
@@ -26,9 +26,9 @@ final class WindowTupleStream implements TupleStream {
     if (!window.isFilled()) {
       while (source.next()) {
         UnsafeRow in = source.row();
-        if (!window.tryFill(TupleStream.bytesOf(in), TupleStream.offsetOf(in), in.getSizeInBytes())) {
+        if (!window.tryFill(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes())) {
           // The window is full: this row is the first replacement.
-          window.emitAndReplace(TupleStream.bytesOf(in), TupleStream.offsetOf(in), in.getSizeInBytes());
+          window.emitAndReplace(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes());
           return emitted();
         }
       }
@@ -37,7 +37,7 @@ final class WindowTupleStream implements TupleStream {
     } else if (!sourceDone) {
       if (source.next()) {
         UnsafeRow in = source.row();
-        window.emitAndReplace(TupleStream.bytesOf(in), TupleStream.offsetOf(in), in.getSizeInBytes());
+        window.emitAndReplace(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes());
         return emitted();
       }
       sourceDone = true;
@@ -54,7 +54,7 @@ final class WindowTupleStream implements TupleStream {
       observedBytes = window.peakBytes();
       metrics.observeBufferBytes(observedBytes);
     }
-    row.pointTo(window.emittedArray(), Platform.BYTE_ARRAY_OFFSET + window.emittedOffset(), window.emittedLength());
+    UnsafeRows.view(row, window.emittedArray(), window.emittedOffset(), window.emittedLength());
     return true;
   }
 

@@ -3,6 +3,7 @@ package io.corgipile.ml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.corgipile.spark.FeatureVector;
 import java.util.Random;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;

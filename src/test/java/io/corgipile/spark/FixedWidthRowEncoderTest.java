@@ -1,4 +1,4 @@
-package io.corgipile.source;
+package io.corgipile.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,7 +1,7 @@
-package io.corgipile.source;
+package io.corgipile.spark;
 
 import java.io.Serializable;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /** One Parquet file of a table, with the values of its Hive-style partition directories. */
-record DataFile(String path, long length, InternalRow partitionValues) implements Serializable {}
+public record DataFile(String path, long length, InternalRow partitionValues) implements Serializable {}

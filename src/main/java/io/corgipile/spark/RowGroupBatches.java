@@ -1,11 +1,11 @@
-package io.corgipile.source;
+package io.corgipile.spark;
 
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /** The decoded column batches of one row group, in the scan's read schema. */
-interface RowGroupBatches extends Closeable {
+public interface RowGroupBatches extends Closeable {
   /** The next batch, or null at the end of the row group; reused by the next call. */
   ColumnarBatch nextBatch() throws IOException;
 }

@@ -1,4 +1,4 @@
-package io.corgipile.source;
+package io.corgipile.spark;
 
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
@@ -40,7 +40,7 @@ final class FixedWidthRowEncoder {
   private FixedWidthRowEncoder(Kind[] kinds, int[] columns) {
     this.kinds = kinds;
     this.columns = columns;
-    this.bitSetBytes = ((kinds.length + 63) / 64) * 8;
+    this.bitSetBytes = UnsafeRows.bitSetBytes(kinds.length);
     this.rowBytes = bitSetBytes + 8 * kinds.length;
   }
 

@@ -1,4 +1,4 @@
-package io.corgipile.source;
+package io.corgipile.spark;
 
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import org.apache.spark.sql.types.DataType;
@@ -11,10 +11,10 @@ import org.apache.spark.unsafe.bitset.BitSetMethods;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * One column of a run of {@code UnsafeRow}s held in a {@link TupleShuffleBuffer}, read in place:
- * row {@code i} of the batch is the buffer's row {@code start + i}, in shuffled order. Only for
- * fields {@code UnsafeRow} keeps in their 8-byte slot (primitives, dates, timestamps), which is what
- * {@link FixedWidthRowEncoder} writes.
+ * One column of a {@link RowArenaBatch}: a run of {@code UnsafeRow}s held in a {@link
+ * TupleShuffleBuffer}, read in place; row {@code i} of the batch is the buffer's row {@code start +
+ * i}, in shuffled order. Only for fields {@code UnsafeRow} keeps in their 8-byte slot (primitives,
+ * dates, timestamps), which is what {@link FixedWidthRowEncoder} writes.
  */
 final class RowArenaColumnVector extends ColumnVector {
   /** Where the rows of the current batch are; shared by the batch's columns. */
@@ -24,7 +24,7 @@ final class RowArenaColumnVector extends ColumnVector {
     private final long[] offsets;
 
     Rows(int numFields, int capacity) {
-      this.bitSetBytes = ((numFields + 63) / 64) * 8;
+      this.bitSetBytes = UnsafeRows.bitSetBytes(numFields);
       this.bases = new Object[capacity];
       this.offsets = new long[capacity];
     }

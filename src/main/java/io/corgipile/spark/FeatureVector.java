@@ -1,4 +1,4 @@
-package io.corgipile.ml;
+package io.corgipile.spark;
 
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
@@ -6,13 +6,14 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 
 /**
- * A reusable view of an MLlib vector stored in an {@link InternalRow}, read in place: no
- * {@code Vector} or {@code Row} object per row. The vector's SQL form (VectorUDT) is a struct of
+ * A reusable view of an MLlib vector stored in an {@link InternalRow}, read in place.
+ *
+ * <p>No {@code Vector} or {@code Row} object per row. The vector's SQL form (VectorUDT) is a struct of
  * {@code type} (0 sparse, 1 dense), {@code size}, {@code indices} and {@code values}; a dense
  * vector keeps only {@code values}. For the {@link UnsafeRow}s Spark plans produce, the view points
  * reused objects at the row's bytes, so reading a row allocates nothing.
  */
-final class FeatureVector {
+public final class FeatureVector {
   private static final int VECTOR_FIELDS = 4;
   private static final byte SPARSE = 0;
 
@@ -25,11 +26,10 @@ final class FeatureVector {
   private int size;
 
   /** Points this view at the vector in field {@code ordinal} of {@code row}, which must not be null. */
-  void pointTo(InternalRow row, int ordinal) {
+  public void pointTo(InternalRow row, int ordinal) {
     InternalRow vector;
     if (row instanceof UnsafeRow unsafe) {
-      long offsetAndSize = unsafe.getLong(ordinal);
-      struct.pointTo(unsafe.getBaseObject(), unsafe.getBaseOffset() + (offsetAndSize >> 32), (int) offsetAndSize);
+      UnsafeRows.pointToStruct(unsafe, ordinal, struct);
       vector = struct;
     } else {
       vector = row.getStruct(ordinal, VECTOR_FIELDS);
@@ -47,29 +47,28 @@ final class FeatureVector {
 
   private static ArrayData array(InternalRow vector, int ordinal, UnsafeArrayData reused) {
     if (vector instanceof UnsafeRow unsafe) {
-      long offsetAndSize = unsafe.getLong(ordinal);
-      reused.pointTo(unsafe.getBaseObject(), unsafe.getBaseOffset() + (offsetAndSize >> 32), (int) offsetAndSize);
+      UnsafeRows.pointToArray(unsafe, ordinal, reused);
       return reused;
     }
     return vector.getArray(ordinal);
   }
 
   /** The vector's dimension. */
-  int size() {
+  public int size() {
     return size;
   }
 
   /** Stored entries: the non-zeros of a sparse vector, every entry of a dense one. */
-  int numStored() {
+  public int numStored() {
     return values.numElements();
   }
 
   /** The feature index of stored entry {@code k}. */
-  int index(int k) {
+  public int index(int k) {
     return sparse ? indices.getInt(k) : k;
   }
 
-  double value(int k) {
+  public double value(int k) {
     return values.getDouble(k);
   }
 }

@@ -1,0 +1,78 @@
+package io.corgipile.source;
+
+import io.corgipile.spark.RowGroupBatches;
+import io.corgipile.spark.RowGroupRows;
+import java.io.Closeable;
+import java.io.IOException;
+
+/**
+ * A partition's blocks in the epoch's order, opened one at a time as rows or as batches: the
+ * current block is closed before the next one opens, and errors name the current block.
+ */
+final class BlockCursor<T extends Closeable> implements Closeable {
+  /** How a block is opened: as rows or as column batches. */
+  @FunctionalInterface
+  private interface Open<T> {
+    T open(Block block) throws IOException;
+  }
+
+  private final BlockOpener opener;
+  private final int[] order;
+  private final Open<T> how;
+  private int nextBlock;
+  private Block current;
+  private T opened;
+
+  private BlockCursor(BlockOpener opener, int[] order, Open<T> how) {
+    this.opener = opener;
+    this.order = order;
+    this.how = how;
+  }
+
+  /** The blocks {@code order} (indexes into the plan) opened as decoded rows. */
+  static BlockCursor<RowGroupRows> rows(BlockOpener opener, int[] order) {
+    return new BlockCursor<>(opener, order, opener::rows);
+  }
+
+  /** The blocks {@code order} (indexes into the plan) opened as column batches. */
+  static BlockCursor<RowGroupBatches> batches(BlockOpener opener, int[] order) {
+    return new BlockCursor<>(opener, order, opener::batches);
+  }
+
+  /** Whether another block remains after the current one. */
+  boolean hasNext() {
+    return nextBlock < order.length;
+  }
+
+  /** Rows of the block {@link #openNext()} would open. */
+  long nextRows() {
+    return opener.block(order[nextBlock]).rows();
+  }
+
+  /** Closes the current block and opens the next one. */
+  T openNext() throws IOException {
+    closeCurrent();
+    current = opener.block(order[nextBlock++]);
+    opened = how.open(current);
+    return opened;
+  }
+
+  /** An error reading the current block, naming it and its file. */
+  CorgiPileReadException failure(Exception e) {
+    return opener.failure(current, e);
+  }
+
+  /** Closes the current block, if one is open. */
+  void closeCurrent() throws IOException {
+    if (opened != null) {
+      T o = opened;
+      opened = null;
+      o.close();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    closeCurrent();
+  }
+}

@@ -1,0 +1,241 @@
+package io.corgipile.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.util.RebaseDateTime;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
+import org.apache.spark.sql.execution.datasources.DataSourceUtils;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetOptions;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetWriteSupport;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * A scan's settings captured from the session on the driver, and its broadcast Hadoop configuration.
+ *
+ * <p>It travels to the executors inside the reader factory.
+ */
+public final class ScanSettings implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final Broadcast<SerializableConfiguration> hadoopConf;
+  private final StructType requestedDataSchema;
+  private final StructType readPartitionSchema;
+  private final int[] readPartitionOrdinals;
+  private final StructType readSchema;
+  private final boolean caseSensitive;
+  private final boolean vectorized;
+  private final boolean columnar;
+  private final boolean offHeap;
+  private final int batchSize;
+  private final boolean int96Conversion;
+  private final String sessionTimeZone;
+  private final String datetimeRebaseMode;
+  private final String int96RebaseMode;
+  private final boolean filterPushDown;
+  private final boolean pushDownDate;
+  private final boolean pushDownTimestamp;
+  private final boolean pushDownDecimal;
+  private final boolean pushDownStringPredicate;
+  private final int pushDownInFilterThreshold;
+
+  /**
+   * Captures a scan's settings.
+   *
+   * @param options the reader options (Spark's Parquet options such as {@code datetimeRebaseMode} apply)
+   * @param partitionSchema the table's partition columns
+   * @param requiredSchema the columns the scan must return, a pruned subset of the table schema
+   */
+  public ScanSettings(
+      SparkSession session, Map<String, String> options, StructType partitionSchema, StructType requiredSchema) {
+    SQLConf sql = sqlConf(session);
+    this.caseSensitive = sql.caseSensitiveAnalysis();
+    List<StructField> data = new ArrayList<>();
+    for (StructField f : requiredSchema.fields()) {
+      if (indexOf(partitionSchema, f.name()) < 0) {
+        data.add(f);
+      }
+    }
+    List<StructField> partitions = new ArrayList<>();
+    List<Integer> ordinals = new ArrayList<>();
+    for (int i = 0; i < partitionSchema.fields().length; i++) {
+      if (indexOf(requiredSchema, partitionSchema.fields()[i].name()) >= 0) {
+        partitions.add(partitionSchema.fields()[i]);
+        ordinals.add(i);
+      }
+    }
+    this.requestedDataSchema = new StructType(data.toArray(new StructField[0]));
+    this.readPartitionSchema = new StructType(partitions.toArray(new StructField[0]));
+    this.readPartitionOrdinals = ordinals.stream().mapToInt(Integer::intValue).toArray();
+    // As Spark's own Parquet scan: data columns, then partition columns, which is how its readers
+    // lay out a batch.
+    this.readSchema = new StructType(concat(requestedDataSchema.fields(), readPartitionSchema.fields()));
+    this.vectorized = ParquetUtils.isBatchReadSupportedForSchema(sql, readSchema);
+    this.columnar = vectorized && sql.wholeStageEnabled() && !WholeStageCodegenExec.isTooManyFields(sql, readSchema);
+    this.offHeap = sql.offHeapColumnVectorEnabled();
+    this.batchSize = sql.parquetVectorizedReaderBatchSize();
+    this.int96Conversion = sql.isParquetINT96TimestampConversion();
+    this.sessionTimeZone = sql.sessionLocalTimeZone();
+    ParquetOptions parquetOptions = new ParquetOptions(scalaMap(options), sql);
+    this.datetimeRebaseMode = parquetOptions.datetimeRebaseModeInRead();
+    this.int96RebaseMode = parquetOptions.int96RebaseModeInRead();
+    this.filterPushDown = sql.parquetFilterPushDown();
+    this.pushDownDate = sql.parquetFilterPushDownDate();
+    this.pushDownTimestamp = sql.parquetFilterPushDownTimestamp();
+    this.pushDownDecimal = sql.parquetFilterPushDownDecimal();
+    this.pushDownStringPredicate = sql.parquetFilterPushDownStringPredicate();
+    this.pushDownInFilterThreshold = sql.parquetFilterPushDownInFilterThreshold();
+
+    Configuration conf = classic(session).sessionState().newHadoopConfWithOptions(scalaMap(options));
+    // What Spark's own ParquetScan sets: the converters read these keys.
+    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
+    conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedDataSchema.json());
+    conf.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), requestedDataSchema.json());
+    conf.set(SQLConf.SESSION_LOCAL_TIMEZONE().key(), sql.sessionLocalTimeZone());
+    conf.setBoolean(SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), sql.nestedSchemaPruningEnabled());
+    conf.setBoolean(SQLConf.CASE_SENSITIVE().key(), sql.caseSensitiveAnalysis());
+    conf.setBoolean(SQLConf.PARQUET_BINARY_AS_STRING().key(), sql.isParquetBinaryAsString());
+    conf.setBoolean(SQLConf.PARQUET_INT96_AS_TIMESTAMP().key(), sql.isParquetINT96AsTimestamp());
+    conf.setBoolean(SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED().key(), sql.parquetInferTimestampNTZEnabled());
+    conf.setBoolean(SQLConf.LEGACY_PARQUET_NANOS_AS_LONG().key(), sql.legacyParquetNanosAsLong());
+    conf.setBoolean(SQLConf.PARQUET_READER_RESPECT_UNKNOWN_TYPE_ANNOTATION().key(),
+        sql.parquetReaderRespectUnknownTypeAnnotation());
+    this.hadoopConf = JavaSparkContext.fromSparkContext(session.sparkContext())
+        .broadcast(new SerializableConfiguration(conf));
+  }
+
+  public Configuration hadoopConf() {
+    return hadoopConf.value().value();
+  }
+
+  public StructType requestedDataSchema() {
+    return requestedDataSchema;
+  }
+
+  /** The scan's output: the requested data columns, then the requested partition columns. */
+  public StructType readSchema() {
+    return readSchema;
+  }
+
+  /**
+   * Whether Spark can take this scan's rows as column batches straight from its vectorized reader,
+   * as it does for its own Parquet scan.
+   */
+  public boolean supportsColumnar() {
+    return columnar;
+  }
+
+  /** Whether every output field is a primitive kept in its 8-byte slot, so rows have one fixed size. */
+  public boolean fixedWidthRows() {
+    return FixedWidthRowEncoder.forSchema(readSchema, new int[readSchema.size()]) != null;
+  }
+
+  public boolean caseSensitive() {
+    return caseSensitive;
+  }
+
+  StructType readPartitionSchema() {
+    return readPartitionSchema;
+  }
+
+  int[] readPartitionOrdinals() {
+    return readPartitionOrdinals;
+  }
+
+  /** Whether Spark's vectorized reader decodes this scan; else its record reader does. */
+  boolean vectorized() {
+    return vectorized;
+  }
+
+  boolean offHeap() {
+    return offHeap;
+  }
+
+  int batchSize() {
+    return batchSize;
+  }
+
+  boolean int96Conversion() {
+    return int96Conversion;
+  }
+
+  String sessionTimeZone() {
+    return sessionTimeZone;
+  }
+
+  boolean filterPushDown() {
+    return filterPushDown;
+  }
+
+  boolean pushDownDate() {
+    return pushDownDate;
+  }
+
+  boolean pushDownTimestamp() {
+    return pushDownTimestamp;
+  }
+
+  boolean pushDownDecimal() {
+    return pushDownDecimal;
+  }
+
+  boolean pushDownStringPredicate() {
+    return pushDownStringPredicate;
+  }
+
+  int pushDownInFilterThreshold() {
+    return pushDownInFilterThreshold;
+  }
+
+  RebaseDateTime.RebaseSpec datetimeRebaseSpec(FileMetaData meta) {
+    return DataSourceUtils.datetimeRebaseSpec(key -> meta.getKeyValueMetaData().get(key), datetimeRebaseMode);
+  }
+
+  RebaseDateTime.RebaseSpec int96RebaseSpec(FileMetaData meta) {
+    return DataSourceUtils.int96RebaseSpec(key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
+  }
+
+  private int indexOf(StructType schema, String name) {
+    StructField[] fields = schema.fields();
+    for (int i = 0; i < fields.length; i++) {
+      if (caseSensitive ? fields[i].name().equals(name)
+          : fields[i].name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static StructField[] concat(StructField[] a, StructField[] b) {
+    StructField[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  private static SQLConf sqlConf(SparkSession session) {
+    return classic(session).sessionState().conf();
+  }
+
+  private static org.apache.spark.sql.classic.SparkSession classic(SparkSession session) {
+    return (org.apache.spark.sql.classic.SparkSession) session;
+  }
+
+  private static scala.collection.immutable.Map<String, String> scalaMap(Map<String, String> map) {
+    return scala.collection.immutable.Map.from(CollectionConverters.asScala(map));
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The only package that touches Spark internals: {@code org.apache.spark.sql.execution},
+ * {@code org.apache.spark.sql.internal}, {@code org.apache.spark.sql.classic},
+ * {@code org.apache.spark.unsafe} and the byte layouts of catalyst's {@code UnsafeRow}. The reader
+ * ({@code io.corgipile.source}) and the trainer ({@code io.corgipile.ml}) reach them through the
+ * public classes here; a Spark upgrade that moves any of them should touch this package only.
+ *
+ * <p>Roles: {@link io.corgipile.spark.FileLister} lists files as {@code spark.read().parquet} does;
+ * {@link io.corgipile.spark.ScanSettings} captures a scan's settings and broadcasts its Hadoop
+ * configuration; {@link io.corgipile.spark.ParquetConversion} converts schemas and filters;
+ * {@link io.corgipile.spark.RowGroupDecoder} decodes a row group on an executor;
+ * {@link io.corgipile.spark.UnsafeRows} holds the {@code UnsafeRow} byte layout, which
+ * {@code FixedWidthRowEncoder}, {@link io.corgipile.spark.RowArenaBatch} and
+ * {@link io.corgipile.spark.FeatureVector} read and write; {@link io.corgipile.spark.DatasetInternals}
+ * gives the trainer a {@code Dataset}'s internal rows.
+ */
+package io.corgipile.spark;
