@@ -1,8 +1,7 @@
 package io.corgipile.ml;
 
-import java.util.Arrays;
+import io.corgipile.options.EnumChoice;
 import java.util.List;
-import java.util.Locale;
 
 /** How the learning rate changes over training. */
 enum StepSchedule {
@@ -13,16 +12,14 @@ enum StepSchedule {
   /** {@code stepSize / sqrt(t)}, t counting a partition's updates from 1 across epochs. */
   INVSQRT;
 
+  /** The values of the {@code stepSchedule} param, in declaration order. */
   static List<String> names() {
-    return Arrays.stream(values()).map(StepSchedule::paramValue).toList();
+    return EnumChoice.texts(values());
   }
 
+  /** The schedule a (validated) {@code stepSchedule} param value names. */
   static StepSchedule of(String paramValue) {
-    return valueOf(paramValue.toUpperCase(Locale.ROOT));
-  }
-
-  String paramValue() {
-    return name().toLowerCase(Locale.ROOT);
+    return EnumChoice.find(values(), paramValue).orElseThrow();
   }
 
   /** The part of the rate fixed for all of {@code epoch} (from 0): computed once per epoch, not per update. */

@@ -1,6 +1,6 @@
 package io.corgipile.shuffle;
 
-import java.util.Locale;
+import io.corgipile.options.EnumChoice;
 
 /** How row groups are distributed over a scan's partitions. */
 public enum BlockAssignment {
@@ -11,6 +11,6 @@ public enum BlockAssignment {
 
   /** The value users write in the {@code blockAssignment} option. */
   public String optionValue() {
-    return name().toLowerCase(Locale.ROOT);
+    return EnumChoice.text(this);
   }
 }

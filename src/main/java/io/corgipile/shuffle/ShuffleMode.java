@@ -1,6 +1,6 @@
 package io.corgipile.shuffle;
 
-import java.util.Locale;
+import io.corgipile.options.EnumChoice;
 
 /** How a partition's rows are reordered within one epoch. */
 public enum ShuffleMode {
@@ -15,7 +15,7 @@ public enum ShuffleMode {
 
   /** The value users write in the {@code shuffle} option. */
   public String optionValue() {
-    return name().toLowerCase(Locale.ROOT);
+    return EnumChoice.text(this);
   }
 
   /** Whether the order of row groups is randomized every epoch. */

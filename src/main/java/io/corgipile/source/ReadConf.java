@@ -1,14 +1,13 @@
 package io.corgipile.source;
 
+import io.corgipile.options.EnumChoice;
 import io.corgipile.shuffle.BlockAssignment;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.ShuffleMode;
 import java.io.Serializable;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
-import java.util.stream.Collectors;
 
 /**
  * The validated settings of one scan. Each value comes from the reader option if set, else from
@@ -137,14 +136,8 @@ final class ReadConf implements Serializable {
 
     <E extends Enum<E>> E choice(String name, String defaultValue, E[] values) {
       String v = raw(name);
-      String wanted = (v == null ? defaultValue : v).trim().toLowerCase(Locale.ROOT);
-      for (E e : values) {
-        if (e.name().toLowerCase(Locale.ROOT).equals(wanted)) {
-          return e;
-        }
-      }
-      throw invalid(name, v, "allowed values are " + Arrays.stream(values)
-          .map(e -> e.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")));
+      return EnumChoice.find(values, v == null ? defaultValue : v)
+          .orElseThrow(() -> invalid(name, v, EnumChoice.allowed(values)));
     }
 
     BufferSize bufferSize() {
