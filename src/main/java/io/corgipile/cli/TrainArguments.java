@@ -79,7 +79,7 @@ record TrainArguments(String input, String label, List<String> features, Task ta
 
   /** The usage text of {@code --help}. */
   static String usage() {
-    return "Usage: io.corgipile.cli.Train --input PATH --features COLS [options]\n\n"
+    return "Usage: " + Train.class.getName() + " --input PATH --features COLS [options]\n\n"
         + "Trains SGDClassifier or SGDRegressor on Parquet data read in CorgiPile order, prints one progress line\n"
         + "per epoch, evaluates on --test, saves the PipelineModel and writes the metrics as JSON.\n\nOptions:\n"
         + COMMAND_LINE.help(18)

@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import io.corgipile.source.ReadOptions;
 import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
@@ -149,7 +150,7 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(fitIntercept, SGDParams.DEFAULT_FIT_INTERCEPT);
     owner.setDefault(averaging, SGDParams.DEFAULT_AVERAGING);
     owner.setDefault(weightCol, SGDParams.DEFAULT_WEIGHT_COL);
-    owner.setDefault(seed, io.corgipile.source.ReadOptions.SEED_DEFAULT);
+    owner.setDefault(seed, ReadOptions.SEED_DEFAULT);
     owner.setDefault(handleInvalid, SGDParams.HANDLE_INVALID_ERROR);
     if (threshold != null) {
       owner.setDefault(threshold, SGDClassifierParams.DEFAULT_THRESHOLD);
