@@ -173,28 +173,17 @@ public final class CommandLine {
       return optional(name).map(java.nio.file.Path::of).orElse(fallback);
     }
 
-    /** An integer within {@code [min, max]}; the message lists the bounds other than a long's own. */
+    /** An integer within {@code [min, max]}; the message says what {@link Integers#describe} says. */
     public long integer(String name, long fallback, long min, long max) {
       String value = optional(name).orElse(null);
       if (value == null) {
         return fallback;
       }
-      List<String> bounds = new ArrayList<>();
-      if (min != Long.MIN_VALUE) {
-        bounds.add(">= " + min);
-      }
-      if (max != Long.MAX_VALUE) {
-        bounds.add("<= " + max);
-      }
       try {
-        long n = Long.parseLong(value.trim());
-        if (n >= min && n <= max) {
-          return n;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
+        return Integers.parse(value, min, max);
+      } catch (IllegalArgumentException e) {
+        throw invalid(name, value, Integers.describe(min, max));
       }
-      throw invalid(name, value, bounds.isEmpty() ? "an integer" : "an integer " + String.join(" and ", bounds));
     }
 
     /** An {@code int} of at least {@code min}. */

@@ -1,6 +1,7 @@
 package io.corgipile.source;
 
 import io.corgipile.options.EnumChoice;
+import io.corgipile.options.Integers;
 import io.corgipile.shuffle.BlockAssignment;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.ShuffleMode;
@@ -71,31 +72,21 @@ final class ReadConf implements Serializable {
    * option.
    */
   int effectiveEpoch(String localProperty) {
-    if (localProperty == null) {
-      return epoch;
-    }
-    try {
-      int value = Integer.parseInt(localProperty.trim());
-      if (value >= 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("Cannot use local property " + ReadOptions.EPOCH_LOCAL_PROPERTY
-        + "='" + localProperty + "': expected an integer >= 0");
+    return localProperty == null ? epoch
+        : (int) localProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, localProperty, 0, Integer.MAX_VALUE);
   }
 
   /** The seed of the running task: the local property {@code corgipile.seed} when set, else the option. */
   long effectiveSeed(String localProperty) {
-    if (localProperty == null) {
-      return seed;
-    }
+    return localProperty == null ? seed
+        : localProperty(ReadOptions.SEED_LOCAL_PROPERTY, localProperty, Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  private static long localProperty(String name, String value, long min, long max) {
     try {
-      return Long.parseLong(localProperty.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Cannot use local property " + ReadOptions.SEED_LOCAL_PROPERTY
-          + "='" + localProperty + "': expected a long integer", e);
+      return Integers.parse(value, min, max);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot use local property " + name + "='" + value + "': " + e.getMessage());
     }
   }
 
@@ -153,31 +144,23 @@ final class ReadConf implements Serializable {
     }
 
     long longValue(String name, long defaultValue) {
-      String v = raw(name);
-      if (v == null) {
-        return defaultValue;
-      }
-      try {
-        return Long.parseLong(v.trim());
-      } catch (NumberFormatException e) {
-        throw invalid(name, v, "expected a 64-bit integer");
-      }
+      return integer(name, defaultValue, Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
     int intAtLeast(String name, int defaultValue, int min) {
+      return (int) integer(name, defaultValue, min, Integer.MAX_VALUE);
+    }
+
+    private long integer(String name, long defaultValue, long min, long max) {
       String v = raw(name);
       if (v == null) {
         return defaultValue;
       }
       try {
-        int value = Integer.parseInt(v.trim());
-        if (value >= min) {
-          return value;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
+        return Integers.parse(v, min, max);
+      } catch (IllegalArgumentException e) {
+        throw invalid(name, v, e.getMessage());
       }
-      throw invalid(name, v, "expected an integer >= " + min);
     }
 
     boolean bool(String name, boolean defaultValue) {

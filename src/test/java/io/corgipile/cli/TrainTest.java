@@ -239,7 +239,7 @@ class TrainTest {
             + " >= 1 and <= 2147483647"),
         Arguments.of(new String[] {in, f, "--partitions", "-2"}, "Cannot use --partitions '-2': expected an integer"
             + " >= 1 and <= 2147483647"),
-        Arguments.of(new String[] {in, f, "--seed", "1.5"}, "Cannot use --seed '1.5': expected an integer"),
+        Arguments.of(new String[] {in, f, "--seed", "1.5"}, "Cannot use --seed '1.5': expected a 64-bit integer"),
         Arguments.of(new String[] {in, f, "--loss", "squared"}, "Cannot use --loss 'squared': expected logistic or"
             + " hinge for classification"),
         Arguments.of(new String[] {in, f, "--task", "regression", "--loss", "hinge"}, "Cannot use --loss 'hinge':"

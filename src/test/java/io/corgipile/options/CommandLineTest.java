@@ -64,7 +64,7 @@ class CommandLineTest {
     assertThatThrownBy(() -> a.required("name")).hasMessage("Cannot test: --name is required");
     assertThatThrownBy(() -> a.integer("n", 0, 1, 10)).hasMessage("Cannot use --n '0': expected an integer >= 1 and <= 10");
     assertThatThrownBy(() -> a.integer("mode", 0, Long.MIN_VALUE, Long.MAX_VALUE))
-        .hasMessage("Cannot use --mode 'medium': expected an integer");
+        .hasMessage("Cannot use --mode 'medium': expected a 64-bit integer");
     assertThatThrownBy(() -> a.choice("mode", Mode.FAST, Mode.values()))
         .hasMessage("Cannot use --mode 'medium': expected fast, slow_start");
     assertThatThrownBy(() -> a.count("rows", 0, 1))

@@ -202,6 +202,6 @@ class ReadErrorsTest {
     Dataset<Row> df = corgipile().load(good);
     spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "lucky");
     assertThat(failure(df::collectAsList))
-        .contains("Cannot use local property corgipile.seed='lucky': expected a long integer");
+        .contains("Cannot use local property corgipile.seed='lucky': expected a 64-bit integer");
   }
 }
