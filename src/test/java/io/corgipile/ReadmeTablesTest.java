@@ -41,7 +41,8 @@ class ReadmeTablesTest {
   @Test
   void optionTableHasEveryOptionOfReadOptionsWithItsDefault() throws Exception {
     List<Row> rows = table("| option |");
-    Map<String, Object> options = readOptions();
+    Map<String, String> descriptions = new TreeMap<>();
+    Map<String, Object> options = readOptions(descriptions);
     assertThat(rows.stream().flatMap(r -> r.names().stream()).sorted())
         .as("options in the README table").containsExactlyElementsOf(options.keySet());
     for (Map.Entry<String, Object> option : options.entrySet()) {
@@ -51,6 +52,9 @@ class ReadmeTablesTest {
             .as("README default of option %s", option.getKey()).contains(String.valueOf(defaultValue));
       }
     }
+    descriptions.forEach((option, description) -> assertThat(row(rows, option).defaults().trim())
+        .as("README default of option %s", option).isEqualTo(description));
+    assertThat(descriptions).containsKey(ReadOptions.PARTITIONS);
     assertThat(codeSpans(row(rows, ReadOptions.SHUFFLE).values()))
         .containsAll(Arrays.stream(ShuffleMode.values()).map(ShuffleMode::optionValue).toList());
     assertThat(codeSpans(row(rows, ReadOptions.BLOCK_ASSIGNMENT).values()))
@@ -83,8 +87,11 @@ class ReadmeTablesTest {
         .containsAll(SGDClassifier.SUPPORTED_LOSSES).containsAll(SGDRegressor.SUPPORTED_LOSSES);
   }
 
-  /** The option names in {@link ReadOptions}, each with its {@code _DEFAULT} value or null. */
-  private static Map<String, Object> readOptions() throws IllegalAccessException {
+  /**
+   * The option names in {@link ReadOptions}, each with its {@code _DEFAULT} value or null; those
+   * whose default is described in words instead go into {@code descriptions} too.
+   */
+  private static Map<String, Object> readOptions(Map<String, String> descriptions) throws IllegalAccessException {
     Map<String, Field> fields = new LinkedHashMap<>();
     for (Field f : ReadOptions.class.getFields()) {
       if (Modifier.isStatic(f.getModifiers())) {
@@ -94,11 +101,16 @@ class ReadmeTablesTest {
     Map<String, Object> options = new TreeMap<>();
     for (Field f : fields.values()) {
       String name = f.getName();
-      if (name.endsWith("_DEFAULT") || name.endsWith("_LOCAL_PROPERTY") || name.equals("SESSION_CONF_PREFIX")) {
+      if (name.endsWith("_DEFAULT") || name.endsWith("_DEFAULT_DESCRIPTION") || name.endsWith("_LOCAL_PROPERTY")
+          || name.equals("SESSION_CONF_PREFIX")) {
         continue;
       }
       Field defaultField = fields.get(name + "_DEFAULT");
       options.put((String) f.get(null), defaultField == null ? null : defaultField.get(null));
+      Field description = fields.get(name + "_DEFAULT_DESCRIPTION");
+      if (description != null) {
+        descriptions.put((String) f.get(null), (String) description.get(null));
+      }
     }
     return options;
   }

@@ -65,8 +65,8 @@ record TrainArguments(String input, String label, List<String> features, Task ta
           + ReadOptions.BUFFER_SIZE_DEFAULT + ")"),
       new Option("shuffle", "MODE", EnumChoice.withDefault(EnumChoice.texts(ShuffleMode.values()),
           ReadOptions.SHUFFLE_DEFAULT)),
-      new Option("partitions", "N", "Spark partitions to train in (default: Spark's default parallelism, at most"
-          + " the number of row groups)"),
+      new Option("partitions", "N", "Spark partitions to train in (default: "
+          + ReadOptions.PARTITIONS_DEFAULT_DESCRIPTION + ")"),
       new Option("seed", "N", "seed of the shuffle order (default: the data source's, " + ReadOptions.SEED_DEFAULT
           + ")"),
       new Option("test", "PATH", "Parquet data to evaluate the model on (optional)"),

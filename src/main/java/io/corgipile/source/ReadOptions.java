@@ -39,8 +39,11 @@ public final class ReadOptions {
    */
   public static final String EPOCH_LOCAL_PROPERTY = "corgipile.epoch";
 
-  /** Number of input partitions; by default Spark's default parallelism, at most the number of row groups. */
+  /** Number of input partitions, {@value #PARTITIONS_DEFAULT_DESCRIPTION} by default. */
   public static final String PARTITIONS = "partitions";
+  /** What {@link #PARTITIONS} is when not set: it depends on the cluster and the table, so it has no fixed value. */
+  public static final String PARTITIONS_DEFAULT_DESCRIPTION =
+      "Spark's default parallelism, at most the number of row groups";
 
   /** {@code epoch} or {@code fixed}. */
   public static final String BLOCK_ASSIGNMENT = "blockAssignment";
