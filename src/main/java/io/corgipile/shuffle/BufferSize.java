@@ -37,10 +37,6 @@ public final class BufferSize implements Serializable {
     this.text = text;
   }
 
-  public static BufferSize rows(long rows) {
-    return new BufferSize(Unit.ROWS, rows, BigDecimal.ZERO, Long.toString(rows));
-  }
-
   /**
    * Parses a buffer size.
    *

@@ -93,10 +93,6 @@ public final class TupleShuffleBuffer {
     return size == 0;
   }
 
-  public boolean isFullByRows() {
-    return size >= maxRows;
-  }
-
   /** Rows that still fit by the row limit. */
   public long remainingRows() {
     return maxRows - size;

@@ -149,16 +149,6 @@ class BufferSizeTest {
   }
 
   @Test
-  void rowsFactoryMatchesParsedRows() {
-    BufferSize b = BufferSize.rows(5000);
-    assertThat(b.unit()).isEqualTo(Unit.ROWS);
-    assertThat(b.maxRows(10)).isEqualTo(5000);
-    assertThat(b.maxBytes()).isEqualTo(Long.MAX_VALUE);
-    assertThat(b).isEqualTo(BufferSize.parse("5000")).hasSameHashCodeAs(BufferSize.parse("5000"));
-    assertThat(b.toString()).isEqualTo("5000");
-  }
-
-  @Test
   void equalityAndToString() {
     assertThat(BufferSize.parse("64M")).isEqualTo(BufferSize.parse("64m"))
         .hasSameHashCodeAs(BufferSize.parse("64m"));

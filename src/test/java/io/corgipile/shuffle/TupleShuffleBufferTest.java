@@ -117,7 +117,7 @@ class TupleShuffleBufferTest {
     TupleShuffleBuffer b = new TupleShuffleBuffer(100, 1_000_000, new SplitMix64(0));
     assertThat(b.size()).isZero();
     assertThat(b.isEmpty()).isTrue();
-    assertThat(b.isFullByRows()).isFalse();
+    assertThat(b.remainingRows()).isPositive();
     assertThat(b.remainingRows()).isEqualTo(100);
     assertThat(b.usedBytes()).isZero();
     assertThat(b.allocatedBytes()).isZero();
@@ -205,13 +205,13 @@ class TupleShuffleBufferTest {
     List<byte[]> accepted = new ArrayList<>();
     byte[] scratch = new byte[100];
     for (int i = 0; i < 10; i++) {
-      assertThat(b.isFullByRows()).isFalse();
+      assertThat(b.remainingRows()).isPositive();
       assertThat(b.remainingRows()).isEqualTo(10 - i);
       byte[] t = tuple(i, 30);
       assertThat(add(b, t, scratch)).isTrue();
       accepted.add(t);
     }
-    assertThat(b.isFullByRows()).isTrue();
+    assertThat(b.remainingRows()).isZero();
     assertThat(b.remainingRows()).isZero();
     assertThat(add(b, tuple(99, 30), scratch)).isFalse();
     assertThat(add(b, new byte[0], scratch)).isFalse();
@@ -227,7 +227,7 @@ class TupleShuffleBufferTest {
     }
     assertThat(b.tryAdd(one, 0, 1)).isFalse();
     assertThat(b.size()).isEqualTo(2500);
-    assertThat(b.isFullByRows()).isTrue();
+    assertThat(b.remainingRows()).isZero();
   }
 
   @Test
@@ -354,7 +354,7 @@ class TupleShuffleBufferTest {
         assertThat(b.size()).isZero();
         assertThat(b.isEmpty()).isTrue();
         assertThat(b.usedBytes()).isZero();
-        assertThat(b.isFullByRows()).isFalse();
+        assertThat(b.remainingRows()).isPositive();
         assertThat(b.remainingRows()).isEqualTo(Math.min(s.maxRows(), Integer.MAX_VALUE - 16));
         List<byte[]> again = fillUntilRejected(b, s.tuples(), s.maxBytes());
         assertThat(again).as("%s round %d: same tuples fit again", s.name(), round).hasSameSizeAs(first);
