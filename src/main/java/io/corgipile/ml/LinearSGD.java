@@ -9,7 +9,7 @@ import io.corgipile.spark.FeatureVector;
  * zero by the penalty it has not yet received, which gives exact zeros and touches only the
  * features in the batch.
  *
- * <p>With averaging on, it also keeps the mean of its iterates over the epoch (Polyak-Ruppert), as
+ * <p>When asked to, it also keeps the mean of its iterates over its pass (Polyak-Ruppert), as
  * {@code (sum + sumScale * v) / iterates}: a change to {@code v_j} moves {@code sum_j} the other
  * way, so the mean too costs O(non-zeros) per update. The mean does not follow the drift a
  * buffer's mix of labels gives the last iterates.
@@ -51,9 +51,11 @@ final class LinearSGD {
 
   /**
    * @param coefficients the starting weights, owned from now on
-   * @param previousUpdates the updates a partition made in earlier epochs, for {@code invsqrt}
+   * @param previousUpdates the updates a partition made in earlier passes, for {@code invsqrt}
+   * @param averageIterates whether {@link #coefficients()} is the mean of the iterates rather than the last
    */
-  LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates) {
+  LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates,
+      boolean averageIterates) {
     this.config = config;
     this.epochRate = config.schedule().epochRate(config.stepSize(), config.decayRate(), epoch);
     this.v = coefficients;
@@ -64,8 +66,7 @@ final class LinearSGD {
     this.touched = new int[n];
     this.isTouched = new boolean[n];
     this.l1Received = config.l1() > 0 ? new double[n] : null;
-    // the first epoch is burn-in: its early iterates, far from the optimum, would drag the mean
-    this.sum = config.averaging() && epoch > 0 ? new double[n] : null;
+    this.sum = averageIterates ? new double[n] : null;
   }
 
   int numFeatures() {

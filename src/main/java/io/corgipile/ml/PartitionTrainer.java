@@ -8,7 +8,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * One partition's epoch: sequential SGD over its rows in the order they arrive, starting from the
+ * One partition's round: sequential SGD over its rows in the order they arrive, starting from the
  * broadcast model. Rows are {@code (features, label, weight?)} as {@link InternalRow}s.
  */
 final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, PartitionResult> {
@@ -20,11 +20,14 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
   private final Broadcast<StartingModel> start;
   private final SGDConfig config;
   private final int epoch;
+  private final boolean averageIterates;
 
-  PartitionTrainer(Broadcast<StartingModel> start, SGDConfig config, int epoch) {
+  /** @param averageIterates whether to return the mean of the round's iterates rather than the last */
+  PartitionTrainer(Broadcast<StartingModel> start, SGDConfig config, int epoch, boolean averageIterates) {
     this.start = start;
     this.config = config;
     this.epoch = epoch;
+    this.averageIterates = averageIterates;
   }
 
   @Override
@@ -83,7 +86,7 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
   }
 
   private LinearSGD newSgd(double[] coefficients, StartingModel model) {
-    return new LinearSGD(coefficients, model.intercept(), config, epoch, model.updatesPerPartition());
+    return new LinearSGD(coefficients, model.intercept(), config, epoch, model.updatesPerPartition(), averageIterates);
   }
 
   /** What makes the row unusable, or null. Features are checked for finiteness only when a margin is not finite. */

@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import io.corgipile.shuffle.SyncInterval;
 import java.io.Serializable;
 
 /**
@@ -10,19 +11,22 @@ import java.io.Serializable;
  * @param l1 the L1 strength, {@code regParam * elasticNetParam}
  * @param l2 the L2 strength, {@code regParam * (1 - elasticNetParam)}
  * @param seed the order's seed for the corgipile source, or null to leave the source's own
+ * @param syncIntervalSet whether the user chose {@code syncInterval}, rather than left its default
  */
 record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, LossFunction loss,
     double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
-    boolean fitIntercept, boolean averaging, boolean skipInvalid, int maxIter, double tol, Long seed)
-    implements Serializable {
+    boolean fitIntercept, boolean averaging, boolean skipInvalid, int maxIter, double tol, Long seed,
+    SyncInterval syncInterval, boolean syncIntervalSet) implements Serializable {
 
   static SGDConfig of(SGDParams params, SGDTask task, String featuresCol, String labelCol, LossFunction loss) {
     double reg = params.getRegParam();
     double l1Share = params.getElasticNetParam();
+    boolean skipInvalid = params.getHandleInvalid().equals(SGDParams.HANDLE_INVALID_SKIP);
+    Long seed = params.isSet(params.seed()) ? params.getSeed() : null;
     return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
         StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
-        reg * (1 - l1Share), params.getFitIntercept(), params.getAveraging(), params.getHandleInvalid().equals(SGDParams.HANDLE_INVALID_SKIP),
-        params.getMaxIter(), params.getTol(), params.isSet(params.seed()) ? params.getSeed() : null);
+        reg * (1 - l1Share), params.getFitIntercept(), params.getAveraging(), skipInvalid, params.getMaxIter(),
+        params.getTol(), seed, SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()));
   }
 
   boolean weighted() {

@@ -46,16 +46,19 @@ final class SGDOptimizer {
           + " (CrossValidator and TrainValidationSplit cache their folds, so there this is expected).",
           config.task().estimatorName());
     }
-    JavaRDD<InternalRow> rows = DatasetInternals.internalRows(dataset.select(columns(dataset))).toJavaRDD();
+    Dataset<?> trained = dataset.select(columns(dataset));
+    JavaRDD<InternalRow> rows = DatasetInternals.internalRows(trained).toJavaRDD();
     SparkContext sc = dataset.sparkSession().sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    String[] keys = {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY, JOB_DESCRIPTION};
+    String[] keys = {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY,
+        ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, JOB_DESCRIPTION};
     String[] previous = Arrays.stream(keys).map(sc::getLocalProperty).toArray(String[]::new);
     try {
       if (config.seed() != null) {
         sc.setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, Long.toString(config.seed()));
       }
-      return epochs(rows, sc, jsc);
+      SyncSchedule schedule = SyncSchedule.of(config, trained, sc.getLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY));
+      return epochs(rows, sc, jsc, schedule);
     } finally {
       for (int i = 0; i < keys.length; i++) {
         sc.setLocalProperty(keys[i], previous[i]);
@@ -63,62 +66,71 @@ final class SGDOptimizer {
     }
   }
 
-  private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc) {
+  private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule) {
     String name = config.task().estimatorName();
     StartingModel model = new StartingModel(null, 0, 0);
-    List<Double> objectives = new ArrayList<>();
-    List<Long> rowCounts = new ArrayList<>();
-    List<Double> seconds = new ArrayList<>();
-    List<double[]> coefficients = new ArrayList<>();
-    List<Double> intercepts = new ArrayList<>();
-    long skipped = 0;
+    TrainingHistory history = new TrainingHistory();
     for (int epoch = 0; epoch < config.maxIter(); epoch++) {
-      sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
-      sc.setLocalProperty(JOB_DESCRIPTION, name + " epoch " + (epoch + 1) + "/" + config.maxIter());
-      Broadcast<StartingModel> start = jsc.broadcast(model);
-      long began = System.nanoTime();
-      List<PartitionResult> results;
-      try {
-        results = rows.mapPartitions(new PartitionTrainer(start, config, epoch)).collect();
-      } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
-        InvalidTrainingDataException data = dataProblem(e);
-        if (data != null) {
-          throw data;
+      int rounds = schedule.rounds(epoch);
+      // With one round, each partition averages its iterates (from the second epoch on: the first is
+      // burn-in, its early iterates far from the optimum). With several, a partition's pass is too
+      // short for that, so the driver averages the rounds' models instead.
+      boolean partitionsAverage = config.averaging() && epoch > 0 && rounds == 1;
+      IterateMean epochMean = config.averaging() && epoch > 0 && rounds > 1 ? new IterateMean() : null;
+      EpochTotals totals = new EpochTotals();
+      for (int round = 0; round < rounds; round++) {
+        schedule.select(sc, epoch, round);
+        sc.setLocalProperty(JOB_DESCRIPTION, name + " epoch " + (epoch + 1) + "/" + config.maxIter()
+            + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
+        Broadcast<StartingModel> start = jsc.broadcast(model);
+        long began = System.nanoTime();
+        List<PartitionResult> results;
+        try {
+          results = rows.mapPartitions(new PartitionTrainer(start, config, epoch, partitionsAverage)).collect();
+        } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
+          InvalidTrainingDataException data = dataProblem(e);
+          if (data != null) {
+            throw data;
+          }
+          throw e;
+        } finally {
+          start.destroy();
         }
-        throw e;
-      } finally {
-        start.destroy();
+        double elapsed = (System.nanoTime() - began) / 1e9;
+        Merged merged = merge(results, model);
+        totals.add(merged, elapsed);
+        if (merged.coefficients != null) {
+          model = new StartingModel(merged.coefficients, merged.intercept, merged.updatesPerPartition);
+          if (epochMean != null) {
+            epochMean.add(model.coefficients(), model.intercept());
+          }
+        }
       }
-      double elapsed = (System.nanoTime() - began) / 1e9;
-      Merged merged = merge(results, model);
-      double objective = merged.lossSum / merged.weightSum + penalty(merged.coefficients);
-      model = new StartingModel(merged.coefficients, merged.intercept, merged.updatesPerPartition);
-      objectives.add(objective);
-      rowCounts.add(merged.rows);
-      seconds.add(elapsed);
-      coefficients.add(merged.coefficients);
-      intercepts.add(merged.intercept);
-      skipped = merged.skipped;
+      if (model.coefficients() == null) {
+        throw totals.noRows();
+      }
+      totals.checkWeights();
+      double[] coefficients = epochMean == null ? model.coefficients() : epochMean.coefficients(model.coefficients());
+      double intercept = epochMean == null ? model.intercept() : epochMean.intercept();
+      model = new StartingModel(coefficients, intercept, model.updatesPerPartition());
+      double objective = totals.lossSum / totals.weightSum + penalty(coefficients);
+      history.add(objective, totals, coefficients, intercept);
       int left = config.maxIter() - epoch - 1; // at most: tol may stop training earlier
-      double meanSeconds = seconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %.2f s (%,.0f rows/s), %s",
-          name, epoch + 1, config.maxIter(), objective, merged.rows, elapsed, merged.rows / elapsed,
-          left == 0 ? "last epoch" : String.format(Locale.ROOT, "at most %,.0f s left", left * meanSeconds)));
+      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
+          name, epoch + 1, config.maxIter(), objective, totals.rows, rounds, rounds == 1 ? "" : "s", totals.seconds,
+          totals.rows / totals.seconds, left == 0 ? "last epoch"
+              : String.format(Locale.ROOT, "at most %,.0f s left", left * history.meanSeconds())));
       if (!Double.isFinite(objective)) {
         throw config.diverged("the objective became " + objective + " in epoch " + (epoch + 1));
       }
-      if (converged(objectives)) {
+      if (converged(history.objectives)) {
         break;
       }
     }
-    if (skipped > 0) {
-      LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, skipped);
+    if (history.skipped > 0) {
+      LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, history.skipped);
     }
-    return LinearFit.trained(model.coefficients(), model.intercept(), new SGDTrainingSummary(
-        objectives.stream().mapToDouble(Double::doubleValue).toArray(),
-        rowCounts.stream().mapToLong(Long::longValue).toArray(),
-        seconds.stream().mapToDouble(Double::doubleValue).toArray(), skipped,
-        coefficients.toArray(new double[0][]), intercepts.stream().mapToDouble(Double::doubleValue).toArray()));
+    return LinearFit.trained(model.coefficients(), model.intercept(), history.summary());
   }
 
   /** The columns trained on, in {@link PartitionTrainer}'s order, checked against the schema. */
@@ -150,10 +162,13 @@ final class SGDOptimizer {
     return null;
   }
 
+  /**
+   * One round's partition models averaged by weight sum, in partition order; coefficients null
+   * when no partition trained on a row of positive weight.
+   */
   private record Merged(double[] coefficients, double intercept, double weightSum, double lossSum, long rows,
       long skipped, long updatesPerPartition) {}
 
-  /** The partition models averaged by weight sum, in partition order. */
   private Merged merge(List<PartitionResult> results, StartingModel start) {
     double[] sum = null;
     double intercept = 0;
@@ -184,19 +199,110 @@ final class SGDOptimizer {
       updates += r.updates();
       trained++;
     }
-    if (sum == null) {
-      throw new InvalidTrainingDataException(config.cannotTrain() + "the dataset has no rows"
-          + (skipped > 0 ? " left after skipping " + skipped + " invalid rows" : ""));
-    }
-    if (!(weightSum > 0)) {
-      throw new InvalidTrainingDataException(config.cannotTrain() + "the weights in column '" + config.weightCol()
-          + "' sum to " + weightSum + "; at least one row needs a positive weight");
+    if (sum == null || !(weightSum > 0)) {
+      return new Merged(null, 0, weightSum, lossSum, rows, skipped, start.updatesPerPartition());
     }
     for (int j = 0; j < sum.length; j++) {
       sum[j] /= weightSum;
     }
     return new Merged(sum, intercept / weightSum, weightSum, lossSum, rows, skipped,
         start.updatesPerPartition() + updates / trained);
+  }
+
+  /** What the rounds of one epoch add up to. */
+  private final class EpochTotals {
+    double weightSum;
+    double lossSum;
+    long rows;
+    long skipped;
+    double seconds;
+    final List<Double> roundSeconds = new ArrayList<>();
+
+    void add(Merged round, double elapsed) {
+      weightSum += round.weightSum;
+      lossSum += round.lossSum;
+      rows += round.rows;
+      skipped += round.skipped;
+      seconds += elapsed;
+      roundSeconds.add(elapsed);
+    }
+
+    InvalidTrainingDataException noRows() {
+      return new InvalidTrainingDataException(config.cannotTrain() + "the dataset has no rows"
+          + (skipped > 0 ? " left after skipping " + skipped + " invalid rows" : ""));
+    }
+
+    void checkWeights() {
+      if (!(weightSum > 0)) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "the weights in column '" + config.weightCol()
+            + "' sum to " + weightSum + "; at least one row needs a positive weight");
+      }
+    }
+  }
+
+  /** The epochs so far, for the summary and the stopping rule. */
+  private static final class TrainingHistory {
+    final List<Double> objectives = new ArrayList<>();
+    final List<Long> rows = new ArrayList<>();
+    final List<Double> seconds = new ArrayList<>();
+    final List<double[]> roundSeconds = new ArrayList<>();
+    final List<double[]> coefficients = new ArrayList<>();
+    final List<Double> intercepts = new ArrayList<>();
+    long skipped;
+
+    void add(double objective, EpochTotals epoch, double[] w, double b) {
+      objectives.add(objective);
+      rows.add(epoch.rows);
+      seconds.add(epoch.seconds);
+      roundSeconds.add(epoch.roundSeconds.stream().mapToDouble(Double::doubleValue).toArray());
+      coefficients.add(w);
+      intercepts.add(b);
+      skipped = epoch.skipped;
+    }
+
+    double meanSeconds() {
+      return seconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    SGDTrainingSummary summary() {
+      return new SGDTrainingSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
+          rows.stream().mapToLong(Long::longValue).toArray(), seconds.stream().mapToDouble(Double::doubleValue).toArray(),
+          skipped, coefficients.toArray(new double[0][]), intercepts.stream().mapToDouble(Double::doubleValue).toArray(),
+          roundSeconds.toArray(new double[0][]));
+    }
+  }
+
+  /**
+   * The mean of the models after each round of an epoch (Polyak-Ruppert over rounds). A coefficient
+   * the last model holds at exactly zero (L1) stays zero: a mean of iterates is never exactly zero.
+   */
+  private static final class IterateMean {
+    private double[] sum;
+    private double interceptSum;
+    private int count;
+
+    void add(double[] w, double b) {
+      if (sum == null) {
+        sum = new double[w.length];
+      }
+      for (int j = 0; j < w.length; j++) {
+        sum[j] += w[j];
+      }
+      interceptSum += b;
+      count++;
+    }
+
+    double[] coefficients(double[] last) {
+      double[] mean = new double[sum.length];
+      for (int j = 0; j < mean.length; j++) {
+        mean[j] = last[j] == 0 ? 0 : sum[j] / count;
+      }
+      return mean;
+    }
+
+    double intercept() {
+      return interceptSum / count;
+    }
   }
 
   /** The regularization term of the objective: {@code l1 |w|_1 + l2 |w|^2 / 2}. */

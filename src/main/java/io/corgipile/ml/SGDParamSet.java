@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.source.ReadOptions;
 import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;
@@ -35,6 +36,7 @@ public final class SGDParamSet implements java.io.Serializable {
   final Param<String> weightCol;
   final LongParam seed;
   final Param<String> handleInvalid;
+  final Param<String> syncInterval;
   /** Only for the classifier. */
   final DoubleParam threshold;
   /** Only for the regressor. */
@@ -64,6 +66,7 @@ public final class SGDParamSet implements java.io.Serializable {
         + " corgipile source; when set it overrides the source's seed option");
     handleInvalid = choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
         + " is null or not finite (or, for the classifier, a label other than 0 or 1)", SGDParams.HANDLE_INVALID_VALUES);
+    syncInterval = new SyncIntervalParam(uid);
     threshold = task == SGDTask.CLASSIFICATION
         ? new CheckedDouble(uid, "threshold", "predict 1 when the probability of 1 exceeds this", "in [0, 1]",
             ParamValidators.inRange(0, 1))
@@ -98,6 +101,23 @@ public final class SGDParamSet implements java.io.Serializable {
     public void validate(String value) {
       if (!allowed.contains(value)) {
         throw invalid(this, value, String.join(", ", allowed));
+      }
+    }
+  }
+
+  private static final class SyncIntervalParam extends Param<String> {
+    private static final long serialVersionUID = 1L;
+
+    SyncIntervalParam(String uid) {
+      super(uid, "syncInterval", "how often the partition models are averaged: " + SyncInterval.FORMAT);
+    }
+
+    @Override
+    public void validate(String value) {
+      try {
+        SyncInterval.parse(value);
+      } catch (IllegalArgumentException e) {
+        throw invalid(this, value, SyncInterval.FORMAT);
       }
     }
   }
@@ -152,6 +172,7 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(weightCol, SGDParams.DEFAULT_WEIGHT_COL);
     owner.setDefault(seed, ReadOptions.SEED_DEFAULT);
     owner.setDefault(handleInvalid, SGDParams.HANDLE_INVALID_ERROR);
+    owner.setDefault(syncInterval, SGDParams.DEFAULT_SYNC_INTERVAL);
     if (threshold != null) {
       owner.setDefault(threshold, SGDClassifierParams.DEFAULT_THRESHOLD);
     }

@@ -81,4 +81,9 @@ public interface SGDParamSetters<E extends SGDParamSetters<E>> extends SGDParams
     set(handleInvalid(), value);
     return self();
   }
+
+  default E setSyncInterval(String value) {
+    set(syncInterval(), value);
+    return self();
+  }
 }

@@ -1,5 +1,6 @@
 package io.corgipile.ml;
 
+import io.corgipile.shuffle.SyncInterval;
 import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
@@ -42,6 +43,8 @@ public interface SGDParams extends Params {
   String HANDLE_INVALID_SKIP = "skip";
   /** The values {@link #handleInvalid()} takes. */
   List<String> HANDLE_INVALID_VALUES = List.of(HANDLE_INVALID_ERROR, HANDLE_INVALID_SKIP);
+  /** Default of {@link #syncInterval()}: one round per shuffle buffer. */
+  String DEFAULT_SYNC_INTERVAL = SyncInterval.BUFFER.toString();
 
   /** The holder of this instance's param objects. */
   SGDParamSet sgdParams();
@@ -193,5 +196,20 @@ public interface SGDParams extends Params {
 
   default String getHandleInvalid() {
     return $(handleInvalid());
+  }
+
+  /**
+   * How often the partition models are averaged: {@value io.corgipile.shuffle.SyncInterval#FORMAT}
+   * (default {@value #DEFAULT_SYNC_INTERVAL}). Every round is one Spark job; rounds within an epoch
+   * need the {@code corgipile} source, which reads each partition's next slice per round. Over
+   * another input the default falls back to one round per epoch, and any other explicit value is
+   * an error.
+   */
+  default Param<String> syncInterval() {
+    return sgdParams().syncInterval;
+  }
+
+  default String getSyncInterval() {
+    return $(syncInterval());
   }
 }

@@ -21,9 +21,11 @@ public final class SGDTrainingSummary implements Serializable {
   private final long skippedRows;
   private final double[][] coefficients;
   private final double[] intercepts;
+  private final double[][] roundSeconds;
 
   SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
-      double[][] coefficients, double[] intercepts) {
+      double[][] coefficients, double[] intercepts, double[][] roundSeconds) {
+    this.roundSeconds = roundSeconds;
     this.objectiveHistory = objectiveHistory;
     this.rows = rows;
     this.seconds = seconds;
@@ -47,9 +49,22 @@ public final class SGDTrainingSummary implements Serializable {
     return rows.clone();
   }
 
-  /** Per epoch: wall-clock seconds of its Spark job. */
+  /** Per epoch: wall-clock seconds of its Spark jobs (one per round). */
   public double[] secondsPerEpoch() {
     return seconds.clone();
+  }
+
+  /**
+   * Per epoch: the rounds it ran, each one Spark job after which the partition models were
+   * averaged (see the {@code syncInterval} param).
+   */
+  public int[] roundsPerEpoch() {
+    return Arrays.stream(roundSeconds).mapToInt(r -> r.length).toArray();
+  }
+
+  /** Per epoch, per round: wall-clock seconds of the round's Spark job. */
+  public double[][] secondsPerRound() {
+    return Arrays.stream(roundSeconds).map(double[]::clone).toArray(double[][]::new);
   }
 
   /** Per epoch: rows per second. */

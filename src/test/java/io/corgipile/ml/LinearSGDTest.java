@@ -3,6 +3,7 @@ package io.corgipile.ml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.spark.FeatureVector;
 import java.util.Random;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -18,7 +19,7 @@ class LinearSGDTest {
 
   private static SGDConfig config(double l1, double l2, boolean averaging) {
     return new SGDConfig(SGDTask.CLASSIFICATION, "features", "label", "", new LossFunction.Logistic(), 0.3,
-        StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, averaging, false, 1, 0, null);
+        StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, averaging, false, 1, 0, null, SyncInterval.EPOCH, false);
   }
 
   /** A dense vector row, as VectorUDT stores it: (type 1, size null, indices null, values). */
@@ -35,8 +36,8 @@ class LinearSGDTest {
   @ParameterizedTest(name = "l2 = {0}")
   @CsvSource({"0.0", "0.5", "3.0"})
   void theAveragedModelIsTheMeanOfTheIterates(double l2) {
-    LinearSGD averaged = new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0);
-    LinearSGD plain = new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0);
+    LinearSGD averaged = new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0, true);
+    LinearSGD plain = new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0, false);
     double[] meanCoefficients = new double[FEATURES];
     double meanIntercept = 0;
     Random random = new Random(3);
@@ -66,8 +67,8 @@ class LinearSGDTest {
 
   @ParameterizedTest(name = "epoch {0}, averaging {1}")
   @CsvSource({"0, true", "1, false"})
-  void theFirstEpochAndAveragingOffGiveTheLastIterate(int epoch, boolean averaging) {
-    LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0);
+  void withoutIterateAveragingTheCoefficientsAreTheLastIterate(int epoch, boolean averaging) {
+    LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, false);
     FeatureVector x = new FeatureVector();
     x.pointTo(denseRow(new double[] {1, 2, 3, 4, 5}), 0);
     sgd.accumulate(x, 1.0);
