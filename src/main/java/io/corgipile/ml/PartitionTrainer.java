@@ -3,6 +3,7 @@ package io.corgipile.ml;
 import io.corgipile.spark.FeatureVector;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -32,6 +33,7 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
 
   @Override
   public Iterator<PartitionResult> call(Iterator<InternalRow> rows) {
+    int partition = TaskContext.getPartitionId();
     StartingModel model = start.value();
     LinearSGD sgd = model.coefficients() == null ? null : newSgd(model.coefficients().clone(), model);
     FeatureVector x = new FeatureVector();
@@ -78,11 +80,11 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
       skipped++;
     }
     if (count == 0) { // also when a model was made for a row later found invalid
-      return List.of(new PartitionResult(null, 0, 0, 0, 0, skipped, 0)).iterator();
+      return List.of(PartitionResult.empty(partition, skipped)).iterator();
     }
     sgd.update();
-    return List.of(new PartitionResult(sgd.coefficients(), sgd.intercept(), weightSum, lossSum, count, skipped,
-        sgd.updates())).iterator();
+    return List.of(new PartitionResult(partition, sgd.coefficients(), sgd.numFeatures(), sgd.intercept(), weightSum,
+        lossSum, count, skipped, sgd.updates())).iterator();
   }
 
   private LinearSGD newSgd(double[] coefficients, StartingModel model) {

@@ -32,10 +32,23 @@ final class SGDOptimizer {
   private static final Logger LOG = LoggerFactory.getLogger(SGDOptimizer.class);
   private static final String JOB_DESCRIPTION = "spark.job.description";
 
+  /**
+   * The most bytes of partition models the driver collects in a round; above it they are summed by
+   * {@link ScatterReduce}, which costs a shuffle but holds at most one model per task and driver.
+   */
+  static final long DIRECT_BYTES = 64L << 20;
+
   private final SGDConfig config;
+  private final long directBytes;
 
   SGDOptimizer(SGDConfig config) {
+    this(config, DIRECT_BYTES);
+  }
+
+  /** @param directBytes see {@link #DIRECT_BYTES}; tests lower it to exercise the reduction */
+  SGDOptimizer(SGDConfig config, long directBytes) {
     this.config = config;
+    this.directBytes = directBytes;
   }
 
   /** Trains on {@code dataset}: the model, with its training summary. */
@@ -84,9 +97,10 @@ final class SGDOptimizer {
             + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
         Broadcast<StartingModel> start = jsc.broadcast(model);
         long began = System.nanoTime();
-        List<PartitionResult> results;
+        Merged merged;
         try {
-          results = rows.mapPartitions(new PartitionTrainer(start, config, epoch, partitionsAverage)).collect();
+          JavaRDD<PartitionResult> results = rows.mapPartitions(new PartitionTrainer(start, config, epoch, partitionsAverage));
+          merged = merge(results, model, rows.getNumPartitions());
         } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
           InvalidTrainingDataException data = dataProblem(e);
           if (data != null) {
@@ -97,7 +111,6 @@ final class SGDOptimizer {
           start.destroy();
         }
         double elapsed = (System.nanoTime() - began) / 1e9;
-        Merged merged = merge(results, model);
         totals.add(merged, elapsed);
         if (merged.coefficients != null) {
           model = new StartingModel(merged.coefficients, merged.intercept, merged.updatesPerPartition);
@@ -106,10 +119,7 @@ final class SGDOptimizer {
           }
         }
       }
-      if (model.coefficients() == null) {
-        throw totals.noRows();
-      }
-      totals.checkWeights();
+      totals.check(model);
       double[] coefficients = epochMean == null ? model.coefficients() : epochMean.coefficients(model.coefficients());
       double intercept = epochMean == null ? model.intercept() : epochMean.intercept();
       model = new StartingModel(coefficients, intercept, model.updatesPerPartition());
@@ -169,8 +179,28 @@ final class SGDOptimizer {
   private record Merged(double[] coefficients, double intercept, double weightSum, double lossSum, long rows,
       long skipped, long updatesPerPartition) {}
 
-  private Merged merge(List<PartitionResult> results, StartingModel start) {
-    double[] sum = null;
+  /**
+   * Collects the partition models when all of them fit in {@link #directBytes}, else sums them by
+   * {@link ScatterReduce}; both add in partition order, so they give the same model bit for bit.
+   * Before the first round the model's size is unknown, so it is reduced.
+   */
+  private Merged merge(JavaRDD<PartitionResult> results, StartingModel start, int partitions) {
+    double[] known = start.coefficients();
+    if (known != null && (long) partitions * known.length * Double.BYTES <= directBytes) {
+      return merge(results.collect(), null, start);
+    }
+    int slices = Math.max(1, Math.min(partitions, known == null ? partitions : known.length));
+    ScatterReduce.Sums sums = ScatterReduce.reduce(results, slices, config::featureSizeMismatch);
+    return merge(sums.stats(), sums.weightedSum(), start);
+  }
+
+  /**
+   * @param results in partition order
+   * @param weightedSum the sum of weight times model over partitions, or null to add up the results' models
+   */
+  private Merged merge(List<PartitionResult> results, double[] weightedSum, StartingModel start) {
+    double[] sum = weightedSum;
+    int numFeatures = -1;
     double intercept = 0;
     double weightSum = 0;
     double lossSum = 0;
@@ -180,17 +210,20 @@ final class SGDOptimizer {
     int trained = 0;
     for (PartitionResult r : results) {
       skipped += r.skipped();
-      if (r.coefficients() == null) {
+      if (!r.trained()) {
         continue;
       }
-      if (sum == null) {
-        sum = new double[r.coefficients().length];
-      } else if (sum.length != r.coefficients().length) {
-        throw config.featureSizeMismatch(r.coefficients().length, sum.length);
+      if (numFeatures < 0) {
+        numFeatures = r.numFeatures();
+      } else if (numFeatures != r.numFeatures()) {
+        throw config.featureSizeMismatch(r.numFeatures(), numFeatures);
       }
       double w = r.weightSum();
-      for (int j = 0; j < sum.length; j++) {
-        sum[j] += w * r.coefficients()[j];
+      if (weightedSum == null) {
+        sum = sum == null ? new double[numFeatures] : sum;
+        for (int j = 0; j < numFeatures; j++) {
+          sum[j] += w * r.coefficients()[j];
+        }
       }
       intercept += w * r.intercept();
       weightSum += w;
@@ -199,13 +232,14 @@ final class SGDOptimizer {
       updates += r.updates();
       trained++;
     }
-    if (sum == null || !(weightSum > 0)) {
+    if (trained == 0 || !(weightSum > 0)) {
       return new Merged(null, 0, weightSum, lossSum, rows, skipped, start.updatesPerPartition());
     }
-    for (int j = 0; j < sum.length; j++) {
-      sum[j] /= weightSum;
+    double[] mean = new double[numFeatures];
+    for (int j = 0; j < numFeatures; j++) {
+      mean[j] = sum[j] / weightSum;
     }
-    return new Merged(sum, intercept / weightSum, weightSum, lossSum, rows, skipped,
+    return new Merged(mean, intercept / weightSum, weightSum, lossSum, rows, skipped,
         start.updatesPerPartition() + updates / trained);
   }
 
@@ -227,13 +261,13 @@ final class SGDOptimizer {
       roundSeconds.add(elapsed);
     }
 
-    InvalidTrainingDataException noRows() {
-      return new InvalidTrainingDataException(config.cannotTrain() + "the dataset has no rows"
-          + (skipped > 0 ? " left after skipping " + skipped + " invalid rows" : ""));
-    }
-
-    void checkWeights() {
-      if (!(weightSum > 0)) {
+    /** Fails when the epoch had no row, or no positive weight, to train on. */
+    void check(StartingModel model) {
+      if (rows == 0) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "the dataset has no rows"
+            + (skipped > 0 ? " left after skipping " + skipped + " invalid rows" : ""));
+      }
+      if (!(weightSum > 0) || model.coefficients() == null) {
         throw new InvalidTrainingDataException(config.cannotTrain() + "the weights in column '" + config.weightCol()
             + "' sum to " + weightSum + "; at least one row needs a positive weight");
       }

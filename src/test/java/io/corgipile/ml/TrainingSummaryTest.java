@@ -28,7 +28,7 @@ class TrainingSummaryTest {
   private static final int FEATURES = 4;
   private static final long ROWS = 2000;
   private static final Pattern EPOCH_LINE = Pattern.compile(
-      "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (\\S+) s \\(([\\d,]+) rows/s\\),"
+      "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (?:\\d+ rounds?, )?(\\S+) s \\(([\\d,]+) rows/s\\),"
           + " (last epoch|at most ([\\d,]+) s left)");
   private static final String[] LOCAL_PROPERTIES =
       {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY, "spark.job.description"};

@@ -1,0 +1,127 @@
+package io.corgipile.ml;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaRDD;
+import scala.Tuple2;
+
+/**
+ * Sums the weighted partition models without any task or the driver holding more than one model's
+ * worth of them (LambdaML's ScatterReduce): every partition cuts its model into {@code slices}
+ * ranges of coordinates, reducer {@code s} adds up range {@code s} of all partitions, and the driver
+ * receives the sums, one model in all. Each reducer adds in partition order, so the sums are the
+ * same bit for bit as a driver adding all models in partition order would get.
+ */
+final class ScatterReduce {
+  private ScatterReduce() {}
+
+  /** One partition's part in a reduction: its statistics (slice -1) or one range of its weighted model. */
+  record Part(int slice, int partition, PartitionResult stats, int numFeatures, double weight, double[] values)
+      implements Serializable {}
+
+  /** What the reducers return: the partitions' statistics in partition order, and the weighted sum. */
+  record Sums(List<PartitionResult> stats, double[] weightedSum) {}
+
+  /**
+   * @param results one result per partition, computed once
+   * @param slices reducers, at least 1
+   * @param featureSizeMismatch the error when partitions' models differ in size
+   */
+  static Sums reduce(JavaRDD<PartitionResult> results, int slices, SizeMismatch featureSizeMismatch) {
+    List<Tuple2<Integer, Part>> reduced = results
+        .mapPartitionsWithIndex((partition, it) -> scatter(partition, it, slices), true)
+        .mapToPair(p -> new Tuple2<>(p.slice() + 1, p))
+        .partitionBy(new HashPartitioner(slices + 1))
+        .mapPartitions(it -> reduceSlices(it, featureSizeMismatch))
+        .collect();
+    List<PartitionResult> stats = new ArrayList<>();
+    double[] sum = null;
+    for (Tuple2<Integer, Part> t : reduced) {
+      Part p = t._2();
+      if (p.slice() < 0) {
+        stats.add(p.stats());
+        continue;
+      }
+      if (sum == null) {
+        sum = new double[p.numFeatures()];
+      }
+      System.arraycopy(p.values(), 0, sum, start(p.slice(), slices, p.numFeatures()), p.values().length);
+    }
+    stats.sort(Comparator.comparingInt(PartitionResult::partition));
+    return new Sums(stats, sum);
+  }
+
+  /** Coordinates {@code [start(s), start(s + 1))} are slice s. */
+  private static int start(int slice, int slices, int numFeatures) {
+    return (int) ((long) slice * numFeatures / slices);
+  }
+
+  private static Iterator<Part> scatter(int partition, Iterator<PartitionResult> it, int slices) {
+    List<Part> parts = new ArrayList<>();
+    while (it.hasNext()) {
+      PartitionResult r = it.next();
+      parts.add(new Part(-1, partition, r.withoutCoefficients(), 0, 0, null));
+      double[] w = r.coefficients();
+      if (w == null) {
+        continue;
+      }
+      for (int s = 0; s < slices; s++) {
+        int from = start(s, slices, w.length);
+        int to = start(s + 1, slices, w.length);
+        double[] values = new double[to - from];
+        System.arraycopy(w, from, values, 0, values.length);
+        parts.add(new Part(s, partition, null, w.length, r.weightSum(), values));
+      }
+    }
+    return parts.iterator();
+  }
+
+  /** A reducer's output: the statistics as they came, and per slice its weighted sum over partitions. */
+  private static Iterator<Tuple2<Integer, Part>> reduceSlices(Iterator<Tuple2<Integer, Part>> it,
+      SizeMismatch featureSizeMismatch) {
+    List<Part> stats = new ArrayList<>();
+    List<List<Part>> bySlice = new ArrayList<>();
+    while (it.hasNext()) {
+      Part p = it.next()._2();
+      if (p.slice() < 0) {
+        stats.add(p);
+        continue;
+      }
+      while (bySlice.size() <= p.slice()) {
+        bySlice.add(new ArrayList<>());
+      }
+      bySlice.get(p.slice()).add(p);
+    }
+    List<Tuple2<Integer, Part>> out = new ArrayList<>();
+    for (Part p : stats) {
+      out.add(new Tuple2<>(-1, p));
+    }
+    for (List<Part> parts : bySlice) {
+      if (parts.isEmpty()) {
+        continue;
+      }
+      parts.sort(Comparator.comparingInt(Part::partition));
+      Part first = parts.get(0);
+      double[] sum = new double[first.values().length];
+      for (Part p : parts) {
+        if (p.numFeatures() != first.numFeatures()) {
+          throw featureSizeMismatch.error(p.numFeatures(), first.numFeatures());
+        }
+        for (int j = 0; j < sum.length; j++) {
+          sum[j] += p.weight() * p.values()[j];
+        }
+      }
+      out.add(new Tuple2<>(first.slice(), new Part(first.slice(), -1, null, first.numFeatures(), 0, sum)));
+    }
+    return out.iterator();
+  }
+
+  /** Builds the error for models of different sizes; serializable, as reducers raise it. */
+  interface SizeMismatch extends Serializable {
+    InvalidTrainingDataException error(int size, int otherSize);
+  }
+}

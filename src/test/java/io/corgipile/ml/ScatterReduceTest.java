@@ -1,0 +1,27 @@
+package io.corgipile.ml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.Test;
+
+/** Partition models summed by slices of coordinates give what collecting them gives. */
+class ScatterReduceTest {
+  private static LinearFit fit(SGDRegressor estimator, Dataset<Row> data, long directBytes) {
+    SGDConfig config = SGDConfig.of(estimator, SGDTask.REGRESSION, "features", "label",
+        LossFunction.named(estimator.getLoss(), estimator.getEpsilon()));
+    return new SGDOptimizer(config, directBytes).optimize(data);
+  }
+
+  @Test
+  void reducingBySlicesGivesTheCollectedModelBitForBit() {
+    Dataset<Row> data = TrainingData.linear(4_000, 7, 11, 5);
+    SGDRegressor estimator = new SGDRegressor().setMaxIter(3).setTol(0).setRegParam(0.01);
+    LinearFit collected = fit(estimator, data, Long.MAX_VALUE);
+    LinearFit reduced = fit(estimator, data, 0);
+    assertThat(reduced.coefficients().toArray()).containsExactly(collected.coefficients().toArray());
+    assertThat(reduced.intercept()).isEqualTo(collected.intercept());
+    assertThat(reduced.summary("r").objectiveHistory()).containsExactly(collected.summary("c").objectiveHistory());
+  }
+}
