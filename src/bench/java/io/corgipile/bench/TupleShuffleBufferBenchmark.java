@@ -49,7 +49,7 @@ public class TupleShuffleBufferBenchmark {
       source[i] = (byte) i;
     }
     copy = new byte[rows * ROW_BYTES];
-    buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE, new SplitMix64(1));
+    buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE);
   }
 
   private static long sumRow(byte[] page, long base) {
@@ -94,11 +94,12 @@ public class TupleShuffleBufferBenchmark {
   }
 
   private final SplitMix64 plainRandom = new SplitMix64(2);
+  private final SplitMix64 bufferRandom = new SplitMix64(1);
 
   /** What corgipile does per buffer: fill, shuffle in cache-sized buckets, read every row in that order. */
   @Benchmark
   public void shuffled(Blackhole bh) {
-    buffer.clear();
+    buffer.startFill(bufferRandom, rows);
     for (int i = 0; i < rows; i++) {
       buffer.tryAdd(source, (i % 4096) * ROW_BYTES, ROW_BYTES);
     }

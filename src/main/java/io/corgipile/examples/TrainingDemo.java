@@ -55,7 +55,7 @@ public final class TrainingDemo {
         String label = schedule.equals("invsqrt") ? "invsqrt (default)" : "decay (CorgiPile paper)";
         run(spark.read().format("corgipile").option("shuffle", "none").load(sorted),
             "storage order (corgipile, shuffle=none)", schedule, label, testSet);
-        run(spark.read().format("corgipile").load(sorted),
+        run(spark.read().format("corgipile").option("bufferSize", "10%").load(sorted),
             "corgipile (shuffle=corgipile, 10% buffer)", schedule, label, testSet);
         run(spark.read().parquet(shuffled), "fully shuffled copy (plain Parquet)", schedule, label, testSet);
       }

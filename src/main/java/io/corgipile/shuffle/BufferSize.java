@@ -8,17 +8,32 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The capacity of a partition's tuple buffer: a row count ({@code 100000}), a size of decoded rows
- * ({@code 64m}, {@code 1g}) or a share of the partition's rows in the epoch ({@code 10%}).
+ * The capacity of a partition's tuple buffer: {@code auto}, a row count ({@code 100000}), a size of
+ * decoded rows ({@code 64m}, {@code 1g}) or a share of the partition's rows in the epoch ({@code 10%}).
  */
 public final class BufferSize implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** What the number counts. */
-  public enum Unit { ROWS, BYTES, PERCENT }
+  enum Unit { AUTO, ROWS, BYTES, PERCENT }
 
-  public static final String FORMAT =
-      "a row count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)";
+  /** {@code auto}: at least this share of the partition's rows, in percent... */
+  private static final BigDecimal AUTO_PERCENT = BigDecimal.TEN;
+  /** ...and at least the rows of this many of its row groups, so the tuple shuffle has row groups to mix. */
+  private static final int AUTO_BLOCKS = 4;
+
+  public static final String FORMAT = "auto (the larger of " + AUTO_PERCENT + "% of the partition's rows and "
+      + AUTO_BLOCKS + " of its row groups, at most the partition and a share of an executor's memory), a row count "
+      + "(100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)";
+
+  /**
+   * One partition's buffer, resolved.
+   *
+   * @param plannedRows the most rows a planned fill holds (estimated from the footers for sizes in bytes)
+   * @param maxRows the most rows a buffer takes at runtime
+   * @param maxBytes the most bytes a buffer allocates at runtime, {@link Long#MAX_VALUE} for none
+   */
+  public record Capacity(long plannedRows, long maxRows, long maxBytes) {}
 
   private static final Pattern ROWS = Pattern.compile("\\d+");
   private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kmgt]i?b?|b)", Pattern.CASE_INSENSITIVE);
@@ -46,7 +61,9 @@ public final class BufferSize implements Serializable {
     String v = value.trim();
     try {
       Matcher m;
-      if (ROWS.matcher(v).matches()) {
+      if (v.equalsIgnoreCase("auto")) {
+        return new BufferSize(Unit.AUTO, 0, AUTO_PERCENT, "auto");
+      } else if (ROWS.matcher(v).matches()) {
         long rows = Long.parseLong(v);
         if (rows >= 1) {
           return new BufferSize(Unit.ROWS, rows, BigDecimal.ZERO, v);
@@ -78,15 +95,42 @@ public final class BufferSize implements Serializable {
     }
   }
 
-  public Unit unit() {
+  Unit unit() {
     return unit;
   }
 
-  /** The most rows a buffer may hold for a partition of {@code partitionRows} rows. */
-  public long maxRows(long partitionRows) {
+  /**
+   * The capacity of one partition's buffer.
+   *
+   * @param partitionRows the partition's rows in the epoch
+   * @param partitionBlocks its row groups
+   * @param tupleBytes the estimated bytes of one row in the buffer, from the footers
+   * @param memoryBytes the memory one buffer may take, for {@code auto}
+   */
+  public Capacity capacity(long partitionRows, int partitionBlocks, double tupleBytes, long memoryBytes) {
+    double rowBytes = tupleBytes + TupleShuffleBuffer.INDEX_BYTES_PER_ROW;
+    switch (unit) {
+      case AUTO:
+        // 10% alone can be less than two row groups of a small partition (many partitions, large row
+        // groups): the tuple shuffle then has nothing to mix. Memory caps it, as a byte budget too.
+        long blockRows = partitionBlocks == 0 ? 0 : (long) Math.ceil((double) AUTO_BLOCKS * partitionRows / partitionBlocks);
+        long rows = Math.min(Math.max(maxRows(partitionRows), blockRows), partitionRows);
+        rows = Math.max(1, Math.min(rows, (long) (memoryBytes / rowBytes)));
+        return new Capacity(rows, rows, memoryBytes);
+      case BYTES:
+        return new Capacity(Math.max(1, (long) (count / rowBytes)), Long.MAX_VALUE, count);
+      default:
+        long max = maxRows(partitionRows);
+        return new Capacity(max, max, Long.MAX_VALUE);
+    }
+  }
+
+  /** The most rows a buffer may hold for a partition of {@code partitionRows} rows, by the row limit alone. */
+  long maxRows(long partitionRows) {
     switch (unit) {
       case ROWS: return count;
       case PERCENT:
+      case AUTO:
         // Exact decimal arithmetic: 7% of 100 rows is 7, not ceil(7.000000000000001).
         return Math.max(1L, BigDecimal.valueOf(partitionRows).multiply(percent)
             .divide(HUNDRED, 0, RoundingMode.CEILING).longValueExact());
@@ -94,8 +138,8 @@ public final class BufferSize implements Serializable {
     }
   }
 
-  /** The most bytes a buffer may hold, or {@link Long#MAX_VALUE} when the size is given in rows. */
-  public long maxBytes() {
+  /** The most bytes a buffer may hold by the byte limit alone, or {@link Long#MAX_VALUE}. */
+  long maxBytes() {
     return unit == Unit.BYTES ? count : Long.MAX_VALUE;
   }
 

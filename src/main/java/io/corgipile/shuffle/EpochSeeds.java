@@ -34,10 +34,22 @@ public final class EpochSeeds {
 
   /** A fresh generator for one stream; equal arguments give equal streams. */
   public SplitMix64 random(int epoch, int partition, Purpose purpose) {
+    return new SplitMix64(hash(epoch, partition, purpose));
+  }
+
+  /**
+   * A fresh generator for piece {@code piece} of a partition's stream: the planned fill of its tuple
+   * buffer, or the slice a sliding window starts at. Each piece having its own stream, a round can
+   * start at any piece without replaying the draws of the pieces before it.
+   */
+  public SplitMix64 random(int epoch, int partition, Purpose purpose, int piece) {
+    return new SplitMix64(SplitMix64.mix(hash(epoch, partition, purpose) + piece));
+  }
+
+  private long hash(int epoch, int partition, Purpose purpose) {
     // Mix the seed before the salt, so seeds a simple XOR apart do not share streams.
     long h = SplitMix64.mix(SplitMix64.mix(seed) + purpose.salt);
     h = SplitMix64.mix(h + epoch);
-    h = SplitMix64.mix(h + partition);
-    return new SplitMix64(h);
+    return SplitMix64.mix(h + partition);
   }
 }

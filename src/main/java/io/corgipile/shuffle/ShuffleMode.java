@@ -18,6 +18,14 @@ public enum ShuffleMode {
     return EnumChoice.text(this);
   }
 
+  /**
+   * Whether rows pass through a buffer of {@code bufferSize} (the tuple buffer or the sliding
+   * window), so a partition's stream is cut at buffer boundaries rather than at row groups.
+   */
+  public boolean buffersTuples() {
+    return this == CORGIPILE || this == WINDOW;
+  }
+
   /** Whether the order of row groups is randomized every epoch. */
   public boolean shufflesBlocks() {
     return this == CORGIPILE || this == BLOCK;

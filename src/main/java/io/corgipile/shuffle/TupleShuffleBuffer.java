@@ -8,7 +8,7 @@ import java.util.List;
  * A bounded buffer of serialized tuples that is shuffled, uniformly, in a cache-friendly way.
  *
  * <p>Tuples are copied into byte chunks (an arena), so a buffer of millions of rows is a few
- * thousand arrays, not millions of objects; chunks are kept across {@link #clear()} so refilling
+ * thousand arrays, not millions of objects; chunks are kept across fills ({@link #startFill}) so refilling
  * allocates nothing.
  *
  * <p>The shuffle is Rao and Sandelius's: each tuple goes, as it arrives, to a random bucket of
@@ -31,14 +31,17 @@ public final class TupleShuffleBuffer {
   /** Bytes of a chunk; a larger tuple gets a chunk of its own. */
   static final int CHUNK_BYTES = 16 << 10;
   /** Index bytes per tuple: position, length and bucket in arrival order, position and length in emitted order. */
-  private static final int INDEX_BYTES_PER_ROW = 2 * Long.BYTES + 2 * Integer.BYTES + Character.BYTES;
+  static final int INDEX_BYTES_PER_ROW = 2 * Long.BYTES + 2 * Integer.BYTES + Character.BYTES;
   private static final int MAX_ROWS = Integer.MAX_VALUE - 16;
   /** What {@link #place} answers when the budget is spent; a real position has a chunk id above it. */
   private static final long NO_ROOM = Long.MIN_VALUE;
 
   private final long maxRows;
   private final long maxBytes;
-  private final SplitMix64 random;
+  /** The stream of the current fill. */
+  private SplitMix64 random;
+  /** The rows the current fill expects, for sizing its buckets. */
+  private long fillRows;
 
   /** Chunks reused across fills; id i >= 0 is {@code pool.get(i)}. */
   private final List<byte[]> pool = new ArrayList<>();
@@ -71,18 +74,14 @@ public final class TupleShuffleBuffer {
   private int size;
   private long usedBytes;
 
-  /**
-   * @param random the stream that places and permutes tuples; the buffer draws from it on every
-   *     add and shuffle, so equal streams and equal input give equal orders
-   */
-  public TupleShuffleBuffer(long maxRows, long maxBytes, SplitMix64 random) {
+  /** An empty buffer; {@link #startFill} starts each fill. */
+  public TupleShuffleBuffer(long maxRows, long maxBytes) {
     if (maxRows < 1 || maxBytes < 1) {
       throw new IllegalArgumentException(
           "Cannot create a tuple buffer: capacity must be positive, got " + maxRows + " rows, " + maxBytes + " bytes");
     }
     this.maxRows = Math.min(maxRows, MAX_ROWS);
     this.maxBytes = maxBytes;
-    this.random = random;
   }
 
   public int size() {
@@ -113,8 +112,15 @@ public final class TupleShuffleBuffer {
     return maxBytes == Long.MAX_VALUE ? Long.MAX_VALUE : maxBytes - usedBytes - (long) size * INDEX_BYTES_PER_ROW;
   }
 
-  /** Empties the buffer, keeping its chunks for the next fill. */
-  public void clear() {
+  /**
+   * Empties the buffer, keeping its chunks, for a fill of about {@code rows} tuples.
+   *
+   * @param random the stream that places and permutes this fill's tuples; the buffer draws from it on
+   *     every add and shuffle, so equal streams and equal input give equal orders
+   */
+  public void startFill(SplitMix64 random, long rows) {
+    this.random = random;
+    this.fillRows = rows;
     spare.addAll(oversized);
     oversized.clear();
     nextFree = 0;
@@ -135,7 +141,7 @@ public final class TupleShuffleBuffer {
       return false;
     }
     if (buckets == 0) {
-      startFill(length);
+      sizeBuckets(length);
     }
     if (size == positions.length && !growIndex()) {
       return false;
@@ -157,7 +163,7 @@ public final class TupleShuffleBuffer {
 
   /**
    * Puts the tuples in uniformly random order: each bucket is permuted with Fisher-Yates and the
-   * buckets follow each other. Until the next {@link #clear()} or add, the accessors then give the
+   * buckets follow each other. Until the next {@link #startFill} or add, the accessors then give the
    * tuples in that order; before, in arrival order.
    */
   public void shuffle() {
@@ -222,11 +228,12 @@ public final class TupleShuffleBuffer {
   }
 
   /**
-   * Sizes the buckets for this fill from the capacity: a byte budget, or the row limit times the
-   * first tuple's size.
+   * Sizes the buckets for this fill from the bytes it expects: its rows (at most the row limit)
+   * times the first tuple's size, at most the byte budget.
    */
-  private void startFill(int firstLength) {
-    long expected = maxBytes != Long.MAX_VALUE ? maxBytes : maxRows * (long) Math.max(1, firstLength);
+  private void sizeBuckets(int firstLength) {
+    double rows = Math.min(fillRows, maxRows);
+    long expected = (long) Math.min(maxBytes, rows * Math.max(1, firstLength));
     buckets = (int) Math.max(1, Math.min(MAX_BUCKETS, expected / BUCKET_BYTES));
     if (bucketChunk.length < buckets) {
       bucketChunk = new int[buckets];

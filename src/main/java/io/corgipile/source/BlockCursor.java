@@ -44,11 +44,6 @@ final class BlockCursor<T extends Closeable> implements Closeable {
     return nextBlock < order.length;
   }
 
-  /** Rows of the block {@link #openNext()} would open. */
-  long nextRows() {
-    return opener.block(order[nextBlock]).rows();
-  }
-
   /** Closes the current block and opens the next one. */
   T openNext() throws IOException {
     closeCurrent();

@@ -5,44 +5,57 @@ import java.io.Closeable;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
-/** The rows of a list of blocks, block after block. */
+/**
+ * The rows of a list of blocks, block after block, from {@code skipRows} rows into the first block,
+ * {@code rows} rows in all: a slice of a partition's stream, which may start and end inside a block.
+ */
 final class BlockRowStream implements Closeable {
   private final BlockCursor<RowGroupRows> blocks;
   private final ReaderMetrics metrics;
 
   private RowGroupRows rows;
+  private long toSkip;
+  private long rowsLeft;
   private long rowsSeen;
   private long rowsPublished;
-  private long bytesSeen;
 
-  BlockRowStream(BlockOpener opener, int[] order, ReaderMetrics metrics) {
+  BlockRowStream(BlockOpener opener, int[] order, long skipRows, long rows, ReaderMetrics metrics) {
     this.blocks = BlockCursor.rows(opener, order);
+    this.toSkip = skipRows;
+    this.rowsLeft = rows;
     this.metrics = metrics;
   }
 
-  /** Whether another block remains after the current one. */
-  boolean hasNextBlock() {
-    return blocks.hasNext();
-  }
-
-  /** Rows of the block {@link #openNextBlock()} would open. */
-  long nextBlockRows() {
-    return blocks.nextRows();
-  }
-
-  /** Average bytes of the rows decoded so far, or 0 before the first row. */
-  double averageRowBytes() {
-    return rowsSeen == 0 ? 0 : (double) bytesSeen / rowsSeen;
-  }
-
-  /** Closes the current block and opens the next one. */
-  void openNextBlock() throws IOException {
-    closeCurrent();
-    rows = blocks.openNext();
+  /** Advances to the next row, opening blocks as needed; false at the end of the slice. */
+  boolean next() throws IOException {
+    if (rowsLeft == 0) {
+      closeCurrent();
+      return false;
+    }
+    while (true) {
+      if (nextRowInBlock()) {
+        if (toSkip > 0) {
+          // A slice that starts inside a block (one split over several fills) decodes and drops the
+          // block's earlier rows: Spark's decoders cannot seek to a row.
+          toSkip--;
+          continue;
+        }
+        if (--rowsLeft == 0) {
+          // The slice's last row: Spark may collect the metrics before the stream is closed.
+          publishRows();
+        }
+        return true;
+      }
+      if (!blocks.hasNext()) {
+        return false;
+      }
+      closeCurrent();
+      rows = blocks.openNext();
+    }
   }
 
   /** Advances to the next row of the current block; false at its end. */
-  boolean nextRowInBlock() throws IOException {
+  private boolean nextRowInBlock() throws IOException {
     if (rows == null) {
       return false;
     }
@@ -55,18 +68,6 @@ final class BlockRowStream implements Closeable {
       throw blocks.failure(e);
     }
     rowsSeen++;
-    bytesSeen += rows.row().getSizeInBytes();
-    return true;
-  }
-
-  /** Advances to the next row, opening blocks as needed; false when all blocks are read. */
-  boolean next() throws IOException {
-    while (!nextRowInBlock()) {
-      if (!hasNextBlock()) {
-        return false;
-      }
-      openNextBlock();
-    }
     return true;
   }
 
@@ -76,11 +77,15 @@ final class BlockRowStream implements Closeable {
   }
 
   private void closeCurrent() throws IOException {
-    // Published per block, not per row: an atomic update per row would cost more than the row.
-    metrics.rowsRead.addAndGet(rowsSeen - rowsPublished);
-    rowsPublished = rowsSeen;
+    publishRows();
     rows = null;
     blocks.closeCurrent();
+  }
+
+  /** Published per block, not per row: an atomic update per row would cost more than the row. */
+  private void publishRows() {
+    metrics.rowsRead.addAndGet(rowsSeen - rowsPublished);
+    rowsPublished = rowsSeen;
   }
 
   @Override

@@ -1,13 +1,13 @@
 package io.corgipile.source;
 
-import io.corgipile.shuffle.BlockSchedule;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.EpochSeeds;
+import io.corgipile.shuffle.FillPlan;
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
-import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import io.corgipile.spark.ScanSettings;
+import java.util.Arrays;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -24,14 +24,14 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
 
   private final BlockPlan plan;
   private final ReadConf conf;
-  private final int partitions;
+  private final FillLayout layout;
   private final ScanSettings settings;
   private final int numFields;
 
-  CorgiPileReaderFactory(BlockPlan plan, ReadConf conf, int partitions, ScanSettings settings, int numFields) {
+  CorgiPileReaderFactory(BlockPlan plan, ReadConf conf, FillLayout layout, ScanSettings settings, int numFields) {
     this.plan = plan;
     this.conf = conf;
-    this.partitions = partitions;
+    this.layout = layout;
     this.settings = settings;
     this.numFields = numFields;
   }
@@ -62,63 +62,79 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
     ReaderMetrics metrics = new ReaderMetrics();
-    Epoch epoch = epoch((CorgiPileInputPartition) partition);
+    Slice slice = slice((CorgiPileInputPartition) partition);
     BlockOpener opener = new BlockOpener(plan, settings, metrics);
     if (conf.shuffle() == ShuffleMode.CORGIPILE) {
-      return new ShuffledBatchReader(shuffledBuffers(epoch, opener, metrics), settings.readSchema(), metrics);
+      return new ShuffledBatchReader(shuffledBuffers(slice, opener, metrics), settings.readSchema(), metrics);
     }
-    return new ColumnarPartitionReader(opener, epoch.blocks, metrics);
+    // none and block: a round is whole blocks, so the slice starts at a block's first row
+    return new ColumnarPartitionReader(opener, slice.blocks, metrics);
   }
 
-  /** The running task's epoch, seeds, and its partition's blocks in that epoch's order. */
-  private record Epoch(int number, int partition, EpochSeeds seeds, int[] blocks, long rows, TaskContext task) {}
+  /**
+   * What the running task reads: its epoch and seeds, its partition's stream in that epoch, and the
+   * slice of it the job's round reads (the whole stream when the job does not read in rounds), with
+   * the slice's blocks in reading order.
+   */
+  private record Slice(int epoch, int partition, EpochSeeds seeds, FillLayout.PartitionStream stream,
+      FillPlan.Slice range, int[] blocks, TaskContext task) {}
 
-  private Epoch epoch(CorgiPileInputPartition partition) {
+  private Slice slice(CorgiPileInputPartition partition) {
     TaskContext task = TaskContext.get();
-    int epoch = conf.effectiveEpoch(task == null ? null : task.getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY));
-    EpochSeeds seeds = new EpochSeeds(
-        conf.effectiveSeed(task == null ? null : task.getLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY)));
-    BlockSchedule schedule = new BlockSchedule(
-        plan.blockRows(), partitions, conf.shuffle(), conf.blockAssignment(), seeds);
-    int[] blocks = schedule.blocksFor(epoch, partition.index());
-    return new Epoch(epoch, partition.index(), seeds, blocks, schedule.rowsOf(blocks), task);
+    int epoch = conf.effectiveEpoch(localProperty(task, ReadOptions.EPOCH_LOCAL_PROPERTY));
+    long seed = conf.effectiveSeed(localProperty(task, ReadOptions.SEED_LOCAL_PROPERTY));
+    ReadConf.Round round = ReadConf.round(localProperty(task, ReadOptions.ROUND_LOCAL_PROPERTY),
+        localProperty(task, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY));
+    FillLayout.PartitionStream stream = layout.partition(epoch, seed, partition.index());
+    FillPlan.Slice range = stream.fills().slice(round.interval(), round.index());
+    int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
+    return new Slice(epoch, partition.index(), new EpochSeeds(seed), stream, range, blocks, task);
   }
 
-  /** The partition's rows in this epoch's order. */
+  private static String localProperty(TaskContext task, String name) {
+    return task == null ? null : task.getLocalProperty(name);
+  }
+
+  /** The slice's rows in this epoch's order. */
   private TupleStream open(CorgiPileInputPartition partition, ReaderMetrics metrics) {
-    Epoch epoch = epoch(partition);
+    Slice slice = slice(partition);
     BlockOpener opener = new BlockOpener(plan, settings, metrics);
     switch (conf.shuffle()) {
       case WINDOW:
-        BufferSize size = conf.bufferSize();
-        return new WindowTupleStream(new BlockRowStream(opener, epoch.blocks, metrics),
-            new SlidingWindow(size.maxRows(epoch.rows), size.maxBytes(),
-                epoch.seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.WINDOW_SLOT)),
+        // The window starts afresh at the slice's start and drains at its end, drawing from a stream
+        // of the slice's first fill: each row is still emitted once, whatever the rounds.
+        BufferSize.Capacity capacity = slice.stream.capacity();
+        return new WindowTupleStream(rows(slice, opener, metrics),
+            new SlidingWindow(capacity.maxRows(), capacity.maxBytes(), slice.seeds.random(
+                slice.epoch, slice.partition, EpochSeeds.Purpose.WINDOW_SLOT, slice.range.firstFill())),
             numFields, metrics);
       case CORGIPILE:
-        return new BufferedTupleStream(shuffledBuffers(epoch, opener, metrics), numFields);
+        return new BufferedTupleStream(shuffledBuffers(slice, opener, metrics), numFields);
       default:
         // none and block, when Spark takes rows rather than column batches
-        return new DirectTupleStream(new BlockRowStream(opener, epoch.blocks, metrics));
+        return new DirectTupleStream(rows(slice, opener, metrics));
     }
   }
 
-  /** The partition's {@code corgipile} buffers in this epoch, double-buffered with prefetch. */
-  private ShuffledBuffers shuffledBuffers(Epoch epoch, BlockOpener opener, ReaderMetrics metrics) {
-    BlockRowStream source = new BlockRowStream(opener, epoch.blocks, metrics);
-    BufferFiller filler = new BufferFiller(source);
-    // One stream for all fills of the partition: fills run one after another, whatever the threads.
-    SplitMix64 random =
-        epoch.seeds.random(epoch.number, epoch.partition, EpochSeeds.Purpose.TUPLE_ORDER);
-    BufferSize size = conf.bufferSize();
-    long maxRows = size.maxRows(epoch.rows);
-    TupleShuffleBuffer first = new TupleShuffleBuffer(maxRows, size.maxBytes(), random);
+  private static BlockRowStream rows(Slice slice, BlockOpener opener, ReaderMetrics metrics) {
+    return new BlockRowStream(opener, slice.blocks, slice.range.skipRows(), slice.range.rows(), metrics);
+  }
+
+  /** The slice's {@code corgipile} buffers, double-buffered with prefetch. */
+  private ShuffledBuffers shuffledBuffers(Slice slice, BlockOpener opener, ReaderMetrics metrics) {
+    BlockRowStream source = rows(slice, opener, metrics);
+    // Each planned fill has its own stream, so a round can start at any fill.
+    BufferFiller filler = new BufferFiller(source, slice.stream.fills(), slice.range.firstFill(),
+        slice.range.endFill(),
+        fill -> slice.seeds.random(slice.epoch, slice.partition, EpochSeeds.Purpose.TUPLE_ORDER, fill));
+    BufferSize.Capacity capacity = slice.stream.capacity();
+    TupleShuffleBuffer first = new TupleShuffleBuffer(capacity.maxRows(), capacity.maxBytes());
     if (!conf.prefetch()) {
       return new ShuffledBuffers(source, filler, first, null, null, metrics);
     }
-    String thread = "corgipile-prefetch-" + (epoch.task == null ? "" : "stage-" + epoch.task.stageId() + "-")
-        + "partition-" + epoch.partition;
-    return new ShuffledBuffers(source, filler, first, new TupleShuffleBuffer(maxRows, size.maxBytes(), random),
+    String thread = "corgipile-prefetch-" + (slice.task == null ? "" : "stage-" + slice.task.stageId() + "-")
+        + "partition-" + slice.partition;
+    return new ShuffledBuffers(source, filler, first, new TupleShuffleBuffer(capacity.maxRows(), capacity.maxBytes()),
         thread, metrics);
   }
 }

@@ -1,13 +1,15 @@
 package io.corgipile.source;
 
-import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.spark.DataFile;
 import io.corgipile.spark.FileListing;
 import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
@@ -32,6 +34,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private final ReadConf conf;
   private final ScanSettings settings;
   private BlockPlan plan;
+  private FillLayout layout;
   private boolean warned;
 
   CorgiPileScan(SparkSession session, FileListing listing, StructType readSchema, Filter[] pushedFilters,
@@ -68,13 +71,45 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return conf.partitions().orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
   }
 
+  /** The partitions' streams, laid out once per scan: the batch and {@link EpochRounds} share it. */
+  private synchronized FillLayout layout() {
+    if (layout == null) {
+      layout = new FillLayout(plan(), conf, partitions(), readSchema.fields().length, bufferMemory());
+    }
+    return layout;
+  }
+
+  /**
+   * The memory one buffer may take under {@code bufferSize=auto}: the buffers of all tasks of an
+   * executor together take at most a quarter of its heap (most of the rest is Spark's execution and
+   * storage memory); with prefetch a task holds two buffers. Decided here, on the driver, so that
+   * the executors and {@link EpochRounds} plan the same fills.
+   */
+  private long bufferMemory() {
+    SparkContext sc = session.sparkContext();
+    SparkConf sparkConf = sc.getConf();
+    long heap = sc.isLocal() ? Runtime.getRuntime().maxMemory()
+        : sparkConf.getSizeAsBytes("spark.executor.memory", "1g");
+    int slots = sc.isLocal() ? sc.defaultParallelism()
+        : sparkConf.getInt("spark.executor.cores", 1) / sparkConf.getInt("spark.task.cpus", 1);
+    int buffers = conf.prefetch() ? 2 : 1;
+    return Math.max(1, heap / (4L * Math.max(1, slots) * buffers));
+  }
+
+  /** The rounds of epoch {@code epoch}; see {@link EpochRounds#of}. */
+  int rounds(int epoch, String seedLocalProperty, SyncInterval interval) {
+    if (epoch < 0) {
+      throw new IllegalArgumentException("Cannot count the rounds of epoch " + epoch + ": epochs are >= 0");
+    }
+    return layout().rounds(epoch, conf.effectiveSeed(seedLocalProperty), interval);
+  }
+
   @Override
   public Batch toBatch() {
-    BlockPlan p = plan();
-    int partitions = partitions();
-    warnIfBufferHoldsFewerThanTwoBlocks(p, partitions);
+    FillLayout l = layout();
+    warnIfBufferHoldsFewerThanTwoBlocks(plan(), l);
     return new CorgiPileBatch(
-        new CorgiPileReaderFactory(p, conf, partitions, settings, readSchema.fields().length), partitions);
+        new CorgiPileReaderFactory(plan(), conf, l, settings, readSchema.fields().length), l.partitions());
   }
 
   @Override
@@ -102,10 +137,12 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
 
   /**
    * The tuple-level shuffle mixes the row groups that share a buffer; with fewer than two per
-   * buffer it cannot, and the order degenerates to {@code block} mode. Row sizes are estimated
-   * from the footers when the buffer is given in bytes.
+   * buffer it cannot, and the order degenerates to {@code block} mode. Judged for a partition of
+   * average rows and row groups, with row sizes estimated from the footers where the buffer size
+   * depends on them; a partition smaller than two row groups is not the buffer's fault.
    */
-  private synchronized void warnIfBufferHoldsFewerThanTwoBlocks(BlockPlan p, int partitions) {
+  private synchronized void warnIfBufferHoldsFewerThanTwoBlocks(BlockPlan p, FillLayout l) {
+    int partitions = l.partitions();
     // Spark asks for the batch several times per query; say it once.
     if (warned || conf.shuffle() != ShuffleMode.CORGIPILE || p.blocks().size() <= partitions) {
       return;
@@ -113,19 +150,14 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     warned = true;
     long rows = p.totalRows();
     double blockRows = (double) rows / p.blocks().size();
-    BufferSize size = conf.bufferSize();
-    double bufferRows = size.maxRows(rows / partitions);
-    if (size.unit() == BufferSize.Unit.BYTES) {
-      long bytes = p.blocks().stream().mapToLong(Block::uncompressedBytes).sum();
-      double rowBytes = Math.max(8.0 * (readSchema.fields().length + 1), (double) bytes / Math.max(1, rows));
-      bufferRows = size.maxBytes() / rowBytes;
-    }
-    if (bufferRows < 2 * blockRows) {
+    long partitionRows = rows / partitions;
+    long bufferRows = l.capacity(partitionRows, p.blocks().size() / partitions).plannedRows();
+    if (bufferRows < Math.min(2 * blockRows, partitionRows)) {
       LOG.warn("corgipile: the tuple buffer (bufferSize={}) holds about {} rows per partition, fewer than two "
               + "row groups of about {} rows, so the tuple-level shuffle cannot mix row groups and the order "
               + "is little better than shuffle=block. Write smaller row groups (Spark's parquet.block.size "
               + "write option, in bytes) or set a larger bufferSize. Files: {}",
-          size, (long) bufferRows, (long) blockRows,
+          conf.bufferSize(), bufferRows, (long) blockRows,
           listing.files().stream().limit(3).map(DataFile::path).collect(Collectors.joining(", "))
               + (listing.files().size() > 3 ? ", ..." : ""));
     }

@@ -5,6 +5,7 @@ import io.corgipile.options.Integers;
 import io.corgipile.shuffle.BlockAssignment;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.shuffle.SyncInterval;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Map;
@@ -80,6 +81,27 @@ final class ReadConf implements Serializable {
   long effectiveSeed(String localProperty) {
     return localProperty == null ? seed
         : localProperty(ReadOptions.SEED_LOCAL_PROPERTY, localProperty, Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * Which part of the epoch a running task reads: round {@code round} under {@code syncInterval} when
+   * both local properties are set, else the whole epoch.
+   */
+  static Round round(String round, String syncInterval) {
+    int index = round == null ? 0 : (int) localProperty(ReadOptions.ROUND_LOCAL_PROPERTY, round, 0, Integer.MAX_VALUE);
+    SyncInterval interval;
+    try {
+      interval = syncInterval == null ? SyncInterval.EPOCH : SyncInterval.parse(syncInterval);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot use local property " + ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY
+          + "='" + syncInterval + "': " + e.getMessage());
+    }
+    return round == null || syncInterval == null ? Round.WHOLE_EPOCH : new Round(interval, index);
+  }
+
+  /** Round {@code index} of an epoch cut into rounds by {@code interval}. */
+  record Round(SyncInterval interval, int index) {
+    static final Round WHOLE_EPOCH = new Round(SyncInterval.EPOCH, 0);
   }
 
   private static long localProperty(String name, String value, long min, long max) {

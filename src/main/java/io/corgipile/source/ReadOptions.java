@@ -14,9 +14,10 @@ public final class ReadOptions {
   public static final String SHUFFLE = "shuffle";
   public static final String SHUFFLE_DEFAULT = "corgipile";
 
-  /** Rows ({@code 100000}), decoded bytes ({@code 64m}) or a share of the partition's rows ({@code 10%}). */
+  /** {@code auto}, rows ({@code 100000}), decoded bytes ({@code 64m}) or a share of the partition's rows ({@code 10%}). */
   public static final String BUFFER_SIZE = "bufferSize";
-  public static final String BUFFER_SIZE_DEFAULT = "10%";
+  /** The rule of {@code auto} is in {@link io.corgipile.shuffle.BufferSize#FORMAT}. */
+  public static final String BUFFER_SIZE_DEFAULT = "auto";
 
   /** Seed of every random choice of the scan; the local property {@link #SEED_LOCAL_PROPERTY} overrides it. */
   public static final String SEED = "seed";
@@ -38,6 +39,20 @@ public final class ReadOptions {
    * order every epoch.
    */
   public static final String EPOCH_LOCAL_PROPERTY = "corgipile.epoch";
+
+  /**
+   * Spark local property: the round (from 0) of the epoch that a job reads, when the epoch is read in
+   * rounds of {@link #SYNC_INTERVAL_LOCAL_PROPERTY}. With both set, each partition reads only the
+   * round's slice of its epoch stream (nothing when it has fewer rounds); with either unset, the
+   * whole epoch. {@link EpochRounds} counts an epoch's rounds.
+   */
+  public static final String ROUND_LOCAL_PROPERTY = "corgipile.round";
+
+  /**
+   * Spark local property: how an epoch is cut into rounds, as {@link io.corgipile.shuffle.SyncInterval}
+   * text; see {@link #ROUND_LOCAL_PROPERTY}.
+   */
+  public static final String SYNC_INTERVAL_LOCAL_PROPERTY = "corgipile.syncInterval";
 
   /** Number of input partitions, {@value #PARTITIONS_DEFAULT_DESCRIPTION} by default. */
   public static final String PARTITIONS = "partitions";

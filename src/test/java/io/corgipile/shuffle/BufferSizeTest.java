@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class BufferSizeTest {
 
-  private static final String MESSAGE =
-      "expected a row count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%),"
-          + " greater than 0 (and at most 100%)";
+  private static final String MESSAGE = "expected auto (the larger of 10% of the partition's rows and 4 of its row "
+      + "groups, at most the partition and a share of an executor's memory), a row count (100000), a size of decoded "
+      + "rows (64m, 1g) or a share of the partition's rows (10%), greater than 0 (and at most 100%)";
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
@@ -179,5 +179,37 @@ class BufferSizeTest {
       assertThat(copy.maxRows(800)).isEqualTo(b.maxRows(800));
       assertThat(copy.maxBytes()).isEqualTo(b.maxBytes());
     }
+  }
+
+  @Test
+  void autoHoldsTenPercentOrFourRowGroupsWithinThePartitionAndMemory() {
+    BufferSize auto = BufferSize.parse(" AUTO ");
+    assertThat(auto).hasToString("auto").isEqualTo(BufferSize.parse("auto"));
+    long plenty = Long.MAX_VALUE / 2;
+    // a large partition: 10% of 1,000,000 rows beats 4 row groups of 1,000
+    assertThat(auto.capacity(1_000_000, 1000, 100, plenty)).isEqualTo(new BufferSize.Capacity(100_000, 100_000, plenty));
+    // a small partition of 12 row groups of 1,000 rows: 4 row groups, not 1,200 rows
+    assertThat(auto.capacity(12_000, 12, 100, plenty).plannedRows()).isEqualTo(4000);
+    // at most the whole partition
+    assertThat(auto.capacity(3_000, 3, 100, plenty).plannedRows()).isEqualTo(3000);
+  }
+
+  @Test
+  void autoStaysWithinItsMemoryAsRowsAndAsABudget() {
+    BufferSize auto = BufferSize.parse("auto");
+    long memory = 100 * (100 + TupleShuffleBuffer.INDEX_BYTES_PER_ROW);
+    assertThat(auto.capacity(12_000, 12, 100, memory)).isEqualTo(new BufferSize.Capacity(100, 100, memory));
+    assertThat(auto.capacity(12_000, 12, 100, 1).plannedRows()).isEqualTo(1);
+  }
+
+  @Test
+  void capacityOfTheOtherUnits() {
+    long none = Long.MAX_VALUE;
+    assertThat(BufferSize.parse("500").capacity(12_000, 12, 100, 1)).isEqualTo(new BufferSize.Capacity(500, 500, none));
+    assertThat(BufferSize.parse("5%").capacity(12_000, 12, 100, 1)).isEqualTo(new BufferSize.Capacity(600, 600, none));
+    long budget = 50L * (100 + TupleShuffleBuffer.INDEX_BYTES_PER_ROW);
+    // bytes: rows are planned from the estimated row size; the runtime limit is the budget alone
+    assertThat(BufferSize.parse(budget + "b").capacity(12_000, 12, 100, 1))
+        .isEqualTo(new BufferSize.Capacity(50, none, budget));
   }
 }

@@ -114,4 +114,15 @@ class EpochSeedsTest {
     }
     assertThat(SplitMix64Test.chiSquare(counts)).isLessThan(29.88);
   }
+
+  @Test
+  void everyPieceOfAStreamHasItsOwnReproducibleStream() {
+    EpochSeeds seeds = new EpochSeeds(5);
+    long base = seeds.random(1, 2, Purpose.TUPLE_ORDER, 0).nextLong();
+    assertThat(new EpochSeeds(5).random(1, 2, Purpose.TUPLE_ORDER, 0).nextLong()).isEqualTo(base);
+    assertThat(seeds.random(1, 2, Purpose.TUPLE_ORDER, 1).nextLong()).isNotEqualTo(base);
+    assertThat(seeds.random(1, 3, Purpose.TUPLE_ORDER, 0).nextLong()).isNotEqualTo(base);
+    assertThat(seeds.random(1, 2, Purpose.WINDOW_SLOT, 0).nextLong()).isNotEqualTo(base);
+    assertThat(seeds.random(1, 2, Purpose.TUPLE_ORDER).nextLong()).isNotEqualTo(base);
+  }
 }

@@ -101,20 +101,20 @@ class TupleShuffleBufferTest {
 
   @Test
   void rejectsNonPositiveCapacity() {
-    assertThatThrownBy(() -> new TupleShuffleBuffer(0, 10, new SplitMix64(0)))
+    assertThatThrownBy(() -> new TupleShuffleBuffer(0, 10))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot create a tuple buffer: capacity must be positive, got 0 rows, 10 bytes");
-    assertThatThrownBy(() -> new TupleShuffleBuffer(10, 0, new SplitMix64(0)))
+    assertThatThrownBy(() -> new TupleShuffleBuffer(10, 0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot create a tuple buffer: capacity must be positive, got 10 rows, 0 bytes");
-    assertThatThrownBy(() -> new TupleShuffleBuffer(-1, -2, new SplitMix64(0)))
+    assertThatThrownBy(() -> new TupleShuffleBuffer(-1, -2))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot create a tuple buffer: capacity must be positive, got -1 rows, -2 bytes");
   }
 
   @Test
   void newBufferIsEmpty() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(100, 1_000_000, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(100, 1_000_000, new SplitMix64(0));
     assertThat(b.size()).isZero();
     assertThat(b.isEmpty()).isTrue();
     assertThat(b.remainingRows()).isPositive();
@@ -122,8 +122,8 @@ class TupleShuffleBufferTest {
     assertThat(b.usedBytes()).isZero();
     assertThat(b.allocatedBytes()).isZero();
     assertThat(b.remainingBytes()).isEqualTo(1_000_000);
-    assertThat(new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingBytes()).isEqualTo(Long.MAX_VALUE);
-    assertThat(new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingRows()).isGreaterThan(1_000_000_000L);
+    assertThat(filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingBytes()).isEqualTo(Long.MAX_VALUE);
+    assertThat(filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingRows()).isGreaterThan(1_000_000_000L);
   }
 
   // ---------------------------------------------------------------- round trip
@@ -131,7 +131,7 @@ class TupleShuffleBufferTest {
   @Test
   void roundTripsBytesExactlyAcrossIndexGrowthAndManyPages() {
     List<byte[]> tuples = randomTuples(1, 5000, 0, 400); // ~1 MB: several pages, index grows past 1024, 2048, 4096
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     byte[] scratch = scratchFor(tuples);
     for (byte[] t : tuples) {
       assertThat(add(b, t, scratch)).isTrue();
@@ -143,7 +143,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void zeroLengthTuplesAreHeldAndReadBackEmpty() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     assertThat(b.tryAdd(new byte[0], 0, 0)).as("zero-length first tuple").isTrue();
     List<byte[]> expected = new ArrayList<>();
     expected.add(new byte[0]);
@@ -160,7 +160,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void zeroLengthTuplesOnlyUnderATightBudget() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(50, 20_000, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(50, 20_000, new SplitMix64(0));
     for (int i = 0; i < 50; i++) {
       assertThat(b.tryAdd(new byte[0], 0, 0)).isTrue();
       assertThat(b.allocatedBytes()).isLessThanOrEqualTo(20_000);
@@ -175,7 +175,7 @@ class TupleShuffleBufferTest {
     List<byte[]> tuples = List.of(
         tuple(0, 10), tuple(1, page), tuple(2, page + 1), tuple(3, 5), tuple(4, 3 * page + 17),
         tuple(5, 0), tuple(6, page - 1), tuple(7, 2 * page), tuple(8, 1));
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     byte[] scratch = scratchFor(tuples);
     for (byte[] t : tuples) {
       assertThat(add(b, t, scratch)).isTrue();
@@ -191,7 +191,7 @@ class TupleShuffleBufferTest {
     for (int i = 0; i < 40; i++) {
       tuples.add(tuple(i, i % 2 == 0 ? 3 * page + i : 100 + i));
     }
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, budget, new SplitMix64(0));
     List<byte[]> accepted = fillUntilRejected(b, tuples, budget);
     assertThat(accepted.size()).isBetween(2, 39);
     assertHoldsInOrder(b, accepted);
@@ -201,7 +201,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void rowLimitIsRespected() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(10, UNBOUNDED, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(10, UNBOUNDED, new SplitMix64(0));
     List<byte[]> accepted = new ArrayList<>();
     byte[] scratch = new byte[100];
     for (int i = 0; i < 10; i++) {
@@ -220,7 +220,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void rowLimitAboveTheIndexGrowthStep() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(2500, UNBOUNDED, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(2500, UNBOUNDED, new SplitMix64(0));
     byte[] one = {7};
     for (int i = 0; i < 2500; i++) {
       assertThat(b.tryAdd(one, 0, 1)).isTrue();
@@ -237,7 +237,7 @@ class TupleShuffleBufferTest {
     for (long budget : budgets) {
       for (int[] range : sizeRanges) {
         List<byte[]> tuples = randomTuples(budget + range[1], (int) (2 * budget / ((range[0] + range[1]) / 2 + 12)) + 10, range[0], range[1]);
-        TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
+        TupleShuffleBuffer b = filling(UNBOUNDED, budget, new SplitMix64(0));
         List<byte[]> accepted = fillUntilRejected(b, tuples, budget);
         assertThat(accepted.size()).as("budget %d, sizes %s", budget, Arrays.toString(range))
             .isLessThan(tuples.size());
@@ -260,7 +260,7 @@ class TupleShuffleBufferTest {
   @Test
   void remainingBytesTracksTheBudget() {
     long budget = 200_000;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, budget, new SplitMix64(0));
     assertThat(b.remainingBytes()).isEqualTo(budget);
     byte[] scratch = new byte[600];
     long before = b.remainingBytes();
@@ -272,14 +272,14 @@ class TupleShuffleBufferTest {
       assertThat(now).isLessThanOrEqualTo(budget - b.usedBytes()).isGreaterThanOrEqualTo(0);
       before = now;
     }
-    b.clear();
+    b.startFill(new SplitMix64(0), Long.MAX_VALUE);
     assertThat(b.remainingBytes()).isEqualTo(budget);
   }
 
   @Test
   void oversizedTupleIsAcceptedOnlyIntoAnEmptyBuffer() {
     long budget = 1000;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(10, budget, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(10, budget, new SplitMix64(0));
     byte[] big = tuple(1, 5000);
     byte[] scratch = new byte[6000];
     assertThat(add(b, big, scratch)).as("progress: oversized into empty").isTrue();
@@ -289,14 +289,14 @@ class TupleShuffleBufferTest {
     assertThat(b.size()).isEqualTo(1);
     assertThat(read(b, 0)).isEqualTo(big);
 
-    TupleShuffleBuffer c = new TupleShuffleBuffer(10, budget, new SplitMix64(0));
+    TupleShuffleBuffer c = filling(10, budget, new SplitMix64(0));
     assertThat(add(c, tuple(4, 10), scratch)).isTrue();
     assertThat(add(c, big, scratch)).as("oversized into non-empty").isFalse();
     assertThat(c.size()).isEqualTo(1);
     assertThat(c.allocatedBytes()).isLessThanOrEqualTo(budget);
 
-    // After clear() the buffer is empty again: the oversized tuple makes progress again.
-    c.clear();
+    // After startFill the buffer is empty again: the oversized tuple makes progress again.
+    c.startFill(new SplitMix64(0), Long.MAX_VALUE);
     assertThat(add(c, big, scratch)).isTrue();
     assertThat(read(c, 0)).isEqualTo(big);
     assertThat(add(c, tuple(5, 1), scratch)).isFalse();
@@ -305,10 +305,10 @@ class TupleShuffleBufferTest {
   @Test
   void oversizedTupleAmongPagesAfterClear() {
     long budget = 100_000;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, budget, new SplitMix64(0));
     List<byte[]> small = fillUntilRejected(b, randomTuples(3, 1000, 50, 500), budget);
     assertThat(small).isNotEmpty();
-    b.clear();
+    b.startFill(new SplitMix64(0), Long.MAX_VALUE);
     byte[] big = tuple(77, 150_000);
     assertThat(add(b, big, new byte[150_010])).isTrue();
     assertThat(read(b, 0)).isEqualTo(big);
@@ -318,7 +318,7 @@ class TupleShuffleBufferTest {
   @Test
   void smallBudgetIsRespectedForTuplesThatFitIt() {
     long budget = 4096;
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, budget, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, budget, new SplitMix64(0));
     byte[] t = tuple(1, 100); // far smaller than the budget: not the oversized-tuple exception
     assertThat(b.tryAdd(t, 0, t.length)).isTrue();
     assertThat(b.allocatedBytes()).isLessThanOrEqualTo(budget); // actual: 12288 + 100 = 12388
@@ -344,13 +344,13 @@ class TupleShuffleBufferTest {
         new Scenario("big tuples", UNBOUNDED, 3_000_000, randomTuples(7, 100, 1000, 200_000)),
         new Scenario("both", 700, 150_000, randomTuples(8, 2000, 10, 400)));
     for (Scenario s : scenarios) {
-      TupleShuffleBuffer b = new TupleShuffleBuffer(s.maxRows(), s.maxBytes(), new SplitMix64(0));
+      TupleShuffleBuffer b = filling(s.maxRows(), s.maxBytes(), new SplitMix64(0));
       List<byte[]> first = fillUntilRejected(b, s.tuples(), s.maxBytes());
       assertThat(first).as(s.name()).isNotEmpty();
       long allocated = b.allocatedBytes();
       Set<byte[]> pages = pagesOf(b);
       for (int round = 0; round < 3; round++) {
-        b.clear();
+        b.startFill(new SplitMix64(0), Long.MAX_VALUE);
         assertThat(b.size()).isZero();
         assertThat(b.isEmpty()).isTrue();
         assertThat(b.usedBytes()).isZero();
@@ -367,10 +367,10 @@ class TupleShuffleBufferTest {
 
   @Test
   void refillWithOtherDataShowsNoStaleBytes() {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, 500_000, new SplitMix64(0));
+    TupleShuffleBuffer b = filling(UNBOUNDED, 500_000, new SplitMix64(0));
     List<byte[]> a = fillUntilRejected(b, randomTuples(9, 3000, 0, 500), 500_000);
     assertHoldsInOrder(b, a);
-    b.clear();
+    b.startFill(new SplitMix64(0), Long.MAX_VALUE);
     List<byte[]> other = new ArrayList<>();
     Random r = new Random(10);
     for (int i = 0; i < 2000; i++) {
@@ -379,7 +379,7 @@ class TupleShuffleBufferTest {
     List<byte[]> c = fillUntilRejected(b, other, 500_000);
     assertThat(c).isNotEmpty();
     assertHoldsInOrder(b, c);
-    b.clear();
+    b.startFill(new SplitMix64(0), Long.MAX_VALUE);
     List<byte[]> prefix = fillUntilRejected(b, a.subList(0, 10), 500_000);
     assertHoldsInOrder(b, prefix);
   }
@@ -392,7 +392,7 @@ class TupleShuffleBufferTest {
 
   /** A buffer of n tuples whose first 4 bytes are their ids; placed and shuffled by stream {@code shuffleSeed}. */
   private static TupleShuffleBuffer filledWithIds(int n, long seed, long shuffleSeed, long maxBytes) {
-    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, maxBytes, new SplitMix64(shuffleSeed));
+    TupleShuffleBuffer b = filling(UNBOUNDED, maxBytes, new SplitMix64(shuffleSeed));
     Random r = new Random(seed);
     byte[] scratch = new byte[1000];
     for (int i = 0; i < n; i++) {
@@ -454,7 +454,7 @@ class TupleShuffleBufferTest {
 
   @Test
   void shuffleOfEmptyAndSingletonBuffers() {
-    TupleShuffleBuffer empty = new TupleShuffleBuffer(10, 1000, new SplitMix64(0));
+    TupleShuffleBuffer empty = filling(10, 1000, new SplitMix64(0));
     empty.shuffle();
     assertThat(empty.size()).isZero();
     TupleShuffleBuffer one = filledWithIds(1, 3);
@@ -466,7 +466,7 @@ class TupleShuffleBufferTest {
   @Test
   void shuffleAfterClearOnlyMovesCurrentTuples() {
     TupleShuffleBuffer b = filledWithIds(500, 4);
-    b.clear();
+    b.startFill(new SplitMix64(0), Long.MAX_VALUE);
     byte[] scratch = new byte[100];
     for (int i = 0; i < 20; i++) {
       assertThat(add(b, tuple(1000 + i, 8), scratch)).isTrue();
@@ -482,7 +482,7 @@ class TupleShuffleBufferTest {
     byte[] scratch = new byte[100];
     long[] counts = new long[4];
     for (int seed = 0; seed < 8000; seed++) {
-      TupleShuffleBuffer b = new TupleShuffleBuffer(4, 10_000, new SplitMix64(seed));
+      TupleShuffleBuffer b = filling(4, 10_000, new SplitMix64(seed));
       for (int i = 0; i < 4; i++) {
         assertThat(add(b, tuple(i, 4 + i), scratch)).isTrue();
       }
@@ -504,7 +504,7 @@ class TupleShuffleBufferTest {
     java.util.Map<String, Long> counts = new java.util.TreeMap<>();
     for (int seed = 0; seed < 12000; seed++) {
       TupleShuffleBuffer b =
-          new TupleShuffleBuffer(UNBOUNDED, 4L * TupleShuffleBuffer.BUCKET_BYTES, new SplitMix64(seed));
+          filling(UNBOUNDED, 4L * TupleShuffleBuffer.BUCKET_BYTES, new SplitMix64(seed));
       for (int i = 0; i < 3; i++) {
         assertThat(add(b, tuple(i, 4), scratch)).isTrue();
       }
@@ -524,7 +524,7 @@ class TupleShuffleBufferTest {
     long[] counts = new long[64];
     for (int seed = 0; seed < 4000; seed++) {
       TupleShuffleBuffer b =
-          new TupleShuffleBuffer(UNBOUNDED, 16L * TupleShuffleBuffer.BUCKET_BYTES, new SplitMix64(seed));
+          filling(UNBOUNDED, 16L * TupleShuffleBuffer.BUCKET_BYTES, new SplitMix64(seed));
       for (int i = 0; i < 64; i++) {
         assertThat(add(b, tuple(i, 4), scratch)).isTrue();
       }
@@ -543,7 +543,7 @@ class TupleShuffleBufferTest {
   void aLargeBufferKeepsEachRunOfEmittedTuplesWithinCacheSizedBuckets() {
     // 200,000 tuples of 240 bytes (48 MB): emitted tuples come bucket by bucket, so the chunks a run
     // of 1,000 emitted tuples touches are a few hundred KB, not the whole buffer.
-    TupleShuffleBuffer b = new TupleShuffleBuffer(200_000, UNBOUNDED, new SplitMix64(1));
+    TupleShuffleBuffer b = filling(200_000, UNBOUNDED, new SplitMix64(1));
     byte[] row = new byte[240];
     for (int i = 0; i < 200_000; i++) {
       assertThat(b.tryAdd(row, 0, row.length)).isTrue();
@@ -559,5 +559,12 @@ class TupleShuffleBufferTest {
       assertThat((long) chunks.size() * TupleShuffleBuffer.CHUNK_BYTES)
           .isLessThanOrEqualTo(3L * TupleShuffleBuffer.BUCKET_BYTES);
     }
+  }
+
+  /** A buffer started on a fill of unknown size drawing from {@code random}. */
+  private static TupleShuffleBuffer filling(long maxRows, long maxBytes, SplitMix64 random) {
+    TupleShuffleBuffer b = new TupleShuffleBuffer(maxRows, maxBytes);
+    b.startFill(random, Long.MAX_VALUE);
+    return b;
   }
 }

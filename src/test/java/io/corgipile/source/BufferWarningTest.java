@@ -56,7 +56,7 @@ class BufferWarningTest {
   @Test
   void warnsWhenTheBufferHoldsFewerThanTwoRowGroups() {
     // 10% of 4000 rows is 400 rows, less than one row group of 500.
-    corgipile("partitions", "1").load(table).collectAsList();
+    corgipile("partitions", "1", "bufferSize", "10%").load(table).collectAsList();
     assertThat(warnings).hasSize(1);
     assertThat(warnings.get(0))
         .contains("holds about 400 rows per partition, fewer than two row groups of about 500 rows")
@@ -71,6 +71,8 @@ class BufferWarningTest {
 
   @Test
   void isQuietWhenTheBufferHoldsSeveralRowGroupsOrDoesNotShuffleTuples() {
+    // the default, auto, holds 4 row groups where 10% would hold less than one
+    corgipile("partitions", "1").load(table).collectAsList();
     corgipile("partitions", "1", "bufferSize", "1000").load(table).collectAsList();
     corgipile("partitions", "1", "bufferSize", "50%").load(table).collectAsList();
     corgipile("partitions", "1", "shuffle", "block").load(table).collectAsList();

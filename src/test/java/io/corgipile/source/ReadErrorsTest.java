@@ -5,6 +5,7 @@ import static io.corgipile.source.TestTables.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.corgipile.shuffle.SyncInterval;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +33,8 @@ class ReadErrorsTest {
     spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
     spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
     spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, null);
   }
 
   /** The messages of an exception and all its causes, so task failures wrapped by Spark are covered. */
@@ -149,11 +152,11 @@ class ReadErrorsTest {
       "shuffle|random|allowed values are corgipile, block, window, none",
       "blockAssignment|sometimes|allowed values are epoch, fixed",
       "prefetch|yes|allowed values are true, false",
-      "bufferSize|0|expected a row count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)",
-      "bufferSize|-5|expected a row count",
+      "bufferSize|0|expected auto (the larger of 10% of the partition's rows and 4 of its row groups, at most the partition and a share of an executor's memory), a row count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)",
+      "bufferSize|-5|expected auto",
       "bufferSize|0%|at most 100%",
       "bufferSize|150%|at most 100%",
-      "bufferSize|10q|expected a row count",
+      "bufferSize|10q|expected auto",
       "seed|abc|expected a 64-bit integer",
       "epoch|-1|expected an integer >= 0",
       "epoch|one|expected an integer >= 0",
@@ -181,7 +184,7 @@ class ReadErrorsTest {
     assertThat(scanDescription(corgipile("shuffle", "block").load(good))).contains("shuffle=block");
     spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
     assertThat(scanDescription(corgipile().load(good)))
-        .contains("shuffle=corgipile, bufferSize=10%, seed=42, epoch=0, partitions=default, "
+        .contains("shuffle=corgipile, bufferSize=auto, seed=42, epoch=0, partitions=default, "
             + "blockAssignment=epoch, prefetch=true");
   }
 
@@ -203,5 +206,23 @@ class ReadErrorsTest {
     spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "lucky");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.seed='lucky': expected a 64-bit integer");
+  }
+
+  @Test
+  void aBadRoundLocalProperty() {
+    Dataset<Row> df = corgipile().load(good);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "-1");
+    assertThat(failure(df::collectAsList))
+        .contains("Cannot use local property corgipile.round='-1': expected an integer >= 0");
+  }
+
+  @Test
+  void aBadSyncIntervalLocalProperty() {
+    Dataset<Row> df = corgipile().load(good);
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "0");
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "1.5");
+    assertThat(failure(df::collectAsList))
+        .contains("Cannot use local property corgipile.syncInterval='1.5': expected " + SyncInterval.FORMAT);
   }
 }

@@ -20,6 +20,7 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
@@ -149,6 +150,16 @@ final class TestTables {
     }
     Map<String, SQLMetric> metrics = CollectionConverters.asJava(scans.get(0).metrics());
     return metrics.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().value()));
+  }
+
+  /** The scan of the only {@code corgipile} read in a query, as in its physical plan. */
+  static Scan scanOf(Dataset<Row> df) {
+    List<SparkPlan> scans = new ArrayList<>();
+    collectScans(((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan(), scans);
+    if (scans.size() != 1) {
+      throw new IllegalStateException("expected one scan in " + df);
+    }
+    return ((BatchScanExec) scans.get(0)).scan();
   }
 
   private static void collectScans(SparkPlan plan, List<SparkPlan> out) {

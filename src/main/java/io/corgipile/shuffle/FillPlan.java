@@ -1,0 +1,137 @@
+package io.corgipile.shuffle;
+
+import java.util.Arrays;
+
+/**
+ * How a partition's epoch stream (its blocks in reading order) is cut into fills of its buffer,
+ * decided from the blocks' row counts alone, before any row is read. Because the cut points are
+ * known up front and each fill draws from its own random stream, a round can start at any fill
+ * without reading the fills before it.
+ *
+ * <p>Rows are numbered by their position in the partition's stream; fill {@code i} is rows
+ * {@code [fillStart(i), fillStart(i + 1))}. Every fill holds at least one row.
+ */
+public final class FillPlan {
+  /** Row position of each block's first row, then the total: blocks + 1 entries. */
+  private final long[] blockStarts;
+  /** Row position of each fill's first row, then the total: fills + 1 entries. */
+  private final long[] fillStarts;
+
+  private FillPlan(long[] blockStarts, long[] fillStarts) {
+    this.blockStarts = blockStarts;
+    this.fillStarts = fillStarts;
+  }
+
+  /**
+   * Pours whole blocks into fills of at most {@code capacityRows} rows; a block that does not fit in
+   * the space left starts the next fill. Only a block larger than a whole fill is split: its first
+   * pieces fill whole buffers, and its rest starts the next fill, which later blocks may join.
+   */
+  public static FillPlan of(long[] blockRows, long capacityRows) {
+    if (capacityRows < 1) {
+      throw new IllegalArgumentException("Cannot plan fills: the capacity must be >= 1 row, got " + capacityRows);
+    }
+    long[] blockStarts = starts(blockRows);
+    long[] fillStarts = new long[blockRows.length + 1];
+    int fills = 0;
+    long inFill = 0;
+    long position = 0;
+    for (long rows : blockRows) {
+      if (inFill > 0 && inFill + rows > capacityRows) {
+        fillStarts = grow(fillStarts, fills);
+        fillStarts[fills++] = position - inFill;
+        inFill = 0;
+      }
+      // An empty fill takes the block whole, or whole buffers of it while it exceeds one.
+      while (inFill == 0 && rows > capacityRows) {
+        fillStarts = grow(fillStarts, fills);
+        fillStarts[fills++] = position;
+        position += capacityRows;
+        rows -= capacityRows;
+      }
+      inFill += rows;
+      position += rows;
+    }
+    if (inFill > 0) {
+      fillStarts = grow(fillStarts, fills);
+      fillStarts[fills++] = position - inFill;
+    }
+    fillStarts = grow(fillStarts, fills);
+    fillStarts[fills] = position;
+    return new FillPlan(blockStarts, Arrays.copyOf(fillStarts, fills + 1));
+  }
+
+  /** One fill per block with rows: for the modes that read blocks straight, without a buffer. */
+  public static FillPlan perBlock(long[] blockRows) {
+    long[] blockStarts = starts(blockRows);
+    long[] fillStarts = Arrays.stream(blockStarts).distinct().toArray();
+    return new FillPlan(blockStarts, fillStarts);
+  }
+
+  public int fills() {
+    return fillStarts.length - 1;
+  }
+
+  public long rows(int fill) {
+    return fillStarts[fill + 1] - fillStarts[fill];
+  }
+
+  /** Rounds the partition reads in its epoch under {@code interval}; 1 for {@code epoch}. */
+  public int rounds(SyncInterval interval) {
+    return interval.roundStarts(fillRows()).length - 1;
+  }
+
+  /** What round {@code round} reads: empty beyond the last round. */
+  public Slice slice(SyncInterval interval, int round) {
+    int[] starts = interval.roundStarts(fillRows());
+    int blocks = blockStarts.length - 1;
+    if (round >= starts.length - 1 || starts[round] == starts[round + 1]) {
+      return new Slice(fills(), fills(), blocks, blocks, 0, 0);
+    }
+    int firstFill = starts[round];
+    int endFill = starts[round + 1];
+    long from = fillStarts[firstFill];
+    long to = fillStarts[endFill];
+    // The block holding row `from` (blocks of no rows before it are left out), up to the block
+    // holding row `to - 1`.
+    int firstBlock = 0;
+    while (blockStarts[firstBlock + 1] <= from) {
+      firstBlock++;
+    }
+    int endBlock = firstBlock + 1;
+    while (endBlock < blocks && blockStarts[endBlock] < to) {
+      endBlock++;
+    }
+    return new Slice(firstFill, endFill, firstBlock, endBlock, from - blockStarts[firstBlock], to - from);
+  }
+
+  /**
+   * The part of a partition's epoch stream one round reads: fills {@code [firstFill, endFill)},
+   * which lie in blocks {@code [firstBlock, endBlock)} (positions in the partition's reading order),
+   * starting {@code skipRows} rows into the first block and holding {@code rows} rows.
+   */
+  public record Slice(int firstFill, int endFill, int firstBlock, int endBlock, long skipRows, long rows) {}
+
+  private long[] fillRows() {
+    long[] rows = new long[fills()];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = rows(i);
+    }
+    return rows;
+  }
+
+  private static long[] starts(long[] rows) {
+    long[] starts = new long[rows.length + 1];
+    for (int i = 0; i < rows.length; i++) {
+      if (rows[i] < 0) {
+        throw new IllegalArgumentException("Cannot plan fills: block " + i + " has " + rows[i] + " rows");
+      }
+      starts[i + 1] = starts[i] + rows[i];
+    }
+    return starts;
+  }
+
+  private static long[] grow(long[] a, int used) {
+    return used < a.length ? a : Arrays.copyOf(a, Math.max(4, 2 * a.length));
+  }
+}

@@ -1,0 +1,33 @@
+package io.corgipile.source;
+
+import io.corgipile.shuffle.SyncInterval;
+import java.util.OptionalInt;
+import org.apache.spark.sql.connector.read.Scan;
+
+/**
+ * How many rounds an epoch of a {@code corgipile} scan takes: what a training loop needs before it
+ * reads the epoch round by round, each round a job run with the local properties
+ * {@link ReadOptions#ROUND_LOCAL_PROPERTY} and {@link ReadOptions#SYNC_INTERVAL_LOCAL_PROPERTY}. It
+ * is computed from the footers the scan already read, exactly as the executors cut their streams.
+ */
+public final class EpochRounds {
+  private EpochRounds() {}
+
+  /**
+   * The rounds of epoch {@code epoch}: the most any partition of the scan reads, at least 1; a
+   * partition with fewer reads nothing in the later rounds.
+   *
+   * @param scan a scan, as found in an executed plan
+   * @param epoch the epoch the rounds' jobs read ({@link ReadOptions#EPOCH_LOCAL_PROPERTY})
+   * @param seedLocalProperty the value of {@link ReadOptions#SEED_LOCAL_PROPERTY} the jobs run with,
+   *     or null for the scan's own {@code seed} option
+   * @return the count, or empty when {@code scan} is not a {@code corgipile} scan
+   * @throws IllegalArgumentException for a negative epoch or a seed that is not a 64-bit integer
+   */
+  public static OptionalInt of(Scan scan, int epoch, String seedLocalProperty, SyncInterval interval) {
+    if (!(scan instanceof CorgiPileScan corgipile)) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(corgipile.rounds(epoch, seedLocalProperty, interval));
+  }
+}

@@ -1,0 +1,81 @@
+package io.corgipile.source;
+
+import io.corgipile.shuffle.BlockAssignment;
+import io.corgipile.shuffle.BlockSchedule;
+import io.corgipile.shuffle.BufferSize;
+import io.corgipile.shuffle.EpochSeeds;
+import io.corgipile.shuffle.FillPlan;
+import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.shuffle.SyncInterval;
+import java.io.Serializable;
+
+/**
+ * How each partition's epoch stream is laid out, from the footers alone: which blocks it reads in
+ * which order ({@link BlockSchedule}), its buffer's capacity, and how its blocks are cut into planned
+ * fills ({@link FillPlan}). The readers on the executors and {@link EpochRounds} on the driver both
+ * ask it, so they always agree on the rounds of an epoch.
+ */
+final class FillLayout implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final long[] blockRows;
+  private final ShuffleMode shuffle;
+  private final BlockAssignment assignment;
+  private final BufferSize bufferSize;
+  private final int partitions;
+  private final double tupleBytes;
+  private final long bufferMemory;
+
+  /**
+   * @param numFields columns of the rows read
+   * @param bufferMemory the memory one buffer may take, for {@code bufferSize=auto}
+   */
+  FillLayout(BlockPlan plan, ReadConf conf, int partitions, int numFields, long bufferMemory) {
+    this.blockRows = plan.blockRows();
+    this.shuffle = conf.shuffle();
+    this.assignment = conf.blockAssignment();
+    this.bufferSize = conf.bufferSize();
+    this.partitions = partitions;
+    long rows = plan.totalRows();
+    long bytes = plan.blocks().stream().mapToLong(Block::uncompressedBytes).sum();
+    // A decoded row takes at least its fixed part: a null bitmap word and a word per column.
+    this.tupleBytes = Math.max(8.0 * (numFields + 1), (double) bytes / Math.max(1, rows));
+    this.bufferMemory = bufferMemory;
+  }
+
+  int partitions() {
+    return partitions;
+  }
+
+  /** A partition's stream in an epoch: its blocks in reading order, its buffer and its fills. */
+  record PartitionStream(int[] blocks, BufferSize.Capacity capacity, FillPlan fills) {}
+
+  PartitionStream partition(int epoch, long seed, int partition) {
+    int[] blocks = new BlockSchedule(blockRows, partitions, shuffle, assignment, new EpochSeeds(seed))
+        .blocksFor(epoch, partition);
+    long[] rows = new long[blocks.length];
+    long total = 0;
+    for (int i = 0; i < blocks.length; i++) {
+      rows[i] = blockRows[blocks[i]];
+      total += rows[i];
+    }
+    BufferSize.Capacity capacity = capacity(total, blocks.length);
+    // Without a buffer, the unit a round is made of is the block.
+    FillPlan fills = shuffle.buffersTuples() ? FillPlan.of(rows, capacity.plannedRows()) : FillPlan.perBlock(rows);
+    return new PartitionStream(blocks, capacity, fills);
+  }
+
+  /** The buffer of a partition of {@code rows} rows in {@code blocks} blocks. */
+  BufferSize.Capacity capacity(long rows, int blocks) {
+    return bufferSize.capacity(rows, blocks, tupleBytes, bufferMemory);
+  }
+
+  /** The rounds of an epoch: the most any partition reads, at least 1. */
+  int rounds(int epoch, long seed, SyncInterval interval) {
+    int rounds = 1;
+    for (int p = 0; p < partitions; p++) {
+      rounds = Math.max(rounds, partition(epoch, seed, p).fills().rounds(interval));
+    }
+    return rounds;
+  }
+}

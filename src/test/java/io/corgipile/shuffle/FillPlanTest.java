@@ -1,0 +1,106 @@
+package io.corgipile.shuffle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.corgipile.shuffle.FillPlan.Slice;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FillPlanTest {
+  private static List<Long> fillRows(FillPlan plan) {
+    List<Long> rows = new ArrayList<>();
+    for (int i = 0; i < plan.fills(); i++) {
+      rows.add(plan.rows(i));
+    }
+    return rows;
+  }
+
+  @Test
+  void poursWholeBlocksWhileTheyFit() {
+    assertThat(fillRows(FillPlan.of(new long[] {3, 3, 3, 3, 3}, 10))).containsExactly(9L, 6L);
+    assertThat(fillRows(FillPlan.of(new long[] {4, 7, 2, 1}, 10))).containsExactly(4L, 10L);
+    assertThat(fillRows(FillPlan.of(new long[] {10, 10}, 10))).containsExactly(10L, 10L);
+  }
+
+  @Test
+  void splitsOnlyABlockLargerThanTheWholeBuffer() {
+    // 3 | 25 = 10 + 10 + 5, whose rest the next block joins | ...
+    assertThat(fillRows(FillPlan.of(new long[] {3, 25, 4, 2}, 10))).containsExactly(3L, 10L, 10L, 9L, 2L);
+  }
+
+  @Test
+  void blocksOfNoRowsMakeNoFills() {
+    assertThat(FillPlan.of(new long[0], 10).fills()).isZero();
+    assertThat(FillPlan.of(new long[] {0, 0}, 10).fills()).isZero();
+    assertThat(fillRows(FillPlan.of(new long[] {0, 4, 0, 4, 0}, 10))).containsExactly(8L);
+    assertThat(fillRows(FillPlan.perBlock(new long[] {0, 4, 0, 3, 0}))).containsExactly(4L, 3L);
+  }
+
+  @Test
+  void slicesNameTheirFillsBlocksAndRows() {
+    FillPlan plan = FillPlan.of(new long[] {3, 25, 4, 2}, 10);
+    assertThat(plan.rounds(SyncInterval.EPOCH)).isEqualTo(1);
+    assertThat(plan.slice(SyncInterval.EPOCH, 0)).isEqualTo(new Slice(0, 5, 0, 4, 0, 34));
+    assertThat(plan.rounds(SyncInterval.BUFFER)).isEqualTo(5);
+    assertThat(plan.slice(SyncInterval.BUFFER, 0)).isEqualTo(new Slice(0, 1, 0, 1, 0, 3));
+    assertThat(plan.slice(SyncInterval.BUFFER, 1)).isEqualTo(new Slice(1, 2, 1, 2, 0, 10));
+    assertThat(plan.slice(SyncInterval.BUFFER, 2)).isEqualTo(new Slice(2, 3, 1, 2, 10, 10));
+    assertThat(plan.slice(SyncInterval.BUFFER, 3)).isEqualTo(new Slice(3, 4, 1, 3, 20, 9));
+    assertThat(plan.slice(SyncInterval.BUFFER, 4)).isEqualTo(new Slice(4, 5, 3, 4, 0, 2));
+    // 3 + 10 >= 12; 10 + 9 >= 12; 2
+    assertThat(plan.rounds(SyncInterval.parse("12"))).isEqualTo(3);
+    assertThat(plan.slice(SyncInterval.parse("12"), 1)).isEqualTo(new Slice(2, 4, 1, 3, 10, 19));
+  }
+
+  @Test
+  void slicesBeyondTheLastRoundAreEmpty() {
+    FillPlan plan = FillPlan.of(new long[] {3, 3}, 10);
+    assertThat(plan.slice(SyncInterval.BUFFER, 1)).isEqualTo(new Slice(1, 1, 2, 2, 0, 0));
+    assertThat(plan.slice(SyncInterval.EPOCH, 1).rows()).isZero();
+    assertThat(FillPlan.of(new long[0], 10).slice(SyncInterval.EPOCH, 0).rows()).isZero();
+  }
+
+  @Test
+  void slicesLeaveOutBlocksOfNoRowsAtTheirEdges() {
+    FillPlan plan = FillPlan.perBlock(new long[] {0, 4, 0, 3, 0});
+    assertThat(plan.slice(SyncInterval.BUFFER, 0)).isEqualTo(new Slice(0, 1, 1, 2, 0, 4));
+    assertThat(plan.slice(SyncInterval.BUFFER, 1)).isEqualTo(new Slice(1, 2, 3, 4, 0, 3));
+    assertThat(plan.slice(SyncInterval.EPOCH, 0)).isEqualTo(new Slice(0, 2, 1, 4, 0, 7));
+  }
+
+  @Test
+  void slicesCoverTheStreamOnceInOrder() {
+    long[] blocks = {7, 1, 30, 2, 2, 9, 11, 0, 5};
+    for (long capacity : new long[] {1, 3, 8, 10, 100}) {
+      FillPlan plan = FillPlan.of(blocks, capacity);
+      for (SyncInterval interval : List.of(SyncInterval.EPOCH, SyncInterval.BUFFER, SyncInterval.parse("9"))) {
+        long next = 0;
+        int fill = 0;
+        for (int r = 0; r < plan.rounds(interval); r++) {
+          Slice s = plan.slice(interval, r);
+          assertThat(s.firstFill()).isEqualTo(fill);
+          long start = 0;
+          for (int b = 0; b < s.firstBlock(); b++) {
+            start += blocks[b];
+          }
+          assertThat(start + s.skipRows()).isEqualTo(next);
+          next += s.rows();
+          fill = s.endFill();
+        }
+        assertThat(next).isEqualTo(67);
+        assertThat(fill).isEqualTo(plan.fills());
+      }
+      for (int i = 0; i < plan.fills(); i++) {
+        assertThat(plan.rows(i)).isBetween(1L, capacity);
+      }
+    }
+  }
+
+  @Test
+  void rejectsACapacityOfNoRows() {
+    assertThatThrownBy(() -> FillPlan.of(new long[] {1}, 0))
+        .hasMessage("Cannot plan fills: the capacity must be >= 1 row, got 0");
+  }
+}

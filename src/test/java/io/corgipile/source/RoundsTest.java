@@ -1,0 +1,201 @@
+package io.corgipile.source;
+
+import static io.corgipile.source.TestTables.corgipile;
+import static io.corgipile.source.TestTables.orderByPartition;
+import static io.corgipile.source.TestTables.scanMetrics;
+import static io.corgipile.source.TestTables.scanOf;
+import static io.corgipile.source.TestTables.spark;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.corgipile.shuffle.SyncInterval;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * An epoch read in rounds ({@code corgipile.round}, {@code corgipile.syncInterval}): the slices
+ * together are the epoch, each slice reads only its own row groups, and {@link EpochRounds} counts
+ * them as the executors cut them.
+ */
+class RoundsTest {
+  private static final int ROWS = 3000;
+  private static final int GROUP_ROWS = 100;
+  private static final String VECTORIZED = "spark.sql.parquet.enableVectorizedReader";
+  private static String table;
+
+  @BeforeAll
+  static void writeTable() {
+    // 30 row groups of 100 rows; id i is in row group i / 100.
+    table = TestTables.labelSorted(TestTables.tempDir("rounds"), ROWS, GROUP_ROWS);
+  }
+
+  @AfterEach
+  void clearSessionState() {
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
+    spark().conf().unset(VECTORIZED);
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> cases = new ArrayList<>();
+    for (String shuffle : List.of("corgipile", "block", "none", "window")) {
+      for (int partitions : new int[] {1, 3, 8}) {
+        for (String interval : List.of("buffer", "250")) {
+          cases.add(Arguments.of(shuffle, partitions, interval, "350", true));
+        }
+      }
+      // rows rather than column batches
+      cases.add(Arguments.of(shuffle, 3, "buffer", "350", false));
+      cases.add(Arguments.of(shuffle, 3, "250", "350", false));
+    }
+    // row groups larger than the buffer, split over several fills
+    for (String shuffle : List.of("corgipile", "window")) {
+      cases.add(Arguments.of(shuffle, 3, "buffer", "70", true));
+      cases.add(Arguments.of(shuffle, 3, "130", "70", false));
+    }
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "shuffle={0} partitions={1} syncInterval={2} bufferSize={3} vectorized={4}")
+  @MethodSource("cases")
+  void theSlicesOfAnEpochAreTheEpoch(String shuffle, int partitions, String interval, String bufferSize,
+      boolean vectorized) {
+    spark().conf().set(VECTORIZED, vectorized);
+    Dataset<Row> df = corgipile("shuffle", shuffle, "partitions", Integer.toString(partitions),
+        "bufferSize", bufferSize, "epoch", "2").load(table);
+    List<List<Long>> epoch = orderByPartition(df, "id");
+    int rounds = EpochRounds.of(scanOf(df), 2, null, SyncInterval.parse(interval)).getAsInt();
+    assertThat(rounds).isGreaterThan(1);
+
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, interval);
+    List<List<Long>> concatenated = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      concatenated.add(new ArrayList<>());
+    }
+    boolean lastRoundRead = false;
+    for (int round = 0; round < rounds; round++) {
+      List<List<Long>> slice = readRound(df, round);
+      assertThat(readRound(df, round)).as("round %d read again", round).isEqualTo(slice);
+      for (int p = 0; p < partitions; p++) {
+        concatenated.get(p).addAll(slice.get(p));
+      }
+      lastRoundRead |= round == rounds - 1 && slice.stream().anyMatch(rows -> !rows.isEmpty());
+    }
+    assertThat(lastRoundRead).as("some partition reads the last round").isTrue();
+    for (int round : new int[] {rounds, rounds + 3}) {
+      assertThat(readRound(df, round)).as("round %d", round).allMatch(List::isEmpty);
+    }
+
+    assertThat(concatenated.stream().flatMap(List::stream).sorted())
+        .containsExactlyElementsOf(LongStream.range(0, ROWS).boxed().toList());
+    if (shuffle.equals("window")) {
+      // the window restarts at every slice, so only each partition's rows are the same
+      for (int p = 0; p < partitions; p++) {
+        assertThat(concatenated.get(p)).containsExactlyInAnyOrderElementsOf(epoch.get(p));
+      }
+    } else {
+      assertThat(concatenated).isEqualTo(epoch);
+    }
+  }
+
+  private static List<List<Long>> readRound(Dataset<Row> df, int round) {
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
+    return orderByPartition(df, "id");
+  }
+
+  @Test
+  void aSliceReadsOnlyItsOwnRowGroups() {
+    for (String shuffle : List.of("corgipile", "block")) {
+      Dataset<Row> df = corgipile("shuffle", shuffle, "partitions", "3", "bufferSize", "350").load(table);
+      int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
+      spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+      for (int round = 0; round < rounds; round++) {
+        spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
+        Dataset<Row> query = df.select("id");
+        List<Long> ids = query.collectAsList().stream().map(r -> r.getLong(0)).toList();
+        Set<Long> groups = ids.stream().map(id -> id / GROUP_ROWS).collect(Collectors.toSet());
+        assertThat(scanMetrics(query))
+            .as("%s round %d", shuffle, round)
+            .containsEntry(CorgiPileMetrics.ROW_GROUPS_READ, (long) groups.size())
+            .containsEntry(CorgiPileMetrics.ROWS_READ, (long) ids.size());
+      }
+    }
+  }
+
+  @Test
+  void aSliceThatStartsInsideARowGroupDecodesOnlyThatRowGroup() {
+    // 70-row buffers over 100-row groups: the first row group fills 70 rows, its last 30 the next
+    // buffer (the next row group does not fit beside them)
+    Dataset<Row> df = corgipile("partitions", "1", "bufferSize", "70").load(table);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "1");
+    Dataset<Row> query = df.select("id");
+    List<Long> ids = query.collectAsList().stream().map(r -> r.getLong(0)).toList();
+    assertThat(ids).hasSize(30);
+    assertThat(ids.stream().map(id -> id / GROUP_ROWS).distinct()).hasSize(1);
+    // its first 70 rows are decoded and dropped
+    assertThat(scanMetrics(query))
+        .containsEntry(CorgiPileMetrics.ROW_GROUPS_READ, 1L)
+        .containsEntry(CorgiPileMetrics.ROWS_READ, (long) GROUP_ROWS);
+  }
+
+  @Test
+  void roundsFollowTheSeedTheJobsRunWith() {
+    Dataset<Row> df = corgipile("partitions", "3", "bufferSize", "70", "seed", "1").load(table);
+    int rounds = EpochRounds.of(scanOf(df), 0, "9", SyncInterval.parse("150")).getAsInt();
+    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "9");
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "150");
+    long rows = 0;
+    for (int round = 0; round < rounds; round++) {
+      rows += readRound(df, round).stream().mapToLong(List::size).sum();
+    }
+    assertThat(rows).isEqualTo(ROWS);
+    assertThat(readRound(df, rounds)).allMatch(List::isEmpty);
+  }
+
+  @Test
+  void anEpochIntervalIsOneRoundOfTheWholeEpoch() {
+    Dataset<Row> df = corgipile("partitions", "3").load(table);
+    assertThat(EpochRounds.of(scanOf(df), 0, null, SyncInterval.EPOCH)).hasValue(1);
+    List<List<Long>> epoch = orderByPartition(df, "id");
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "epoch");
+    assertThat(readRound(df, 0)).isEqualTo(epoch);
+    assertThat(readRound(df, 1)).allMatch(List::isEmpty);
+  }
+
+  @Test
+  void otherScansHaveNoRounds() {
+    // Spark's own Parquet source, read through DataSource V2 so that the plan has a Scan
+    spark().conf().set("spark.sql.sources.useV1SourceList", "");
+    try {
+      assertThat(EpochRounds.of(scanOf(spark().read().parquet(table)), 0, null, SyncInterval.BUFFER)).isEmpty();
+    } finally {
+      spark().conf().unset("spark.sql.sources.useV1SourceList");
+    }
+  }
+
+  @Test
+  void theDefaultBufferHoldsSeveralRowGroupsOfASmallPartition() {
+    // 3 partitions of 10 row groups: 10% would be one row group; auto takes 4
+    Dataset<Row> df = corgipile("partitions", "3").load(table);
+    assertThat(EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER)).hasValue(3);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    for (List<Long> firstBuffer : readRound(df, 0)) {
+      assertThat(firstBuffer).hasSize(4 * GROUP_ROWS);
+      assertThat(firstBuffer.stream().map(id -> id / GROUP_ROWS).distinct()).hasSize(4);
+      assertThat(firstBuffer).isNotEqualTo(firstBuffer.stream().sorted().toList());
+    }
+  }
+}
