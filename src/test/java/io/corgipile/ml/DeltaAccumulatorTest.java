@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.corgipile.SharedSpark;
+import io.corgipile.spark.TaskResultMeter;
 import java.io.InvalidObjectException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -148,5 +149,26 @@ class DeltaAccumulatorTest {
       // the order of the merges varies, and with it the last bits
       assertThat(actual[j]).isCloseTo(expected[j], within(1e-12));
     }
+  }
+
+  @Test
+  void aPartitionsTaskResultStaysCompressedThroughTreeAggregate() {
+    int n = 1 << 16;
+    int partitions = 4;
+    long[] resultBytes = new long[2];
+    for (DeltaCompression compression : DeltaCompression.values()) {
+      JavaRDD<Integer> ids = JavaSparkContext.fromSparkContext(SharedSpark.get().sparkContext())
+          .parallelize(List.of(0, 1, 2, 3), partitions);
+      try (TaskResultMeter meter = TaskResultMeter.start(SharedSpark.get().sparkContext(), "accumulator-test")) {
+        meter.beginRound(compression.paramValue());
+        // depth 1: the partitions' task results go to the driver directly
+        DeltaAccumulator sum = ids.treeAggregate(new DeltaAccumulator(n),
+            (acc, p) -> acc.add(QuantizedDelta.dense(randomDelta(n, p), compression), 1), DeltaAccumulator::merge, 1);
+        assertThat(sum.deltas()).isEqualTo(partitions);
+        resultBytes[compression.ordinal()] = meter.awaitRound(compression.paramValue()).resultBytes();
+      }
+    }
+    assertThat(resultBytes[DeltaCompression.NONE.ordinal()]).isGreaterThan(partitions * 8L * n);
+    assertThat(resultBytes[DeltaCompression.INT8.ordinal()]).isLessThan(partitions * (n + 16L * n / 256 + 4_000));
   }
 }
