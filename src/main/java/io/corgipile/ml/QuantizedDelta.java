@@ -159,15 +159,6 @@ final class QuantizedDelta implements Serializable {
     return new QuantizedDelta(size, count, indexGaps, compression, values, codes, chunkMins, chunkScales, true);
   }
 
-  /** Coordinates of the whole delta, carried or not. */
-  int size() {
-    return size;
-  }
-
-  DeltaCompression compression() {
-    return compression;
-  }
-
   /** Whether its partition's residual of the previous round was missing, so error feedback restarted at zero. */
   boolean residualLost() {
     return residualLost;
