@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamField;
 import java.io.Serializable;
 
 /**
@@ -19,19 +20,22 @@ import java.io.Serializable;
  */
 final class DeltaAccumulator implements Serializable {
   private static final long serialVersionUID = 1L;
+  /** Java serialization writes no fields by default: writeObject writes the compact form. */
+  private static final ObjectStreamField[] serialPersistentFields = {};
   private static final int EMPTY = 0;
   private static final int SINGLE = 1;
   private static final int DENSE = 2;
   private static final int SPARSE = 3;
 
-  // Not final only so readObject can set them.
-  private transient int size;
-  private transient int deltas;
-  private transient int residualsLost;
-  private transient double weightSum;
-  private transient QuantizedDelta single; // the only delta added, not decoded yet
-  private transient double singleWeight;
-  private transient double[] sum; // once two deltas were added
+  // Not transient, so Kryo's field serializer (spark.serializer=KryoSerializer) writes them; Java serialization
+  // writes writeObject's form instead.
+  private int size;
+  private int deltas;
+  private int residualsLost;
+  private double weightSum;
+  private QuantizedDelta single; // the only delta added, not decoded yet
+  private double singleWeight;
+  private double[] sum; // once two deltas were added
 
   /** An empty sum of deltas of {@code size} coordinates: {@code treeAggregate}'s zero value. */
   DeltaAccumulator(int size) {
@@ -122,6 +126,7 @@ final class DeltaAccumulator implements Serializable {
   }
 
   private void writeObject(ObjectOutputStream out) throws IOException {
+    out.defaultWriteObject();
     out.writeInt(size);
     out.writeInt(deltas);
     out.writeInt(residualsLost);
@@ -153,7 +158,8 @@ final class DeltaAccumulator implements Serializable {
     }
   }
 
-  private void readObject(ObjectInputStream in) throws IOException {
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
     size = in.readInt();
     deltas = in.readInt();
     residualsLost = in.readInt();

@@ -6,6 +6,7 @@ import java.io.ObjectInput;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutput;
 import java.io.ObjectOutputStream;
+import java.io.ObjectStreamField;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -28,6 +29,8 @@ import java.util.Arrays;
  */
 final class QuantizedDelta implements Serializable {
   private static final long serialVersionUID = 1L;
+  /** Java serialization writes no fields by default: writeObject writes the compact form. */
+  private static final ObjectStreamField[] serialPersistentFields = {};
 
   /**
    * Values per INT8 chunk. A chunk's outliers coarsen only its own 255 neighbours, so short chunks
@@ -38,16 +41,17 @@ final class QuantizedDelta implements Serializable {
   static final int CHUNK = 256;
   private static final int LEVELS = 255;
 
-  // Not final only so readObject can set them; never changed after construction.
-  private transient int size;
-  private transient int count;
-  private transient byte[] indexGaps; // null when dense
-  private transient DeltaCompression compression;
-  private transient double[] values; // NONE
-  private transient byte[] codes; // INT8, unsigned
-  private transient double[] chunkMins; // INT8
-  private transient double[] chunkScales; // INT8
-  private transient boolean residualLost;
+  // Not final only so readObject can set them; never changed after construction. Not transient, so Kryo's
+  // field serializer (spark.serializer=KryoSerializer) writes them; Java serialization writes writeTo's form.
+  private int size;
+  private int count;
+  private byte[] indexGaps; // null when dense
+  private DeltaCompression compression;
+  private double[] values; // NONE
+  private byte[] codes; // INT8, unsigned
+  private double[] chunkMins; // INT8
+  private double[] chunkScales; // INT8
+  private boolean residualLost;
 
   private QuantizedDelta(int size, int count, byte[] indexGaps, DeltaCompression compression, double[] values,
       byte[] codes, double[] chunkMins, double[] chunkScales, boolean residualLost) {
@@ -229,10 +233,12 @@ final class QuantizedDelta implements Serializable {
   }
 
   private void writeObject(ObjectOutputStream out) throws IOException {
+    out.defaultWriteObject();
     writeTo(out);
   }
 
-  private void readObject(ObjectInputStream in) throws IOException {
+  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+    in.defaultReadObject();
     QuantizedDelta read = readFrom(in);
     size = read.size;
     count = read.count;

@@ -3,6 +3,7 @@ package io.corgipile.ml;
 import static io.corgipile.ml.QuantizedDeltaTest.deserialize;
 import static io.corgipile.ml.QuantizedDeltaTest.randomDelta;
 import static io.corgipile.ml.QuantizedDeltaTest.serialize;
+import static io.corgipile.ml.QuantizedDeltaTest.throughKryo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -115,6 +116,19 @@ class DeltaAccumulatorTest {
     assertThat(read.deltas()).isEqualTo(written.deltas());
     assertThat(read.weightSum()).isEqualTo(written.weightSum());
     assertThat(read.residualsLost()).isEqualTo(written.residualsLost());
+  }
+
+  @Test
+  void kryoCarriesTheFields() {
+    QuantizedDelta delta = QuantizedDelta.dense(randomDelta(300, 8), DeltaCompression.INT8).withResidualLost();
+    for (DeltaAccumulator written : List.of(new DeltaAccumulator(300), new DeltaAccumulator(300).add(delta, 2),
+        new DeltaAccumulator(300).add(delta, 2).add(delta, 1))) {
+      DeltaAccumulator read = throughKryo(written);
+      assertThat(read.sum()).containsExactly(written.sum());
+      assertThat(read.deltas()).isEqualTo(written.deltas());
+      assertThat(read.weightSum()).isEqualTo(written.weightSum());
+      assertThat(read.residualsLost()).isEqualTo(written.residualsLost());
+    }
   }
 
   @Test

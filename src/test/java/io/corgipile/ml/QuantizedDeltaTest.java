@@ -13,9 +13,14 @@ import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Random;
+import org.apache.spark.SparkConf;
+import org.apache.spark.serializer.KryoSerializer;
+import org.apache.spark.serializer.SerializerInstance;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 class QuantizedDeltaTest {
   private static final int CHUNK = QuantizedDelta.CHUNK;
@@ -29,6 +34,14 @@ class QuantizedDeltaTest {
       throw new UncheckedIOException(e);
     }
     return bytes.toByteArray();
+  }
+
+  /** Through Kryo, as Spark writes task results when {@code spark.serializer} is its KryoSerializer. */
+  @SuppressWarnings("unchecked")
+  static <T> T throughKryo(T value) {
+    SerializerInstance kryo = new KryoSerializer(new SparkConf(false)).newInstance();
+    ClassTag<Object> tag = ClassTag$.MODULE$.AnyRef();
+    return (T) kryo.deserialize(kryo.serialize(value, tag), tag);
   }
 
   @SuppressWarnings("unchecked")
@@ -233,6 +246,16 @@ class QuantizedDeltaTest {
     assertThat(readSparse.decode()).containsExactly(sparse.decode());
     assertThat(readSparse.residualLost()).isFalse();
     assertThat(readSparse.payloadBytes()).isEqualTo(sparse.payloadBytes());
+  }
+
+  @Test
+  void kryoCarriesTheFields() {
+    QuantizedDelta dense = QuantizedDelta.dense(randomDelta(CHUNK + 1, 17), DeltaCompression.INT8).withResidualLost();
+    QuantizedDelta read = throughKryo(dense);
+    assertThat(read.decode()).containsExactly(dense.decode());
+    assertThat(read.residualLost()).isTrue();
+    QuantizedDelta sparse = QuantizedDelta.sparse(1000, new int[] {3, 999}, new double[] {0.5, -2}, DeltaCompression.NONE);
+    assertThat(throughKryo(sparse).decode()).containsExactly(sparse.decode());
   }
 
   @Test
