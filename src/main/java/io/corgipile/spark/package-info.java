@@ -1,7 +1,8 @@
 /**
- * The only package that touches Spark internals: {@code org.apache.spark.sql.execution},
+ * The only package that touches Spark internals and developer APIs: {@code org.apache.spark.sql.execution},
  * {@code org.apache.spark.sql.internal}, {@code org.apache.spark.sql.classic},
- * {@code org.apache.spark.unsafe} and the byte layouts of catalyst's {@code UnsafeRow}. The reader
+ * {@code org.apache.spark.unsafe}, the byte layouts of catalyst's {@code UnsafeRow}, the scheduler's
+ * listener events ({@code org.apache.spark.scheduler}) and {@code SparkEnv}. The reader
  * ({@code io.corgipile.source}) and the trainer ({@code io.corgipile.ml}) reach them through the
  * public classes here; a Spark upgrade that moves any of them should touch this package only.
  *
@@ -12,6 +13,8 @@
  * {@link io.corgipile.spark.UnsafeRows} holds the {@code UnsafeRow} byte layout, which
  * {@code FixedWidthRowEncoder}, {@link io.corgipile.spark.RowArenaBatch} and
  * {@link io.corgipile.spark.FeatureVector} read and write; {@link io.corgipile.spark.DatasetInternals}
- * gives the trainer a {@code Dataset}'s internal rows.
+ * gives the trainer a {@code Dataset}'s internal rows; {@link io.corgipile.spark.TaskResultMeter}
+ * counts the bytes a training round's tasks send to the driver and
+ * {@link io.corgipile.spark.SerializedSize} the bytes of what the driver broadcasts.
  */
 package io.corgipile.spark;

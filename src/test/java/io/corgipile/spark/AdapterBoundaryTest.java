@@ -17,10 +17,11 @@ class AdapterBoundaryTest {
   private static final Path SOURCES = Paths.get("src", "main", "java");
   private static final Path ADAPTER = SOURCES.resolve(Paths.get("io", "corgipile", "spark"));
 
-  /** Spark-internal packages, and what computes {@code UnsafeRow} addresses. */
+  /** Spark-internal packages, developer APIs, and what computes {@code UnsafeRow} addresses. */
   static final Pattern INTERNAL = Pattern.compile(
       "org\\.apache\\.spark\\.unsafe|org\\.apache\\.spark\\.sql\\.execution|org\\.apache\\.spark\\.sql\\.internal"
-          + "|org\\.apache\\.spark\\.sql\\.classic|\\bPlatform\\.|\\bBitSetMethods\\b|\\bgetBase(Offset|Object)\\b");
+          + "|org\\.apache\\.spark\\.sql\\.classic|\\bPlatform\\.|\\bBitSetMethods\\b|\\bgetBase(Offset|Object)\\b"
+          + "|org\\.apache\\.spark\\.scheduler|\\bSparkEnv\\b");
 
   /** Pointing an unsafe row, array or map at bytes, in a file that names one of them. */
   static final Pattern POINTING = Pattern.compile("\\bpointTo\\(");
@@ -64,6 +65,8 @@ class AdapterBoundaryTest {
     assertThat(violations(file, "x = (org.apache.spark.sql.classic.Dataset<?>) d;")).hasSize(1);
     assertThat(violations(file, "row.pointTo(bytes, Platform.BYTE_ARRAY_OFFSET + o, n);")).hasSize(1);
     assertThat(violations(file, "BitSetMethods.isSet(base, offset, 3)")).hasSize(1);
+    assertThat(violations(file, "import org.apache.spark.scheduler.SparkListener;")).hasSize(1);
+    assertThat(violations(file, "long n = SparkEnv.get().serializer();")).hasSize(1);
     assertThat(violations(file, "UnsafeRow row = new UnsafeRow(3);\nrow.pointTo(bytes, 24);")).hasSize(1);
     assertThat(violations(file, "UnsafeRow row = stream.get();\nint n = row.getSizeInBytes();")).isEmpty();
     assertThat(violations(file, "UnsafeRows.view(row, bytes, offset, n);")).isEmpty();
