@@ -3,11 +3,13 @@ package io.corgipile.ml;
 import java.io.Serializable;
 
 /**
- * What one partition's SGD pass in a round returns to the driver.
+ * What one partition's SGD pass in a round returns to the driver: its model, as coefficients or as
+ * a compressed change from the round's starting model.
  *
  * @param partition the partition's index
- * @param coefficients the partition's model after its pass; null when it saw no valid row, or
- *     once the model travels separately ({@link #withoutCoefficients})
+ * @param coefficients the partition's model after its pass; null when it saw no valid row, when it
+ *     sends a {@code delta} instead, or once the model travels separately ({@link #withoutModel})
+ * @param delta the model's change from the round's start, compressed; null when it sends coefficients
  * @param numFeatures the size of the model; 0 when it saw no valid row
  * @param intercept the partition's intercept
  * @param weightSum the sum of the weights of its valid rows
@@ -16,18 +18,39 @@ import java.io.Serializable;
  * @param skipped invalid rows skipped ({@code handleInvalid=skip})
  * @param updates SGD updates made
  */
-record PartitionResult(int partition, double[] coefficients, int numFeatures, double intercept, double weightSum,
-    double lossSum, long rows, long skipped, long updates) implements Serializable {
+record PartitionResult(int partition, double[] coefficients, QuantizedDelta delta, int numFeatures, double intercept,
+    double weightSum, double lossSum, long rows, long skipped, long updates) implements Serializable {
 
   static PartitionResult empty(int partition, long skipped) {
-    return new PartitionResult(partition, null, 0, 0, 0, 0, 0, skipped, 0);
+    return new PartitionResult(partition, null, null, 0, 0, 0, 0, 0, skipped, 0);
   }
 
-  PartitionResult withoutCoefficients() {
-    return new PartitionResult(partition, null, numFeatures, intercept, weightSum, lossSum, rows, skipped, updates);
+  PartitionResult withoutModel() {
+    return new PartitionResult(partition, null, null, numFeatures, intercept, weightSum, lossSum, rows, skipped,
+        updates);
   }
 
   boolean trained() {
     return rows > 0;
+  }
+
+  /** Whether its delta had to start without the residual of its previous round (error feedback). */
+  boolean residualLost() {
+    return delta != null && delta.residualLost();
+  }
+
+  /**
+   * The partition's coefficients: sent, or the round's start plus the decoded delta.
+   *
+   * @param start the round's starting coefficients; null for zeros
+   */
+  double[] model(double[] start) {
+    if (coefficients != null) {
+      return coefficients;
+    }
+    double[] w = start == null ? new double[numFeatures] : start.clone();
+    delta.requireSize(w.length);
+    delta.addTo(w, 1.0);
+    return w;
   }
 }

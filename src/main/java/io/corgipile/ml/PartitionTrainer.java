@@ -22,13 +22,22 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
   private final SGDConfig config;
   private final int epoch;
   private final boolean averageIterates;
+  private final String run;
+  private final int round;
 
-  /** @param averageIterates whether to return the mean of the round's iterates rather than the last */
-  PartitionTrainer(Broadcast<StartingModel> start, SGDConfig config, int epoch, boolean averageIterates) {
+  /**
+   * @param averageIterates whether to return the mean of the round's iterates rather than the last
+   * @param run names the training run, for the residuals of error feedback kept on the executor
+   * @param round the round's number in the whole run, counted over epochs
+   */
+  PartitionTrainer(Broadcast<StartingModel> start, SGDConfig config, int epoch, boolean averageIterates, String run,
+      int round) {
     this.start = start;
     this.config = config;
     this.epoch = epoch;
     this.averageIterates = averageIterates;
+    this.run = run;
+    this.round = round;
   }
 
   @Override
@@ -80,11 +89,51 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
       skipped++;
     }
     if (count == 0) { // also when a model was made for a row later found invalid
+      if (errorFeedback()) {
+        ResidualStore.carry(run, partition, round);
+      }
       return List.of(PartitionResult.empty(partition, skipped)).iterator();
     }
     sgd.update();
-    return List.of(new PartitionResult(partition, sgd.coefficients(), sgd.numFeatures(), sgd.intercept(), weightSum,
-        lossSum, count, skipped, sgd.updates())).iterator();
+    double[] w = sgd.coefficients();
+    if (config.deltaCompression() == DeltaCompression.NONE) {
+      return List.of(new PartitionResult(partition, w, null, w.length, sgd.intercept(), weightSum, lossSum, count,
+          skipped, sgd.updates())).iterator();
+    }
+    return List.of(new PartitionResult(partition, null, compress(w, model.coefficients(), partition), w.length,
+        sgd.intercept(), weightSum, lossSum, count, skipped, sgd.updates())).iterator();
+  }
+
+  private boolean errorFeedback() {
+    return config.errorFeedback() && config.deltaCompression() != DeltaCompression.NONE;
+  }
+
+  /**
+   * The change from {@code start} (null: zeros), compressed; sparse when it touches under a quarter
+   * of the coordinates, as a round over sparse rows does.
+   */
+  private QuantizedDelta compress(double[] w, double[] start, int partition) {
+    double[] delta = new double[w.length];
+    int nonZeros = 0;
+    for (int j = 0; j < w.length; j++) {
+      delta[j] = start == null ? w[j] : w[j] - start[j];
+      nonZeros += delta[j] != 0 ? 1 : 0;
+    }
+    DeltaCompression compression = config.deltaCompression();
+    ErrorFeedback feedback = errorFeedback() ? new ErrorFeedback(compression, run, partition) : null;
+    if (4L * nonZeros >= w.length) {
+      return feedback != null ? feedback.compress(round, delta) : QuantizedDelta.dense(delta, compression);
+    }
+    int[] indices = new int[nonZeros];
+    double[] values = new double[nonZeros];
+    for (int j = 0, k = 0; j < w.length; j++) {
+      if (delta[j] != 0) {
+        indices[k] = j;
+        values[k++] = delta[j];
+      }
+    }
+    return feedback != null ? feedback.compress(round, w.length, indices, values)
+        : QuantizedDelta.sparse(w.length, indices, values, compression);
   }
 
   private LinearSGD newSgd(double[] coefficients, StartingModel model) {

@@ -55,6 +55,14 @@ final class ResidualStore {
     }
   }
 
+  /**
+   * Keeps the residual of the round before {@code round} as this round's: for a partition that had
+   * no rows in {@code round}, so its next round still finds what rounding lost.
+   */
+  static synchronized void carry(String run, int partition, int round) {
+    read(run, partition, round - 1).ifPresent(residual -> write(run, partition, round, residual));
+  }
+
   /** Drops the residuals of {@code run} on this executor. */
   static synchronized void clear(String run) {
     RUNS.remove(run);

@@ -16,7 +16,9 @@ import java.io.Serializable;
 record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, LossFunction loss,
     double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
     boolean fitIntercept, boolean averaging, boolean skipInvalid, int maxIter, double tol, Long seed,
-    SyncInterval syncInterval, boolean syncIntervalSet) implements Serializable {
+    SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
+    double syncStepSize, double syncMomentum)
+    implements Serializable {
 
   static SGDConfig of(SGDParams params, SGDTask task, String featuresCol, String labelCol, LossFunction loss) {
     double reg = params.getRegParam();
@@ -26,7 +28,9 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
     return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
         StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
         reg * (1 - l1Share), params.getFitIntercept(), params.getAveraging(), skipInvalid, params.getMaxIter(),
-        params.getTol(), seed, SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()));
+        params.getTol(), seed, SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()),
+        DeltaCompression.of(params.getDeltaCompression()), params.getErrorFeedback(), params.getSyncStepSize(),
+        params.getSyncMomentum());
   }
 
   boolean weighted() {

@@ -4,11 +4,13 @@ import static org.apache.spark.sql.functions.col;
 
 import io.corgipile.source.ReadOptions;
 import io.corgipile.spark.DatasetInternals;
+import io.corgipile.spark.TaskResultMeter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -71,7 +73,12 @@ final class SGDOptimizer {
         sc.setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, Long.toString(config.seed()));
       }
       SyncSchedule schedule = SyncSchedule.of(config, trained, sc.getLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY));
-      return epochs(rows, sc, jsc, schedule);
+      String run = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
+      try (TaskResultMeter meter = TaskResultMeter.start(sc, run)) {
+        return epochs(rows, sc, jsc, schedule, meter, run);
+      } finally {
+        ResidualStore.clear(run); // the driver's own, in local mode the only executor
+      }
     } finally {
       for (int i = 0; i < keys.length; i++) {
         sc.setLocalProperty(keys[i], previous[i]);
@@ -79,10 +86,16 @@ final class SGDOptimizer {
     }
   }
 
-  private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule) {
+  private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule,
+      TaskResultMeter meter, String run) {
     String name = config.task().estimatorName();
     StartingModel model = new StartingModel(null, 0, 0);
     TrainingHistory history = new TrainingHistory();
+    RoundJob job = new RoundJob(config, directBytes, run);
+    // With one round per epoch the partition models are averaged as they are (see syncStepSize).
+    ServerStep server = schedule.slicesEpochs() ? new ServerStep(config.syncStepSize(), config.syncMomentum())
+        : new ServerStep(1, 0);
+    int roundsSoFar = 0;
     for (int epoch = 0; epoch < config.maxIter(); epoch++) {
       int rounds = schedule.rounds(epoch);
       // With one round, each partition averages its iterates (from the second epoch on: the first is
@@ -95,25 +108,21 @@ final class SGDOptimizer {
         schedule.select(sc, epoch, round);
         sc.setLocalProperty(JOB_DESCRIPTION, name + " epoch " + (epoch + 1) + "/" + config.maxIter()
             + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
-        Broadcast<StartingModel> start = jsc.broadcast(model);
-        long began = System.nanoTime();
-        Merged merged;
+        RoundJob.Result merged;
         try {
-          JavaRDD<PartitionResult> results = rows.mapPartitions(new PartitionTrainer(start, config, epoch, partitionsAverage));
-          merged = merge(results, model, rows.getNumPartitions());
+          merged = job.run(rows, jsc, meter, model, epoch, roundsSoFar++, partitionsAverage);
         } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
           InvalidTrainingDataException data = dataProblem(e);
           if (data != null) {
             throw data;
           }
           throw e;
-        } finally {
-          start.destroy();
         }
-        double elapsed = (System.nanoTime() - began) / 1e9;
-        totals.add(merged, elapsed);
-        if (merged.coefficients != null) {
-          model = new StartingModel(merged.coefficients, merged.intercept, merged.updatesPerPartition);
+        totals.add(merged);
+        if (merged.coefficients() != null) {
+          double[] next = server.next(model.coefficients(), model.intercept(), merged.coefficients(), merged.intercept());
+          model = new StartingModel(Arrays.copyOf(next, next.length - 1), next[next.length - 1],
+              merged.updatesPerPartition());
           if (epochMean != null) {
             epochMean.add(model.coefficients(), model.intercept());
           }
@@ -172,77 +181,6 @@ final class SGDOptimizer {
     return null;
   }
 
-  /**
-   * One round's partition models averaged by weight sum, in partition order; coefficients null
-   * when no partition trained on a row of positive weight.
-   */
-  private record Merged(double[] coefficients, double intercept, double weightSum, double lossSum, long rows,
-      long skipped, long updatesPerPartition) {}
-
-  /**
-   * Collects the partition models when all of them fit in {@link #directBytes}, else sums them by
-   * {@link ScatterReduce}; both add in partition order, so they give the same model bit for bit.
-   * Before the first round the model's size is unknown, so it is reduced.
-   */
-  private Merged merge(JavaRDD<PartitionResult> results, StartingModel start, int partitions) {
-    double[] known = start.coefficients();
-    if (known != null && (long) partitions * known.length * Double.BYTES <= directBytes) {
-      return merge(results.collect(), null, start);
-    }
-    int slices = Math.max(1, Math.min(partitions, known == null ? partitions : known.length));
-    ScatterReduce.Sums sums = ScatterReduce.reduce(results, slices, config::featureSizeMismatch);
-    return merge(sums.stats(), sums.weightedSum(), start);
-  }
-
-  /**
-   * @param results in partition order
-   * @param weightedSum the sum of weight times model over partitions, or null to add up the results' models
-   */
-  private Merged merge(List<PartitionResult> results, double[] weightedSum, StartingModel start) {
-    double[] sum = weightedSum;
-    int numFeatures = -1;
-    double intercept = 0;
-    double weightSum = 0;
-    double lossSum = 0;
-    long rows = 0;
-    long skipped = 0;
-    long updates = 0;
-    int trained = 0;
-    for (PartitionResult r : results) {
-      skipped += r.skipped();
-      if (!r.trained()) {
-        continue;
-      }
-      if (numFeatures < 0) {
-        numFeatures = r.numFeatures();
-      } else if (numFeatures != r.numFeatures()) {
-        throw config.featureSizeMismatch(r.numFeatures(), numFeatures);
-      }
-      double w = r.weightSum();
-      if (weightedSum == null) {
-        sum = sum == null ? new double[numFeatures] : sum;
-        for (int j = 0; j < numFeatures; j++) {
-          sum[j] += w * r.coefficients()[j];
-        }
-      }
-      intercept += w * r.intercept();
-      weightSum += w;
-      lossSum += r.lossSum();
-      rows += r.rows();
-      updates += r.updates();
-      trained++;
-    }
-    if (trained == 0 || !(weightSum > 0)) {
-      return new Merged(null, 0, weightSum, lossSum, rows, skipped, start.updatesPerPartition());
-    }
-    double[] mean = new double[numFeatures];
-    for (int j = 0; j < numFeatures; j++) {
-      mean[j] = sum[j] / weightSum;
-    }
-    return new Merged(mean, intercept / weightSum, weightSum, lossSum, rows, skipped,
-        start.updatesPerPartition() + updates / trained);
-  }
-
   /** What the rounds of one epoch add up to. */
   private final class EpochTotals {
     double weightSum;
@@ -252,13 +190,20 @@ final class SGDOptimizer {
     double seconds;
     final List<Double> roundSeconds = new ArrayList<>();
 
-    void add(Merged round, double elapsed) {
-      weightSum += round.weightSum;
-      lossSum += round.lossSum;
-      rows += round.rows;
-      skipped += round.skipped;
-      seconds += elapsed;
-      roundSeconds.add(elapsed);
+    long bytesToExecutors;
+    long bytesFromExecutors;
+    int residualsLost;
+
+    void add(RoundJob.Result round) {
+      weightSum += round.weightSum();
+      lossSum += round.lossSum();
+      rows += round.rows();
+      skipped += round.skipped();
+      seconds += round.seconds();
+      roundSeconds.add(round.seconds());
+      bytesToExecutors += round.bytesToExecutors();
+      bytesFromExecutors += round.bytesFromExecutors();
+      residualsLost += round.residualsLost();
     }
 
     /** Fails when the epoch had no row, or no positive weight, to train on. */
@@ -280,15 +225,19 @@ final class SGDOptimizer {
     final List<Long> rows = new ArrayList<>();
     final List<Double> seconds = new ArrayList<>();
     final List<double[]> roundSeconds = new ArrayList<>();
+    final List<long[]> bytes = new ArrayList<>();
     final List<double[]> coefficients = new ArrayList<>();
     final List<Double> intercepts = new ArrayList<>();
     long skipped;
+    int residualsLost;
 
     void add(double objective, EpochTotals epoch, double[] w, double b) {
       objectives.add(objective);
       rows.add(epoch.rows);
       seconds.add(epoch.seconds);
       roundSeconds.add(epoch.roundSeconds.stream().mapToDouble(Double::doubleValue).toArray());
+      bytes.add(new long[] {epoch.bytesToExecutors, epoch.bytesFromExecutors});
+      residualsLost += epoch.residualsLost;
       coefficients.add(w);
       intercepts.add(b);
       skipped = epoch.skipped;
@@ -302,7 +251,8 @@ final class SGDOptimizer {
       return new SGDTrainingSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           rows.stream().mapToLong(Long::longValue).toArray(), seconds.stream().mapToDouble(Double::doubleValue).toArray(),
           skipped, coefficients.toArray(new double[0][]), intercepts.stream().mapToDouble(Double::doubleValue).toArray(),
-          roundSeconds.toArray(new double[0][]));
+          roundSeconds.toArray(new double[0][]), bytes.stream().mapToLong(b -> b[0]).toArray(),
+          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost);
     }
   }
 

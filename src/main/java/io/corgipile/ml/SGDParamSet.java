@@ -37,6 +37,10 @@ public final class SGDParamSet implements java.io.Serializable {
   final LongParam seed;
   final Param<String> handleInvalid;
   final Param<String> syncInterval;
+  final Param<String> deltaCompression;
+  final BooleanParam errorFeedback;
+  final DoubleParam syncStepSize;
+  final DoubleParam syncMomentum;
   /** Only for the classifier. */
   final DoubleParam threshold;
   /** Only for the regressor. */
@@ -67,6 +71,14 @@ public final class SGDParamSet implements java.io.Serializable {
     handleInvalid = choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
         + " is null or not finite (or, for the classifier, a label other than 0 or 1)", SGDParams.HANDLE_INVALID_VALUES);
     syncInterval = new SyncIntervalParam(uid);
+    deltaCompression = choice(uid, "deltaCompression", "how a partition's model change travels to the driver",
+        SGDParams.DELTA_COMPRESSIONS);
+    errorFeedback = new BooleanParam(uid, "errorFeedback", "with int8 deltas, whether each partition adds what"
+        + " rounding lost in its last round to its next delta");
+    syncStepSize = new CheckedDouble(uid, "syncStepSize", "with several rounds per epoch, the driver's step on"
+        + " the averaged change of the partition models", "> 0", ParamValidators.gt(0));
+    syncMomentum = new CheckedDouble(uid, "syncMomentum", "with several rounds per epoch, the momentum of the"
+        + " driver's steps", "in [0, 1)", ParamValidators.inRange(0, 1, true, false));
     threshold = task == SGDTask.CLASSIFICATION
         ? new CheckedDouble(uid, "threshold", "predict 1 when the probability of 1 exceeds this", "in [0, 1]",
             ParamValidators.inRange(0, 1))
@@ -173,6 +185,10 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(seed, ReadOptions.SEED_DEFAULT);
     owner.setDefault(handleInvalid, SGDParams.HANDLE_INVALID_ERROR);
     owner.setDefault(syncInterval, SGDParams.DEFAULT_SYNC_INTERVAL);
+    owner.setDefault(deltaCompression, SGDParams.DEFAULT_DELTA_COMPRESSION);
+    owner.setDefault(errorFeedback, SGDParams.DEFAULT_ERROR_FEEDBACK);
+    owner.setDefault(syncStepSize, SGDParams.DEFAULT_SYNC_STEP_SIZE);
+    owner.setDefault(syncMomentum, SGDParams.DEFAULT_SYNC_MOMENTUM);
     if (threshold != null) {
       owner.setDefault(threshold, SGDClassifierParams.DEFAULT_THRESHOLD);
     }

@@ -86,4 +86,24 @@ public interface SGDParamSetters<E extends SGDParamSetters<E>> extends SGDParams
     set(syncInterval(), value);
     return self();
   }
+
+  default E setDeltaCompression(String value) {
+    set(deltaCompression(), value);
+    return self();
+  }
+
+  default E setErrorFeedback(boolean value) {
+    set(errorFeedback(), value);
+    return self();
+  }
+
+  default E setSyncStepSize(double value) {
+    set(syncStepSize(), value);
+    return self();
+  }
+
+  default E setSyncMomentum(double value) {
+    set(syncMomentum(), value);
+    return self();
+  }
 }

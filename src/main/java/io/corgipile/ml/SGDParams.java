@@ -43,6 +43,16 @@ public interface SGDParams extends Params {
   String HANDLE_INVALID_SKIP = "skip";
   /** The values {@link #handleInvalid()} takes. */
   List<String> HANDLE_INVALID_VALUES = List.of(HANDLE_INVALID_ERROR, HANDLE_INVALID_SKIP);
+  /** The values {@link #deltaCompression()} takes. */
+  List<String> DELTA_COMPRESSIONS = DeltaCompression.names();
+  /** Default of {@link #deltaCompression()}. */
+  String DEFAULT_DELTA_COMPRESSION = "none";
+  /** Default of {@link #errorFeedback()}. */
+  boolean DEFAULT_ERROR_FEEDBACK = true;
+  /** Default of {@link #syncStepSize()}. */
+  double DEFAULT_SYNC_STEP_SIZE = 1.0;
+  /** Default of {@link #syncMomentum()}. */
+  double DEFAULT_SYNC_MOMENTUM = 0.8;
   /** Default of {@link #syncInterval()}: one round per shuffle buffer. */
   String DEFAULT_SYNC_INTERVAL = SyncInterval.BUFFER.toString();
 
@@ -211,5 +221,57 @@ public interface SGDParams extends Params {
 
   default String getSyncInterval() {
     return $(syncInterval());
+  }
+
+  /**
+   * How a partition's model change travels to the driver each round: {@code none} (float64) or
+   * {@code int8} (per chunk of 256 coordinates a minimum and a step, and one byte per coordinate:
+   * about 7.5 times fewer bytes); default {@value #DEFAULT_DELTA_COMPRESSION}.
+   */
+  default Param<String> deltaCompression() {
+    return sgdParams().deltaCompression;
+  }
+
+  default String getDeltaCompression() {
+    return $(deltaCompression());
+  }
+
+  /**
+   * With {@code deltaCompression=int8}: whether each partition adds what rounding lost in its last
+   * round to its next delta (default {@value #DEFAULT_ERROR_FEEDBACK}). The residual stays on the
+   * executor; a task that runs on another executor than its previous round starts again from zero
+   * (counted in the summary's {@code residualsLost}).
+   */
+  default BooleanParam errorFeedback() {
+    return sgdParams().errorFeedback;
+  }
+
+  default boolean getErrorFeedback() {
+    return (Boolean) $(errorFeedback());
+  }
+
+  /**
+   * With several rounds per epoch: the driver's step on the averaged change of the partition models
+   * (default {@value #DEFAULT_SYNC_STEP_SIZE}: the mean itself). With one round per epoch the mean is
+   * taken as it is.
+   */
+  default DoubleParam syncStepSize() {
+    return sgdParams().syncStepSize;
+  }
+
+  default double getSyncStepSize() {
+    return (Double) $(syncStepSize());
+  }
+
+  /**
+   * With several rounds per epoch: the momentum the driver carries the averaged changes with,
+   * round to round (default {@value #DEFAULT_SYNC_MOMENTUM}).
+   */
+  default DoubleParam syncMomentum() {
+    return sgdParams().syncMomentum;
+  }
+
+  default double getSyncMomentum() {
+    return (Double) $(syncMomentum());
   }
 }

@@ -22,10 +22,17 @@ public final class SGDTrainingSummary implements Serializable {
   private final double[][] coefficients;
   private final double[] intercepts;
   private final double[][] roundSeconds;
+  private final long[] bytesToExecutors;
+  private final long[] bytesFromExecutors;
+  private final int residualsLost;
 
   SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
-      double[][] coefficients, double[] intercepts, double[][] roundSeconds) {
+      double[][] coefficients, double[] intercepts, double[][] roundSeconds, long[] bytesToExecutors,
+      long[] bytesFromExecutors, int residualsLost) {
     this.roundSeconds = roundSeconds;
+    this.bytesToExecutors = bytesToExecutors;
+    this.bytesFromExecutors = bytesFromExecutors;
+    this.residualsLost = residualsLost;
     this.objectiveHistory = objectiveHistory;
     this.rows = rows;
     this.seconds = seconds;
@@ -65,6 +72,32 @@ public final class SGDTrainingSummary implements Serializable {
   /** Per epoch, per round: wall-clock seconds of the round's Spark job. */
   public double[][] secondsPerRound() {
     return Arrays.stream(roundSeconds).map(double[]::clone).toArray(double[][]::new);
+  }
+
+  /**
+   * Per epoch: bytes of the models broadcast to the executors, each round's serialized model times
+   * the executors it reaches (in local mode, one).
+   */
+  public long[] bytesToExecutorsPerEpoch() {
+    return bytesToExecutors.clone();
+  }
+
+  /**
+   * Per epoch: bytes the executors sent back, from Spark's task metrics: the task results (partition
+   * models, with the metrics Spark adds to every result) and, when the models are summed by slices,
+   * the shuffle's bytes.
+   */
+  public long[] bytesFromExecutorsPerEpoch() {
+    return bytesFromExecutors.clone();
+  }
+
+  /**
+   * With {@code deltaCompression=int8} and {@code errorFeedback}: the partition rounds that found
+   * no residual of their previous round, because the task ran on another executor (or the executor
+   * was lost), and so started error feedback again from zero.
+   */
+  public int residualsLost() {
+    return residualsLost;
   }
 
   /** Per epoch: rows per second. */

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
 import scala.Tuple2;
 
 /**
@@ -14,7 +15,8 @@ import scala.Tuple2;
  * worth of them (LambdaML's ScatterReduce): every partition cuts its model into {@code slices}
  * ranges of coordinates, reducer {@code s} adds up range {@code s} of all partitions, and the driver
  * receives the sums, one model in all. Each reducer adds in partition order, so the sums are the
- * same bit for bit as a driver adding all models in partition order would get.
+ * same bit for bit as a driver adding all models in partition order would get. A compressed delta
+ * is decoded onto the round's start before it is cut, so the shuffle carries float64 slices.
  */
 final class ScatterReduce {
   private ScatterReduce() {}
@@ -28,12 +30,14 @@ final class ScatterReduce {
 
   /**
    * @param results one result per partition, computed once
+   * @param start the round's starting model, which a compressed delta changes
    * @param slices reducers, at least 1
    * @param featureSizeMismatch the error when partitions' models differ in size
    */
-  static Sums reduce(JavaRDD<PartitionResult> results, int slices, SizeMismatch featureSizeMismatch) {
+  static Sums reduce(JavaRDD<PartitionResult> results, Broadcast<StartingModel> start, int slices,
+      SizeMismatch featureSizeMismatch) {
     List<Tuple2<Integer, Part>> reduced = results
-        .mapPartitionsWithIndex((partition, it) -> scatter(partition, it, slices), true)
+        .mapPartitionsWithIndex((partition, it) -> scatter(partition, it, start.value().coefficients(), slices), true)
         .mapToPair(p -> new Tuple2<>(p.slice() + 1, p))
         .partitionBy(new HashPartitioner(slices + 1))
         .mapPartitions(it -> reduceSlices(it, featureSizeMismatch))
@@ -60,15 +64,15 @@ final class ScatterReduce {
     return (int) ((long) slice * numFeatures / slices);
   }
 
-  private static Iterator<Part> scatter(int partition, Iterator<PartitionResult> it, int slices) {
+  private static Iterator<Part> scatter(int partition, Iterator<PartitionResult> it, double[] start, int slices) {
     List<Part> parts = new ArrayList<>();
     while (it.hasNext()) {
       PartitionResult r = it.next();
-      parts.add(new Part(-1, partition, r.withoutCoefficients(), 0, 0, null));
-      double[] w = r.coefficients();
-      if (w == null) {
+      parts.add(new Part(-1, partition, r.withoutModel(), 0, 0, null));
+      if (!r.trained()) {
         continue;
       }
+      double[] w = r.model(start);
       for (int s = 0; s < slices; s++) {
         int from = start(s, slices, w.length);
         int to = start(s + 1, slices, w.length);

@@ -64,6 +64,14 @@ public final class SyncInterval implements Serializable {
   }
 
   /**
+   * This interval where a round of {@code buffer} means {@code bufferRows} rows: for streams
+   * without a tuple buffer, so that their rounds are as long as a buffer would be.
+   */
+  public SyncInterval withBufferOf(long bufferRows) {
+    return rows == BUFFER_ROWS ? new SyncInterval(Math.max(1, bufferRows)) : this;
+  }
+
+  /**
    * Groups consecutive units (a partition's buffers, or blocks where no buffer is used) of the given
    * rows into rounds: returns the first unit of every round, then the number of units. {@code epoch}
    * gives one round, even of no units; otherwise no units give no rounds.

@@ -86,7 +86,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     ReadConf.Round round = ReadConf.round(localProperty(task, ReadOptions.ROUND_LOCAL_PROPERTY),
         localProperty(task, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY));
     FillLayout.PartitionStream stream = layout.partition(epoch, seed, partition.index());
-    FillPlan.Slice range = stream.fills().slice(round.interval(), round.index());
+    FillPlan.Slice range = stream.slice(round.interval(), round.index());
     int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
     return new Slice(epoch, partition.index(), new EpochSeeds(seed), stream, range, blocks, task);
   }

@@ -47,8 +47,24 @@ final class FillLayout implements Serializable {
     return partitions;
   }
 
-  /** A partition's stream in an epoch: its blocks in reading order, its buffer and its fills. */
-  record PartitionStream(int[] blocks, BufferSize.Capacity capacity, FillPlan fills) {}
+  /**
+   * A partition's stream in an epoch: its blocks in reading order, its buffer and its fills (without
+   * a buffer, one per block).
+   */
+  record PartitionStream(int[] blocks, BufferSize.Capacity capacity, FillPlan fills, boolean buffered) {
+    int rounds(SyncInterval interval) {
+      return fills.rounds(unit(interval));
+    }
+
+    FillPlan.Slice slice(SyncInterval interval, int round) {
+      return fills.slice(unit(interval), round);
+    }
+
+    /** Without a buffer, a round of {@code buffer} is as many whole blocks as the buffer would hold. */
+    private SyncInterval unit(SyncInterval interval) {
+      return buffered ? interval : interval.withBufferOf(capacity.plannedRows());
+    }
+  }
 
   PartitionStream partition(int epoch, long seed, int partition) {
     int[] blocks = new BlockSchedule(blockRows, partitions, shuffle, assignment, new EpochSeeds(seed))
@@ -60,9 +76,9 @@ final class FillLayout implements Serializable {
       total += rows[i];
     }
     BufferSize.Capacity capacity = capacity(total, blocks.length);
-    // Without a buffer, the unit a round is made of is the block.
-    FillPlan fills = shuffle.buffersTuples() ? FillPlan.of(rows, capacity.plannedRows()) : FillPlan.perBlock(rows);
-    return new PartitionStream(blocks, capacity, fills);
+    boolean buffered = shuffle.buffersTuples();
+    FillPlan fills = buffered ? FillPlan.of(rows, capacity.plannedRows()) : FillPlan.perBlock(rows);
+    return new PartitionStream(blocks, capacity, fills, buffered);
   }
 
   /** The buffer of a partition of {@code rows} rows in {@code blocks} blocks. */
@@ -74,7 +90,7 @@ final class FillLayout implements Serializable {
   int rounds(int epoch, long seed, SyncInterval interval) {
     int rounds = 1;
     for (int p = 0; p < partitions; p++) {
-      rounds = Math.max(rounds, partition(epoch, seed, p).fills().rounds(interval));
+      rounds = Math.max(rounds, partition(epoch, seed, p).rounds(interval));
     }
     return rounds;
   }

@@ -32,7 +32,7 @@ public final class TaskResultMeter extends SparkListener implements AutoCloseabl
   /** The local property naming the training run a job belongs to. */
   public static final String TRAINING_RUN_PROPERTY = "corgipile.trainingRun";
   /** The local property naming the round a job belongs to. */
-  public static final String ROUND_PROPERTY = "corgipile.round";
+  public static final String ROUND_PROPERTY = "corgipile.meteredRound";
   /** How long {@link #awaitRound(String)} waits for the listener bus. */
   static final Duration AWAIT = Duration.ofSeconds(10);
   private static final Logger LOG = LoggerFactory.getLogger(TaskResultMeter.class);

@@ -19,7 +19,8 @@ class LinearSGDTest {
 
   private static SGDConfig config(double l1, double l2, boolean averaging) {
     return new SGDConfig(SGDTask.CLASSIFICATION, "features", "label", "", new LossFunction.Logistic(), 0.3,
-        StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, averaging, false, 1, 0, null, SyncInterval.EPOCH, false);
+        StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, averaging, false, 1, 0, null, SyncInterval.EPOCH, false,
+        DeltaCompression.NONE, false, 1, 0);
   }
 
   /** A dense vector row, as VectorUDT stores it: (type 1, size null, indices null, values). */

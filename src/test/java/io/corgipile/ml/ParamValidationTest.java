@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import io.corgipile.SharedSpark;
+import io.corgipile.shuffle.SyncInterval;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +85,13 @@ class ParamValidationTest {
       new Bad("threshold", 1.5, "'1.5': allowed values are numbers in [0, 1]", Owner::classifies),
       new Bad("threshold", -0.1, "'-0.1': allowed values are numbers in [0, 1]", Owner::classifies),
       new Bad("epsilon", 0.0, "'0.0': allowed values are numbers > 0", o -> !o.classifies()),
-      new Bad("epsilon", -1.35, "'-1.35': allowed values are numbers > 0", o -> !o.classifies()));
+      new Bad("epsilon", -1.35, "'-1.35': allowed values are numbers > 0", o -> !o.classifies()),
+      new Bad("syncInterval", "0", "'0': allowed values are " + SyncInterval.FORMAT),
+      new Bad("syncInterval", "round", "'round': allowed values are " + SyncInterval.FORMAT),
+      new Bad("deltaCompression", "fp16", "'fp16': allowed values are none, int8"),
+      new Bad("syncStepSize", 0.0, "'0.0': allowed values are numbers > 0"),
+      new Bad("syncMomentum", 1.0, "'1.0': allowed values are numbers in [0, 1)"),
+      new Bad("syncMomentum", -0.1, "'-0.1': allowed values are numbers in [0, 1)"));
 
   static Stream<Arguments> badValues() {
     return BAD_VALUES.stream().flatMap(bad -> Stream.of(Owner.values()).filter(bad.appliesTo())
@@ -148,7 +155,10 @@ class ParamValidationTest {
         argumentSet("batchSize=1", "batchSize", 1),
         argumentSet("regParam=0", "regParam", 0.0),
         argumentSet("elasticNetParam=0", "elasticNetParam", 0.0),
-        argumentSet("elasticNetParam=1", "elasticNetParam", 1.0));
+        argumentSet("elasticNetParam=1", "elasticNetParam", 1.0),
+        argumentSet("syncInterval=1", "syncInterval", "1"),
+        argumentSet("syncMomentum=0", "syncMomentum", 0.0),
+        argumentSet("syncMomentum below 1", "syncMomentum", Math.nextDown(1.0)));
   }
 
   /** The edges of each allowed range are allowed, so the checks are not stricter than their messages say. */

@@ -1,18 +1,40 @@
 package io.corgipile.ml;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.udf;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import io.corgipile.shuffle.SyncInterval;
+import io.corgipile.source.ReadOptions;
+import io.corgipile.spark.TaskResultMeter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import org.apache.spark.TaskContext;
+import org.apache.spark.ml.linalg.SQLDataTypes;
+import org.apache.spark.ml.linalg.Vectors;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Rounds within an epoch: what syncInterval does over corgipile and over other inputs. */
-class SyncIntervalTest {
+class SyncTrainingTest {
   @TempDir
   static Path dir;
   private static String table;
@@ -83,7 +105,127 @@ class SyncIntervalTest {
       assertThatThrownBy(() -> new SGDClassifier().setSyncInterval(bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageMatching("Cannot set param syncInterval of sgdClassifier_\\w+ to '" + bad
-              + "': allowed values are 'epoch', 'buffer' or a positive number of rows per partition");
+              + "': allowed values are " + Pattern.quote(SyncInterval.FORMAT));
+    }
+  }
+
+  private static double[] model(SGDLinearModelView fitted) {
+    double[] w = Arrays.copyOf(fitted.coefficients(), fitted.coefficients().length + 1);
+    w[w.length - 1] = fitted.intercept();
+    return w;
+  }
+
+  /** Coefficients and intercept of a fitted model, whichever estimator made it. */
+  private record SGDLinearModelView(double[] coefficients, double intercept, SGDTrainingSummary summary) {
+    static SGDLinearModelView of(SGDRegressionModel m) {
+      return new SGDLinearModelView(m.coefficients().toArray(), m.intercept(), m.summary());
+    }
+  }
+
+  private static SGDLinearModelView fit(SGDRegressor regressor, Dataset<Row> data) {
+    return SGDLinearModelView.of(regressor.setMaxIter(2).setTol(0).fit(data));
+  }
+
+  @ParameterizedTest(name = "syncInterval {0}, {1}")
+  @CsvSource({"buffer, none", "700, none", "buffer, int8"})
+  void roundsReadEveryRowOncePerEpochAndGiveTheSameModelOnEveryRun(String interval, String compression) {
+    SGDRegressor regressor = new SGDRegressor().setSyncInterval(interval).setDeltaCompression(compression);
+    SGDLinearModelView first = fit(regressor, corgipile("corgipile"));
+    SGDLinearModelView second = fit(regressor, corgipile("corgipile"));
+    assertThat(model(second)).containsExactly(model(first));
+    assertThat(first.summary().rowsPerEpoch()).containsExactly(6_000, 6_000);
+    assertThat(Arrays.stream(first.summary().roundsPerEpoch()).min().getAsInt()).isGreaterThan(1);
+    assertThat(first.summary().secondsPerRound()[0]).hasSize(first.summary().roundsPerEpoch()[0]);
+    assertThat(first.summary().residualsLost()).isZero();
+    SGDLinearModelView byEpoch = fit(new SGDRegressor().setSyncInterval("epoch"), corgipile("corgipile"));
+    assertThat(model(first)).isNotEqualTo(model(byEpoch));
+  }
+
+  /** Rows each task attempt has seen, for failing a task midway (local mode: one JVM). */
+  private static final Map<Long, Long> ROWS_SEEN = new ConcurrentHashMap<>();
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"none", "int8"})
+  void aTaskRetriedAfterAFailureInARoundGivesTheSameModel(String compression) {
+    SGDRegressor regressor = new SGDRegressor().setDeltaCompression(compression);
+    SGDLinearModelView clean = fit(regressor, corgipile("corgipile"));
+    // Fails the first attempt of partition 1 midway in every round; local[2,2] retries it once.
+    UDF1<Double, Double> failOnce = label -> {
+      TaskContext task = TaskContext.get();
+      if (task.partitionId() == 1 && task.attemptNumber() == 0
+          && ROWS_SEEN.merge(task.taskAttemptId(), 1L, Long::sum) > 100) {
+        throw new IllegalStateException("injected failure");
+      }
+      return label;
+    };
+    Dataset<Row> failing = corgipile("corgipile")
+        .withColumn("label", udf(failOnce, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
+    assertThat(model(fit(regressor, failing))).containsExactly(model(clean));
+  }
+
+  /**
+   * A partition whose previous round ran on another executor finds no residual: here every
+   * executor's store is emptied, as a lost executor would be, at one partition's first row of
+   * the second epoch. Training goes on from a zero residual and counts the loss.
+   */
+  @Test
+  void errorFeedbackThatLosesItsResidualStartsAgainFromZeroAndSaysSo() {
+    UDF1<Double, Double> loseResiduals = label -> {
+      TaskContext task = TaskContext.get();
+      if (task.partitionId() == 0 && "1".equals(task.getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY))
+          && "0".equals(task.getLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY))
+          && ROWS_SEEN.putIfAbsent(-task.taskAttemptId(), 0L) == null) {
+        ResidualStore.clear(task.getLocalProperty(TaskResultMeter.TRAINING_RUN_PROPERTY));
+      }
+      return label;
+    };
+    Dataset<Row> losing = corgipile("corgipile")
+        .withColumn("label", udf(loseResiduals, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
+    SGDRegressor regressor = new SGDRegressor().setDeltaCompression("int8");
+    SGDLinearModelView lost = fit(regressor, losing);
+    SGDLinearModelView kept = fit(regressor, corgipile("corgipile"));
+    assertThat(lost.summary().residualsLost()).isBetween(1, 3);
+    assertThat(kept.summary().residualsLost()).isZero();
+    assertThat(model(lost)).isNotEqualTo(model(kept));
+    for (int j = 0; j < model(kept).length; j++) {
+      assertThat(model(lost)[j]).isCloseTo(model(kept)[j], within(0.05));
+    }
+  }
+
+  /** Rows of 2,000 features, 40 of them non-zero, and a label linear in them plus noise. */
+  private static Dataset<Row> wideSparse(int rows) {
+    Random random = new Random(3);
+    List<Row> data = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      int[] indices = random.ints(0, 2_000).distinct().limit(40).sorted().toArray();
+      double[] values = random.doubles(40).toArray();
+      double label = random.nextGaussian() * 0.1;
+      for (int k = 0; k < indices.length; k++) {
+        label += TrainingData.trueWeight(indices[k], 2_000) * values[k];
+      }
+      data.add(RowFactory.create(Vectors.sparse(2_000, indices, values), label));
+    }
+    StructType schema = new StructType().add("features", SQLDataTypes.VectorType()).add("label", DataTypes.DoubleType);
+    return TrainingData.spark().createDataFrame(data, schema);
+  }
+
+  @Test
+  void int8DeltasSendSeveralTimesFewerBytesAndTrainAlmostTheSameModel() {
+    String path = dir.resolve("wide").toString();
+    wideSparse(4_000).coalesce(1).write().option("parquet.block.row.count.limit", 200).parquet(path);
+    Dataset<Row> data = TrainingData.spark().read().format("corgipile").option("partitions", "2").load(path);
+    SGDLinearModelView none = fit(new SGDRegressor(), data);
+    SGDLinearModelView int8 = fit(new SGDRegressor().setDeltaCompression("int8"), data);
+    long noneBytes = Arrays.stream(none.summary().bytesFromExecutorsPerEpoch()).sum();
+    long int8Bytes = Arrays.stream(int8.summary().bytesFromExecutorsPerEpoch()).sum();
+    assertThat((double) noneBytes / int8Bytes).isGreaterThan(3.5);
+    // a model of 2,000 coefficients per partition in float64: at least 16,000 bytes a round each
+    assertThat(noneBytes).isGreaterThan(2L * 16_000 * Arrays.stream(none.summary().roundsPerEpoch()).sum());
+    assertThat(none.summary().bytesToExecutorsPerEpoch()[1]).isGreaterThan(16_000L * none.summary().roundsPerEpoch()[1]);
+    double[] a = model(none);
+    double[] b = model(int8);
+    for (int j = 0; j < a.length; j++) {
+      assertThat(b[j]).isCloseTo(a[j], within(0.02));
     }
   }
 }

@@ -1,0 +1,241 @@
+package io.corgipile.bench;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.rand;
+import static org.apache.spark.sql.functions.randn;
+
+import io.corgipile.examples.HiggsShapedData;
+import io.corgipile.ml.SGDClassificationModel;
+import io.corgipile.ml.SGDClassifier;
+import io.corgipile.ml.SGDTrainingSummary;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.feature.VectorAssembler;
+import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Training at many partitions ({@code scripts/bench scale}): label-sorted data read through the
+ * corgipile source at P partitions, every syncInterval and delta compression, estimator defaults
+ * otherwise ({@code tol} 0); test accuracy per epoch, rounds, bytes and seconds, as CSV and a summary.
+ *
+ * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer --compression none,int8
+ * --epochs 5 --datasets higgs,blobs --out DIR --data DIR}.
+ */
+public final class ScaleBenchmark {
+  private ScaleBenchmark() {}
+
+  record Settings(long rows, int[] partitions, String[] syncs, String[] compressions, int epochs, String[] datasets,
+      Path out, Path data, double[] steps, double[] momenta, String buffer) {
+    static Settings parse(String[] args) {
+      long rows = 100_000;
+      int[] partitions = {2, 8, 32, 128};
+      String[] syncs = {"epoch", "buffer"};
+      String[] compressions = {"none"};
+      int epochs = 5;
+      String[] datasets = {"higgs", "blobs"};
+      Path out = Path.of("results/scale");
+      Path data = Path.of("target/bench-data");
+      double[] steps = {io.corgipile.ml.SGDParams.DEFAULT_SYNC_STEP_SIZE};
+      double[] momenta = {io.corgipile.ml.SGDParams.DEFAULT_SYNC_MOMENTUM};
+      String buffer = io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT;
+      for (int i = 0; i < args.length; i += 2) {
+        String v = args[i + 1];
+        switch (args[i]) {
+          case "--rows" -> rows = Long.parseLong(v.replace("_", ""));
+          case "--partitions" -> partitions = Arrays.stream(v.split(",")).mapToInt(Integer::parseInt).toArray();
+          case "--sync" -> syncs = v.split(",");
+          case "--compression" -> compressions = v.split(",");
+          case "--epochs" -> epochs = Integer.parseInt(v);
+          case "--datasets" -> datasets = v.split(",");
+          case "--out" -> out = Path.of(v);
+          case "--data" -> data = Path.of(v);
+          case "--sync-step" -> steps = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
+          case "--sync-momentum" -> momenta = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
+          case "--buffer" -> buffer = v;
+          default -> throw new IllegalArgumentException("Cannot use option " + args[i] + ": unknown");
+        }
+      }
+      return new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps, momenta, buffer);
+    }
+  }
+
+  /** One epoch of one run. */
+  record Epoch(String dataset, int partitions, String sync, double momentum, String compression, int epoch,
+      int rounds, double accuracy, double seconds, long bytesTo, long bytesFrom) {
+    String config() {
+      return "syncInterval=" + sync + ", syncMomentum=" + momentum + ", deltaCompression=" + compression;
+    }
+  }
+
+  /** A prepared dataset: Parquet of (features, label) sorted by label, and test rows in memory. */
+  record Prepared(String name, String train, double[][] testX, double[] testY) {}
+
+  public static void main(String[] args) throws IOException {
+    Settings settings = Settings.parse(args);
+    SparkSession spark = SparkSession.builder().appName("corgipile-scale")
+        .master(System.getProperty("spark.master", "local[2]")).config("spark.ui.enabled", "false").getOrCreate();
+    Files.createDirectories(settings.out());
+    Path csv = settings.out().resolve("scale.csv");
+    List<Epoch> epochs = new ArrayList<>();
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv))) {
+      w.println("dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,deltaCompression,epoch,rounds,"
+          + "testAccuracy,seconds,bytesToExecutors,bytesFromExecutors");
+      for (String name : settings.datasets()) {
+        Prepared data = prepare(spark, settings, name);
+        for (int p : settings.partitions()) {
+          for (String sync : settings.syncs()) {
+            for (String compression : settings.compressions()) {
+              for (double step : settings.steps()) {
+                for (double momentum : settings.momenta()) {
+                  Dataset<Row> train = spark.read().format("corgipile").option("partitions", p)
+                      .option("bufferSize", settings.buffer()).load(data.train());
+                  SGDClassificationModel model = new SGDClassifier().setMaxIter(settings.epochs()).setTol(0)
+                      .setSyncInterval(sync).setDeltaCompression(compression).setSyncStepSize(step)
+                      .setSyncMomentum(momentum).fit(train);
+                  SGDTrainingSummary s = model.summary();
+                  Vector[] history = s.coefficientsHistory();
+                  for (int e = 0; e < s.totalIterations(); e++) {
+                    double accuracy = accuracy(history[e].toArray(), s.interceptHistory()[e], data);
+                    String line = String.format(Locale.ROOT, "%s,%d,%s,%s,%s,%s,%s,%d,%d,%.4f,%.3f,%d,%d", name, p,
+                        settings.buffer(), sync, step, momentum, compression, e + 1, s.roundsPerEpoch()[e], accuracy,
+                        s.secondsPerEpoch()[e], s.bytesToExecutorsPerEpoch()[e], s.bytesFromExecutorsPerEpoch()[e]);
+                    w.println(line);
+                    w.flush();
+                    System.err.println("[scale] " + line);
+                    epochs.add(new Epoch(name, p, sync, momentum, compression, e + 1, s.roundsPerEpoch()[e], accuracy,
+                        s.secondsPerEpoch()[e], s.bytesToExecutorsPerEpoch()[e], s.bytesFromExecutorsPerEpoch()[e]));
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } finally {
+      spark.stop();
+    }
+    Files.writeString(settings.out().resolve("summary.md"), summary(settings, epochs));
+  }
+
+  /**
+   * Per dataset and configuration: test accuracy after the first and the last epoch at every P,
+   * and its gap to the smallest P; int8 against none in bytes and accuracy; rounds against one
+   * round per epoch in seconds.
+   */
+  static String summary(Settings settings, List<Epoch> epochs) {
+    StringBuilder out = new StringBuilder("# Training at many partitions\n\n");
+    out.append(String.format(Locale.ROOT, "Command: `%s` (%s). %,d label-sorted training rows per dataset, %d epochs,"
+        + " estimator defaults otherwise, tol 0; test accuracy on 20,000 other rows.%n%n",
+        System.getenv().getOrDefault("BENCH_COMMAND", "ScaleBenchmark"),
+        System.getenv().getOrDefault("BENCH_CODE", "code unknown"), settings.rows(), settings.epochs()));
+    out.append("| dataset | configuration | P | rounds/epoch | epoch 1 | last epoch | gap to smallest P (1st, last) | s/epoch |\n");
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+    java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
+    for (Epoch e : epochs) {
+      byRun.computeIfAbsent(e.dataset() + "|" + e.config() + "|" + e.partitions(), k -> new ArrayList<>()).add(e);
+    }
+    for (List<Epoch> run : byRun.values()) {
+      Epoch first = run.get(0);
+      Epoch last = run.get(run.size() - 1);
+      List<Epoch> base = byRun.get(first.dataset() + "|" + first.config() + "|" + settings.partitions()[0]);
+      double seconds = run.stream().mapToDouble(Epoch::seconds).average().orElse(Double.NaN);
+      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.4f | %.4f | %+.2f, %+.2f | %.2f |%n",
+          first.dataset(), first.config(), first.partitions(), last.rounds(), first.accuracy(), last.accuracy(),
+          100 * (first.accuracy() - base.get(0).accuracy()),
+          100 * (last.accuracy() - base.get(base.size() - 1).accuracy()), seconds));
+    }
+    out.append("\nGaps are in points of accuracy; bytes per epoch (to and from executors) are in scale.csv.\n");
+    return out.toString();
+  }
+
+  private static double accuracy(double[] w, double b, Prepared data) {
+    int right = 0;
+    for (int i = 0; i < data.testY().length; i++) {
+      double margin = b;
+      double[] x = data.testX()[i];
+      for (int j = 0; j < w.length; j++) {
+        margin += w[j] * x[j];
+      }
+      right += (margin > 0 ? 1.0 : 0.0) == data.testY()[i] ? 1 : 0;
+    }
+    return (double) right / data.testY().length;
+  }
+
+  private static Prepared prepare(SparkSession spark, Settings settings, String name) {
+    Path dir = settings.data().resolve("scale-" + name + "-" + settings.rows());
+    String train = dir.resolve("train-sorted-by-label").toString();
+    String test = dir.resolve("test").toString();
+    if (!Files.exists(Path.of(test, "_SUCCESS"))) {
+      Dataset<Row> all = name.equals("higgs") ? higgs(spark, settings.rows() + 20_000) : blobs(spark,
+          settings.rows() + 20_000);
+      PipelineModel features = new Pipeline().setStages(stages(name)).fit(all);
+      Dataset<Row> rows = features.transform(all).select("id", "features", "label");
+      // about 10 row groups per partition at P=128 would need row groups of under 100 rows: instead
+      // 100 rows per row group at most, 1,000 row groups at 100,000 rows
+      rows.where("id >= 20000").orderBy(col("label"), col("id")).coalesce(1).write().mode("overwrite")
+          .option("parquet.block.row.count.limit", Math.max(100, settings.rows() / 1_000)).parquet(train);
+      rows.where("id < 20000").write().mode("overwrite").parquet(test);
+    }
+    List<Row> testRows = spark.read().parquet(test).select("features", "label").collectAsList();
+    double[][] x = new double[testRows.size()][];
+    double[] y = new double[testRows.size()];
+    for (int i = 0; i < y.length; i++) {
+      x[i] = ((Vector) testRows.get(i).get(0)).toArray();
+      y[i] = testRows.get(i).getDouble(1);
+    }
+    return new Prepared(name, train, x, y);
+  }
+
+  private static PipelineStage[] stages(String name) {
+    if (name.equals("higgs")) {
+      return HiggsShapedData.featureStages();
+    }
+    String[] names = new String[BLOB_FEATURES];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "x" + i;
+    }
+    return new PipelineStage[] {new VectorAssembler().setInputCols(names).setOutputCol("features")};
+  }
+
+  private static Dataset<Row> higgs(SparkSession spark, long rows) {
+    return HiggsShapedData.generate(spark, rows, 1, 4);
+  }
+
+  private static final int BLOB_FEATURES = 20;
+  private static final int BLOBS = 8;
+
+  /**
+   * Eight Gaussian clusters in 20 dimensions, each half labelled by a hyperplane through the
+   * origin plus noise: sorted by label, every run of rows is also a run of a few clusters, so an
+   * order that follows storage fails badly.
+   */
+  private static Dataset<Row> blobs(SparkSession spark, long rows) {
+    List<Column> columns = new ArrayList<>(List.of(col("id"), floor(rand(900).multiply(BLOBS)).as("cluster")));
+    for (int i = 0; i < BLOB_FEATURES; i++) {
+      columns.add(randn(i + 1).as("z" + i));
+    }
+    Dataset<Row> d = spark.range(0, rows, 1, 4).select(columns.toArray(new Column[0]));
+    StringBuilder margin = new StringBuilder("0");
+    for (int i = 0; i < BLOB_FEATURES; i++) {
+      // cluster centers at 2 * sin(cluster * (i + 1)): fixed, well apart
+      d = d.withColumn("x" + i, expr("z" + i + " + 2 * sin(cluster * " + (i + 1) + ")"));
+      margin.append(" + ").append(i % 3 == 0 ? 1.0 : -0.5).append(" * x").append(i);
+    }
+    return d.withColumn("label", expr("cast((" + margin + ") + 0.5 * randn(77) > 0 as double)"));
+  }
+}

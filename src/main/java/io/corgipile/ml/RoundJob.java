@@ -1,0 +1,163 @@
+package io.corgipile.ml;
+
+import io.corgipile.spark.RoundTraffic;
+import io.corgipile.spark.SerializedSize;
+import io.corgipile.spark.TaskResultMeter;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.storage.StorageLevel;
+
+/**
+ * One round: the starting model broadcast, one Spark job in which every partition trains on its
+ * slice, and the partition models averaged by weight sum, in partition order, so the result is the
+ * same bit for bit on every run. Partition models are collected when all of them fit in {@code
+ * directBytes}, else summed by {@link ScatterReduce}; both add in partition order, so they give the
+ * same model.
+ */
+final class RoundJob {
+  private final SGDConfig config;
+  private final long directBytes;
+  private final String run;
+
+  /**
+   * @param directBytes the most bytes of partition models the driver collects in a round
+   * @param run names the training run, for the residuals of error feedback
+   */
+  RoundJob(SGDConfig config, long directBytes, String run) {
+    this.config = config;
+    this.directBytes = directBytes;
+    this.run = run;
+  }
+
+  /**
+   * A round's partition models averaged; coefficients null when no partition trained on a row of
+   * positive weight.
+   *
+   * @param bytesToExecutors the broadcast model's serialized size, times the executors it reaches
+   * @param bytesFromExecutors task results and shuffle writes of the round's jobs
+   */
+  record Result(double[] coefficients, double intercept, double weightSum, double lossSum, long rows, long skipped,
+      long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds) {}
+
+  /**
+   * @param round the round's number in the whole run, counted over epochs
+   * @param partitionsAverage whether each partition returns the mean of its iterates
+   */
+  Result run(JavaRDD<InternalRow> rows, JavaSparkContext jsc, TaskResultMeter meter, StartingModel model, int epoch,
+      int round, boolean partitionsAverage) {
+    String roundId = Integer.toString(round);
+    meter.beginRound(roundId);
+    long began = System.nanoTime();
+    long broadcastBytes = SerializedSize.of(model) * executors(jsc);
+    Broadcast<StartingModel> start = jsc.broadcast(model);
+    Result merged;
+    try {
+      JavaRDD<PartitionResult> results = rows.mapPartitions(
+          new PartitionTrainer(start, config, epoch, partitionsAverage, run, round));
+      merged = merge(results, start, model, rows.getNumPartitions());
+    } finally {
+      start.destroy();
+    }
+    double seconds = (System.nanoTime() - began) / 1e9;
+    RoundTraffic traffic = meter.awaitRound(roundId);
+    return new Result(merged.coefficients, merged.intercept, merged.weightSum, merged.lossSum, merged.rows,
+        merged.skipped, merged.updatesPerPartition, merged.residualsLost, broadcastBytes,
+        traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
+  }
+
+  /** The executors a broadcast reaches: in local mode the driver's own. */
+  private static int executors(JavaSparkContext jsc) {
+    int withDriver = jsc.sc().statusTracker().getExecutorInfos().length;
+    return Math.max(1, withDriver - 1);
+  }
+
+  /**
+   * Before the first round the model's size is unknown: the partitions' results are then kept (one
+   * model per task, on the executors) while a first job finds the size.
+   */
+  private Result merge(JavaRDD<PartitionResult> results, Broadcast<StartingModel> start, StartingModel model,
+      int partitions) {
+    if (model.coefficients() != null) {
+      return merge(results, start, model, partitions, model.coefficients().length);
+    }
+    results.persist(StorageLevel.MEMORY_AND_DISK());
+    try {
+      int numFeatures = results.map(PartitionResult::numFeatures).fold(0, Math::max);
+      return merge(results, start, model, partitions, numFeatures);
+    } finally {
+      results.unpersist(false);
+    }
+  }
+
+  private Result merge(JavaRDD<PartitionResult> results, Broadcast<StartingModel> start, StartingModel model,
+      int partitions, int numFeatures) {
+    if ((long) partitions * bytesPerModel(numFeatures) <= directBytes) {
+      return merge(results.collect(), null, model);
+    }
+    int slices = Math.max(1, Math.min(partitions, numFeatures));
+    ScatterReduce.Sums sums = ScatterReduce.reduce(results, start, slices, config::featureSizeMismatch);
+    return merge(sums.stats(), sums.weightedSum(), model);
+  }
+
+  /** About what one partition's model takes in a task result. */
+  private long bytesPerModel(int numFeatures) {
+    return config.deltaCompression() == DeltaCompression.INT8
+        ? numFeatures + 16L * (numFeatures / QuantizedDelta.CHUNK + 1) : (long) numFeatures * Double.BYTES;
+  }
+
+  /**
+   * @param results in partition order
+   * @param weightedSum the sum of weight times model over partitions, or null to add up the results' models
+   */
+  private Result merge(List<PartitionResult> results, double[] weightedSum, StartingModel start) {
+    double[] sum = weightedSum;
+    int numFeatures = -1;
+    double intercept = 0;
+    double weightSum = 0;
+    double lossSum = 0;
+    long rows = 0;
+    long skipped = 0;
+    long updates = 0;
+    int trained = 0;
+    int residualsLost = 0;
+    for (PartitionResult r : results) {
+      skipped += r.skipped();
+      residualsLost += r.residualLost() ? 1 : 0;
+      if (!r.trained()) {
+        continue;
+      }
+      if (numFeatures < 0) {
+        numFeatures = r.numFeatures();
+      } else if (numFeatures != r.numFeatures()) {
+        throw config.featureSizeMismatch(r.numFeatures(), numFeatures);
+      }
+      double w = r.weightSum();
+      if (weightedSum == null) {
+        sum = sum == null ? new double[numFeatures] : sum;
+        double[] model = r.model(start.coefficients());
+        for (int j = 0; j < numFeatures; j++) {
+          sum[j] += w * model[j];
+        }
+      }
+      intercept += w * r.intercept();
+      weightSum += w;
+      lossSum += r.lossSum();
+      rows += r.rows();
+      updates += r.updates();
+      trained++;
+    }
+    if (trained == 0 || !(weightSum > 0)) {
+      return new Result(null, 0, weightSum, lossSum, rows, skipped, start.updatesPerPartition(), residualsLost, 0, 0,
+          0);
+    }
+    double[] mean = new double[numFeatures];
+    for (int j = 0; j < numFeatures; j++) {
+      mean[j] = sum[j] / weightSum;
+    }
+    return new Result(mean, intercept / weightSum, weightSum, lossSum, rows, skipped,
+        start.updatesPerPartition() + updates / trained, residualsLost, 0, 0, 0);
+  }
+}
