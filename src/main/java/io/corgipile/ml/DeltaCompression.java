@@ -23,9 +23,4 @@ enum DeltaCompression {
     return EnumChoice.find(values(), paramValue).orElseThrow(() -> new IllegalArgumentException(
         "Cannot compress deltas: deltaCompression is '" + paramValue + "'; " + EnumChoice.allowed(values())));
   }
-
-  /** The value users write in the {@code deltaCompression} param. */
-  String paramValue() {
-    return EnumChoice.text(this);
-  }
 }

@@ -6,7 +6,7 @@ package io.corgipile.spark;
  * @param jobs the round's jobs the meter saw start
  * @param resultBytes the serialized task results of the successful task attempts, as the executors
  *     measured them ({@code TaskMetrics.resultSize})
- * @param shuffleBytesWritten shuffle bytes those attempts wrote: the inner levels of a {@code treeAggregate}
+ * @param shuffleBytesWritten shuffle bytes those attempts wrote (the slices of a reduction by slices)
  * @param tasks successful task attempts
  * @param failedAttempts task attempts that failed or were killed
  * @param jobMillis the jobs' durations from submission to end, summed
