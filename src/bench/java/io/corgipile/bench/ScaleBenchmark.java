@@ -82,6 +82,40 @@ public final class ScaleBenchmark {
     }
   }
 
+  private static final int WIDE_FEATURES = 1 << 15;
+  private static final int WIDE_NON_ZEROS = 30;
+
+  /**
+   * A model of 32,768 coefficients, where compressing what partitions send matters: every row has
+   * 30 features of value 1 at random indices (as hashed one-hot columns), the label is 1 when their
+   * weights, uniform in [-1, 1] and drawn once per index, plus noise sum above zero.
+   */
+  private static Dataset<Row> wide(SparkSession spark, long rows) {
+    org.apache.spark.sql.api.java.UDF1<Long, org.apache.spark.ml.linalg.Vector> features = id -> {
+      io.corgipile.shuffle.SplitMix64 random = new io.corgipile.shuffle.SplitMix64(id);
+      java.util.TreeSet<Integer> chosen = new java.util.TreeSet<>();
+      while (chosen.size() < WIDE_NON_ZEROS) {
+        chosen.add(random.nextInt(WIDE_FEATURES));
+      }
+      int[] indices = chosen.stream().mapToInt(Integer::intValue).toArray();
+      double[] ones = new double[indices.length];
+      Arrays.fill(ones, 1.0);
+      return org.apache.spark.ml.linalg.Vectors.sparse(WIDE_FEATURES, indices, ones);
+    };
+    org.apache.spark.sql.api.java.UDF2<org.apache.spark.ml.linalg.Vector, Double, Double> label = (x, noise) -> {
+      double margin = noise;
+      for (int j : ((org.apache.spark.ml.linalg.SparseVector) x).indices()) {
+        margin += ((new io.corgipile.shuffle.SplitMix64(j).nextLong() >>> 11) * 0x1.0p-53 - 0.5) * 2;
+      }
+      return margin > 0 ? 1.0 : 0.0;
+    };
+    Dataset<Row> d = spark.range(0, rows, 1, 4).withColumn("features",
+        org.apache.spark.sql.functions.udf(features, org.apache.spark.ml.linalg.SQLDataTypes.VectorType())
+            .apply(col("id")));
+    return d.withColumn("label", org.apache.spark.sql.functions.udf(label, org.apache.spark.sql.types.DataTypes.DoubleType)
+        .apply(col("features"), randn(5).multiply(2)));
+  }
+
   /** A prepared dataset: Parquet of (features, label) sorted by label, and test rows in memory. */
   record Prepared(String name, String train, double[][] testX, double[] testY) {}
 
@@ -181,12 +215,16 @@ public final class ScaleBenchmark {
     String train = dir.resolve("train-sorted-by-label").toString();
     String test = dir.resolve("test").toString();
     if (!Files.exists(Path.of(test, "_SUCCESS"))) {
-      Dataset<Row> all = name.equals("higgs") ? higgs(spark, settings.rows() + 20_000) : blobs(spark,
-          settings.rows() + 20_000);
+      long generated = settings.rows() + 20_000;
+      Dataset<Row> all = switch (name) {
+        case "higgs" -> higgs(spark, generated);
+        case "blobs" -> blobs(spark, generated);
+        case "wide" -> wide(spark, generated);
+        default -> throw new IllegalArgumentException("Cannot use dataset " + name + ": expected higgs, blobs or wide");
+      };
       PipelineModel features = new Pipeline().setStages(stages(name)).fit(all);
       Dataset<Row> rows = features.transform(all).select("id", "features", "label");
-      // about 10 row groups per partition at P=128 would need row groups of under 100 rows: instead
-      // 100 rows per row group at most, 1,000 row groups at 100,000 rows
+      // 1,000 row groups (at least 100 rows each): 8 per partition at P=128 and 100,000 rows
       rows.where("id >= 20000").orderBy(col("label"), col("id")).coalesce(1).write().mode("overwrite")
           .option("parquet.block.row.count.limit", Math.max(100, settings.rows() / 1_000)).parquet(train);
       rows.where("id < 20000").write().mode("overwrite").parquet(test);
@@ -204,6 +242,9 @@ public final class ScaleBenchmark {
   private static PipelineStage[] stages(String name) {
     if (name.equals("higgs")) {
       return HiggsShapedData.featureStages();
+    }
+    if (name.equals("wide")) {
+      return new PipelineStage[0];
     }
     String[] names = new String[BLOB_FEATURES];
     for (int i = 0; i < names.length; i++) {

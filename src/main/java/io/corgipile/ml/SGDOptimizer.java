@@ -91,9 +91,8 @@ final class SGDOptimizer {
     StartingModel model = new StartingModel(null, 0, 0);
     TrainingHistory history = new TrainingHistory();
     RoundJob job = new RoundJob(config, directBytes, run);
-    // With one round per epoch the partition models are averaged as they are (see syncStepSize).
-    ServerStep server = schedule.slicesEpochs() ? new ServerStep(config.syncStepSize(), config.syncMomentum())
-        : new ServerStep(1, 0);
+    // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
+    ServerStep server = new ServerStep(config.syncStepSize(), config.syncMomentum());
     int roundsSoFar = 0;
     for (int epoch = 0; epoch < config.maxIter(); epoch++) {
       int rounds = schedule.rounds(epoch);
@@ -119,9 +118,14 @@ final class SGDOptimizer {
         }
         totals.add(merged);
         if (merged.coefficients() != null) {
-          double[] next = server.next(model.coefficients(), model.intercept(), merged.coefficients(), merged.intercept());
-          model = new StartingModel(Arrays.copyOf(next, next.length - 1), next[next.length - 1],
-              merged.updatesPerPartition());
+          if (rounds == 1) { // the mean as it is, as syncInterval=epoch always gave
+            model = new StartingModel(merged.coefficients(), merged.intercept(), merged.updatesPerPartition());
+          } else {
+            double[] next = server.next(model.coefficients(), model.intercept(), merged.coefficients(),
+                merged.intercept());
+            model = new StartingModel(Arrays.copyOf(next, next.length - 1), next[next.length - 1],
+                merged.updatesPerPartition());
+          }
           if (epochMean != null) {
             epochMean.add(model.coefficients(), model.intercept());
           }

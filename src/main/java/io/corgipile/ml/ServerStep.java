@@ -5,7 +5,8 @@ package io.corgipile.ml;
  * pseudo-gradient (as local-SGD and slow-momentum methods do), is scaled by {@code syncStepSize}
  * and carried with momentum {@code syncMomentum}: {@code u = momentum * u + (mean - start)}, {@code
  * next = start + stepSize * u}. With step 1 and momentum 0 the next model is the mean itself, bit for
- * bit.
+ * bit. It steps only between the rounds of an epoch that has several; the velocity carries over
+ * from one such epoch to the next, as slow momentum keeps its buffer over all outer steps.
  */
 final class ServerStep {
   private final double stepSize;

@@ -61,11 +61,6 @@ final class SyncSchedule {
     return new SyncSchedule(SyncInterval.EPOCH, null, seedProperty);
   }
 
-  /** Whether epochs run as slices of the corgipile stream rather than one job over the whole input. */
-  boolean slicesEpochs() {
-    return scan != null;
-  }
-
   SyncInterval interval() {
     return interval;
   }

@@ -204,8 +204,9 @@ class TrainTest {
     }
     // today's values, so a drift of the help text shows here too
     assertThat(help).contains("--epochs N         most epochs to train (default 10; training may stop earlier",
-        "--buffer SIZE      shuffle buffer per partition: a row count (100000), a size of decoded rows (64m, 1g) or"
-            + " a share of the partition's rows (10%) (default 10%)",
+        "--buffer SIZE      shuffle buffer per partition: auto (the larger of 10% of the partition's rows and 4 of"
+            + " its row groups, at most the partition and a share of an executor's memory), a row count (100000), a"
+            + " size of decoded rows (64m, 1g) or a share of the partition's rows (10%) (default auto)",
         "--shuffle MODE     corgipile (default), block, window or none",
         "--seed N           seed of the shuffle order (default: the data source's, 42)",
         "--loss LOSS        classification: logistic (default) or hinge; regression: squared (default) or huber",
@@ -231,8 +232,10 @@ class TrainTest {
             + " classification, regression"),
         Arguments.of(new String[] {in, f, "--shuffle", "full"}, "Cannot use --shuffle 'full': expected corgipile,"
             + " block, window, none"),
-        Arguments.of(new String[] {in, f, "--buffer", "ten"}, "Cannot use --buffer 'ten': expected a row count"
-            + " (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)"),
+        Arguments.of(new String[] {in, f, "--buffer", "ten"}, "Cannot use --buffer 'ten': expected auto (the larger"
+            + " of 10% of the partition's rows and 4 of its row groups, at most the partition and a share of an"
+            + " executor's memory), a row count (100000), a size of decoded rows (64m, 1g) or a share of the"
+            + " partition's rows (10%)"),
         Arguments.of(new String[] {in, f, "--epochs", "0"}, "Cannot use --epochs '0': expected an integer >= 1 and"
             + " <= 2147483647"),
         Arguments.of(new String[] {in, f, "--epochs", "many"}, "Cannot use --epochs 'many': expected an integer"
