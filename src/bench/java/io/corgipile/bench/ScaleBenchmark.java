@@ -40,7 +40,7 @@ public final class ScaleBenchmark {
   private ScaleBenchmark() {}
 
   record Settings(long rows, int[] partitions, String[] syncs, String[] compressions, int epochs, String[] datasets,
-      Path out, Path data, double[] steps, double[] momenta, String buffer) {
+      Path out, Path data, double[] steps, double[] momenta, String buffer, Path fromCsv) {
     static Settings parse(String[] args) {
       long rows = 100_000;
       int[] partitions = {2, 8, 32, 128};
@@ -53,6 +53,7 @@ public final class ScaleBenchmark {
       double[] steps = {io.corgipile.ml.SGDParams.DEFAULT_SYNC_STEP_SIZE};
       double[] momenta = {io.corgipile.ml.SGDParams.DEFAULT_SYNC_MOMENTUM};
       String buffer = io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT;
+      Path fromCsv = null;
       for (int i = 0; i < args.length; i += 2) {
         String v = args[i + 1];
         switch (args[i]) {
@@ -67,10 +68,11 @@ public final class ScaleBenchmark {
           case "--sync-step" -> steps = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           case "--sync-momentum" -> momenta = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           case "--buffer" -> buffer = v;
+          case "--from-csv" -> fromCsv = Path.of(v);
           default -> throw new IllegalArgumentException("Cannot use option " + args[i] + ": unknown");
         }
       }
-      return new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps, momenta, buffer);
+      return new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps, momenta, buffer, fromCsv);
     }
   }
 
@@ -121,6 +123,11 @@ public final class ScaleBenchmark {
 
   public static void main(String[] args) throws IOException {
     Settings settings = Settings.parse(args);
+    if (settings.fromCsv() != null) { // the summary again, from a run's CSV
+      Files.createDirectories(settings.out());
+      Files.writeString(settings.out().resolve("summary.md"), summary(settings, read(settings.fromCsv())));
+      return;
+    }
     SparkSession spark = SparkSession.builder().appName("corgipile-scale")
         .master(System.getProperty("spark.master", "local[2]")).config("spark.ui.enabled", "false").getOrCreate();
     Files.createDirectories(settings.out());
@@ -194,7 +201,68 @@ public final class ScaleBenchmark {
           100 * (last.accuracy() - base.get(base.size() - 1).accuracy()), seconds));
     }
     out.append("\nGaps are in points of accuracy; bytes per epoch (to and from executors) are in scale.csv.\n");
+    out.append(costModel(settings, epochs));
     return out.toString();
+  }
+
+  /**
+   * The cost model fitted per dataset to the runs at the two smallest P (the pilot), predicting the
+   * mean epoch time (first epoch left out: JIT warm-up and, for rounds, sizing the model) of the rest.
+   */
+  static String costModel(Settings settings, List<Epoch> epochs) {
+    int[] sorted = Arrays.stream(settings.partitions()).sorted().toArray();
+    if (sorted.length < 3) {
+      return "";
+    }
+    int pilotMax = sorted[1];
+    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%n## Cost model%n%nFitted per dataset to the"
+        + " epochs (the first left out) of the runs at P <= %d; predicted against measured mean seconds per epoch"
+        + " of the others.%n", pilotMax));
+    java.util.Map<String, List<Epoch>> byDataset = new java.util.LinkedHashMap<>();
+    for (Epoch e : epochs) {
+      if (e.epoch() > 1) {
+        byDataset.computeIfAbsent(e.dataset(), k -> new ArrayList<>()).add(e);
+      }
+    }
+    for (List<Epoch> data : byDataset.values()) {
+      RoundCostModel model = RoundCostModel.fit(data.stream().filter(e -> e.partitions() <= pilotMax)
+          .map(ScaleBenchmark::observation).toList());
+      out.append(String.format(Locale.ROOT, "%n%s: %s.%n%n| configuration | P | tasks/epoch | predicted s |"
+          + " measured s | error |%n|---|---:|---:|---:|---:|---:|%n", data.get(0).dataset(), model.describe()));
+      java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
+      for (Epoch e : data) {
+        if (e.partitions() > pilotMax) {
+          byRun.computeIfAbsent(e.config() + "|" + e.partitions(), k -> new ArrayList<>()).add(e);
+        }
+      }
+      for (List<Epoch> run : byRun.values()) {
+        Epoch first = run.get(0);
+        double measured = run.stream().mapToDouble(Epoch::seconds).average().orElse(Double.NaN);
+        double predicted = run.stream().map(ScaleBenchmark::observation)
+            .mapToDouble(o -> model.predict(o.tasks(), o.rounds(), o.mebibytes())).average().orElse(Double.NaN);
+        out.append(String.format(Locale.ROOT, "| %s | %d | %d | %.2f | %.2f | %+.0f%% |%n", first.config(),
+            first.partitions(), first.partitions() * first.rounds(), predicted, measured,
+            100 * (predicted - measured) / measured));
+      }
+    }
+    return out.toString();
+  }
+
+  /** The epochs of a {@code scale.csv}, in its columns' order. */
+  private static List<Epoch> read(Path csv) throws IOException {
+    List<Epoch> epochs = new ArrayList<>();
+    for (String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
+      String[] f = line.split(",");
+      epochs.add(new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[5]), f[6], Integer.parseInt(f[7]),
+          Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]), Long.parseLong(f[11]),
+          Long.parseLong(f[12])));
+    }
+    return epochs;
+  }
+
+  private static RoundCostModel.Observation observation(Epoch e) {
+    return new RoundCostModel.Observation(e.partitions() * e.rounds(), e.rounds(),
+        (e.bytesTo() + e.bytesFrom()) / (double) (1 << 20), e.seconds());
   }
 
   private static double accuracy(double[] w, double b, Prepared data) {

@@ -99,7 +99,7 @@ final class RoundJob {
     }
     int slices = Math.max(1, Math.min(partitions, numFeatures));
     ScatterReduce.Sums sums = ScatterReduce.reduce(results, start, slices, config::featureSizeMismatch);
-    return merge(sums.stats(), sums.weightedSum(), model);
+    return merge(sums.stats(), sums.mean(), model);
   }
 
   /** About what one partition's model takes in a task result. */
@@ -110,10 +110,10 @@ final class RoundJob {
 
   /**
    * @param results in partition order
-   * @param weightedSum the sum of weight times model over partitions, or null to add up the results' models
+   * @param reduced the models' sums from {@link ScatterReduce}, or null to add up the results' models
    */
-  private Result merge(List<PartitionResult> results, double[] weightedSum, StartingModel start) {
-    double[] sum = weightedSum;
+  private Result merge(List<PartitionResult> results, CoordinateMean reduced, StartingModel start) {
+    CoordinateMean sum = reduced;
     int numFeatures = -1;
     double intercept = 0;
     double weightSum = 0;
@@ -135,12 +135,10 @@ final class RoundJob {
         throw config.featureSizeMismatch(r.numFeatures(), numFeatures);
       }
       double w = r.weightSum();
-      if (weightedSum == null) {
-        sum = sum == null ? new double[numFeatures] : sum;
+      if (reduced == null) {
+        sum = sum == null ? new CoordinateMean(numFeatures) : sum;
         double[] model = r.model(start.coefficients());
-        for (int j = 0; j < numFeatures; j++) {
-          sum[j] += w * model[j];
-        }
+        sum.add(model, CoordinateMean.moved(model, start.coefficients(), 0, numFeatures), w, 0);
       }
       intercept += w * r.intercept();
       weightSum += w;
@@ -153,11 +151,7 @@ final class RoundJob {
       return new Result(null, 0, weightSum, lossSum, rows, skipped, start.updatesPerPartition(), residualsLost, 0, 0,
           0);
     }
-    double[] mean = new double[numFeatures];
-    for (int j = 0; j < numFeatures; j++) {
-      mean[j] = sum[j] / weightSum;
-    }
-    return new Result(mean, intercept / weightSum, weightSum, lossSum, rows, skipped,
+    return new Result(sum.mean(start.coefficients()), intercept / weightSum, weightSum, lossSum, rows, skipped,
         start.updatesPerPartition() + updates / trained, residualsLost, 0, 0, 0);
   }
 }

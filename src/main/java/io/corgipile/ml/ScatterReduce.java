@@ -11,22 +11,22 @@ import org.apache.spark.broadcast.Broadcast;
 import scala.Tuple2;
 
 /**
- * Sums the weighted partition models without any task or the driver holding more than one model's
- * worth of them (LambdaML's ScatterReduce): every partition cuts its model into {@code slices}
- * ranges of coordinates, reducer {@code s} adds up range {@code s} of all partitions, and the driver
- * receives the sums, one model in all. Each reducer adds in partition order, so the sums are the
- * same bit for bit as a driver adding all models in partition order would get. A compressed delta
+ * Sums the weighted partition models ({@link CoordinateMean}) without any task or the driver holding
+ * more than one model's worth of them (LambdaML's ScatterReduce): every partition cuts its model into
+ * {@code slices} ranges of coordinates, reducer {@code s} adds up range {@code s} of all partitions,
+ * and the driver receives the sums, one model in all. Each reducer adds in partition order, so the
+ * sums are the same bit for bit as a driver adding all models in partition order would get. A compressed delta
  * is decoded onto the round's start before it is cut, so the shuffle carries float64 slices.
  */
 final class ScatterReduce {
   private ScatterReduce() {}
 
   /** One partition's part in a reduction: its statistics (slice -1) or one range of its weighted model. */
-  record Part(int slice, int partition, PartitionResult stats, int numFeatures, double weight, double[] values)
-      implements Serializable {}
+  record Part(int slice, int partition, PartitionResult stats, int numFeatures, double weight, double[] values,
+      long[] moved, CoordinateMean mean) implements Serializable {}
 
-  /** What the reducers return: the partitions' statistics in partition order, and the weighted sum. */
-  record Sums(List<PartitionResult> stats, double[] weightedSum) {}
+  /** What the reducers return: the partitions' statistics in partition order, and the models' mean sums. */
+  record Sums(List<PartitionResult> stats, CoordinateMean mean) {}
 
   /**
    * @param results one result per partition, computed once
@@ -43,20 +43,20 @@ final class ScatterReduce {
         .mapPartitions(it -> reduceSlices(it, featureSizeMismatch))
         .collect();
     List<PartitionResult> stats = new ArrayList<>();
-    double[] sum = null;
+    CoordinateMean mean = null;
     for (Tuple2<Integer, Part> t : reduced) {
       Part p = t._2();
       if (p.slice() < 0) {
         stats.add(p.stats());
         continue;
       }
-      if (sum == null) {
-        sum = new double[p.numFeatures()];
+      if (mean == null) {
+        mean = new CoordinateMean(p.numFeatures());
       }
-      System.arraycopy(p.values(), 0, sum, start(p.slice(), slices, p.numFeatures()), p.values().length);
+      mean.put(p.mean(), start(p.slice(), slices, p.numFeatures()));
     }
     stats.sort(Comparator.comparingInt(PartitionResult::partition));
-    return new Sums(stats, sum);
+    return new Sums(stats, mean);
   }
 
   /** Coordinates {@code [start(s), start(s + 1))} are slice s. */
@@ -68,7 +68,7 @@ final class ScatterReduce {
     List<Part> parts = new ArrayList<>();
     while (it.hasNext()) {
       PartitionResult r = it.next();
-      parts.add(new Part(-1, partition, r.withoutModel(), 0, 0, null));
+      parts.add(new Part(-1, partition, r.withoutModel(), 0, 0, null, null, null));
       if (!r.trained()) {
         continue;
       }
@@ -78,7 +78,8 @@ final class ScatterReduce {
         int to = start(s + 1, slices, w.length);
         double[] values = new double[to - from];
         System.arraycopy(w, from, values, 0, values.length);
-        parts.add(new Part(s, partition, null, w.length, r.weightSum(), values));
+        parts.add(new Part(s, partition, null, w.length, r.weightSum(), values,
+            CoordinateMean.moved(w, start, from, values.length), null));
       }
     }
     return parts.iterator();
@@ -110,16 +111,15 @@ final class ScatterReduce {
       }
       parts.sort(Comparator.comparingInt(Part::partition));
       Part first = parts.get(0);
-      double[] sum = new double[first.values().length];
+      CoordinateMean mean = new CoordinateMean(first.values().length);
       for (Part p : parts) {
         if (p.numFeatures() != first.numFeatures()) {
           throw featureSizeMismatch.error(p.numFeatures(), first.numFeatures());
         }
-        for (int j = 0; j < sum.length; j++) {
-          sum[j] += p.weight() * p.values()[j];
-        }
+        mean.add(p.values(), p.moved(), p.weight(), 0);
       }
-      out.add(new Tuple2<>(first.slice(), new Part(first.slice(), -1, null, first.numFeatures(), 0, sum)));
+      out.add(new Tuple2<>(first.slice(), new Part(first.slice(), -1, null, first.numFeatures(), 0, null, null,
+          mean)));
     }
     return out.iterator();
   }
