@@ -18,7 +18,8 @@ import java.util.Arrays;
  * <p>INT8 codes the carried values in chunks of {@link #CHUNK} consecutive ones, each with its own
  * min and scale: {@code scale = (max - min) / 255}, {@code code = round((v - min) / scale)}, decoded
  * {@code min + code * scale}, so a value is off by at most half its chunk's scale; a constant chunk
- * has scale 0 and decodes exactly. Rounding is to nearest, not stochastic: {@link ErrorFeedback}
+ * has scale 0 and decodes exactly. A chunk with values of both signs puts zero on its grid (scale
+ * {@code (max - min) / 254}, min moved by under half a step), so an exact 0 decodes to exactly 0. Rounding is to nearest, not stochastic: {@link ErrorFeedback}
  * carries the error into the next round, and encoding stays a pure function of the input, bit for bit
  * the same on every JVM (Java's double arithmetic is strict IEEE 754).
  *
@@ -129,6 +130,12 @@ final class QuantizedDelta implements Serializable {
             + " range from " + min + " to " + max + ", wider than a double holds; their difference must be finite");
       }
       double scale = range / LEVELS;
+      if (min < 0 && max > 0) {
+        // Zero on the grid, so a coordinate the round left alone decodes to exactly 0 and stays
+        // "not moved" (CoordinateMean): one level spared, the grid shifted by under half a step.
+        scale = range / (LEVELS - 1);
+        min = -(Math.round(-min / scale) * scale);
+      }
       mins[c] = min;
       scales[c] = scale;
       if (scale > 0) {

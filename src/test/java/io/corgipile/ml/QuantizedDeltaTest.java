@@ -70,7 +70,8 @@ class QuantizedDeltaTest {
       min = Math.min(min, values[k]);
       max = Math.max(max, values[k]);
     }
-    return (max - min) / 255 / 2;
+    // a chunk of both signs spares a level to put zero on its grid
+    return (max - min) / (min < 0 && max > 0 ? 254 : 255) / 2;
   }
 
   @Test
@@ -115,11 +116,24 @@ class QuantizedDeltaTest {
   }
 
   @Test
-  void aChunksMinAndMaxDecodeExactly() {
-    double[] delta = {-1.5, 0.2, 0.3, 2.5};
+  void aOneSignedChunksMinAndMaxDecodeExactly() {
+    double[] delta = {1.5, 0.2, 0.3, 2.5};
     double[] decoded = QuantizedDelta.dense(delta, DeltaCompression.INT8).decode();
-    assertThat(decoded[0]).isEqualTo(-1.5);
+    assertThat(decoded[1]).isEqualTo(0.2);
     assertThat(decoded[3]).isEqualTo(2.5);
+  }
+
+  /** A coordinate a round left alone must stay "not moved" for the coordinate-wise mean. */
+  @Test
+  void zeroInAChunkOfBothSignsDecodesToExactlyZero() {
+    double[] delta = randomDelta(CHUNK * 3, 11);
+    for (int j = 0; j < delta.length; j += 3) {
+      delta[j] = 0;
+    }
+    double[] decoded = QuantizedDelta.dense(delta, DeltaCompression.INT8).decode();
+    for (int j = 0; j < delta.length; j += 3) {
+      assertThat(decoded[j]).as("coordinate %d", j).isEqualTo(0.0);
+    }
   }
 
   @Test
