@@ -146,7 +146,7 @@ final class ReportPlots {
   private static final java.awt.Color[] PALETTE = Stream.of("#D55E00", "#E69F00", "#56B4E9", "#009E73",
       "#0072B2", "#CC79A7", "#000000", "#999999").map(java.awt.Color::decode).toArray(java.awt.Color[]::new);
 
-  private static XYChart chart(String xTitle, String yTitle) {
+  static XYChart chart(String xTitle, String yTitle) {
     XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     c.getStyler().setLegendPosition(LegendPosition.OutsideE);
     c.getStyler().setMarkerSize(6);
@@ -155,7 +155,7 @@ final class ReportPlots {
   }
 
   /** A line through the points where both coordinates are numbers; nothing if there are none. */
-  private static XYSeries line(XYChart c, String name, double[] x, double[] y) {
+  static XYSeries line(XYChart c, String name, double[] x, double[] y) {
     int[] keep = IntStream.range(0, x.length)
         .filter(i -> Double.isFinite(x[i]) && Double.isFinite(y[i])).toArray();
     if (keep.length == 0) {

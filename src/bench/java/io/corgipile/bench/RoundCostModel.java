@@ -21,12 +21,18 @@ final class RoundCostModel {
   record Observation(int tasks, int rounds, double mebibytes, double seconds) {}
 
   /**
-   * Least squares over {@code pilot}, no cost negative: a term whose fitted cost comes out below zero
-   * (the pilot cannot tell it from the others, as bytes that grow with tasks) is left out and the
-   * rest fitted again.
+   * Least squares over {@code pilot}, no cost negative: a term the pilot does not vary, or whose
+   * fitted cost comes out below zero (the pilot cannot tell it from the others, as bytes that grow
+   * with tasks), is left out and the rest fitted again.
    */
   static RoundCostModel fit(List<Observation> pilot) {
     boolean[] used = {true, true, true, true};
+    // a term the pilot does not vary is the fixed part again: left out
+    for (int i = 1; i < used.length; i++) {
+      int term = i;
+      used[i] = pilot.stream().mapToDouble(o -> features(o.tasks(), o.rounds(), o.mebibytes())[term]).distinct()
+          .count() > 1;
+    }
     while (true) {
       double[] c = fit(pilot, used);
       int negative = -1;

@@ -31,7 +31,8 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Training at many partitions ({@code scripts/bench scale}): label-sorted data read through the
  * corgipile source at P partitions, every syncInterval and delta compression, estimator defaults
- * otherwise ({@code tol} 0); test accuracy per epoch, rounds, bytes and seconds, as CSV and a summary.
+ * otherwise ({@code tol} 0); test accuracy per epoch, rounds, bytes and seconds, as CSV, a summary
+ * and charts ({@link ScalePlots}).
  *
  * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer --compression none,int8
  * --epochs 5 --datasets higgs,blobs --out DIR --data DIR}.
@@ -125,7 +126,9 @@ public final class ScaleBenchmark {
     Settings settings = Settings.parse(args);
     if (settings.fromCsv() != null) { // the summary again, from a run's CSV
       Files.createDirectories(settings.out());
-      Files.writeString(settings.out().resolve("summary.md"), summary(settings, read(settings.fromCsv())));
+      List<Epoch> epochs = read(settings.fromCsv());
+      Files.writeString(settings.out().resolve("summary.md"), summary(settings, epochs));
+      ScalePlots.write(settings.out(), epochs);
       return;
     }
     SparkSession spark = SparkSession.builder().appName("corgipile-scale")
@@ -171,6 +174,7 @@ public final class ScaleBenchmark {
       spark.stop();
     }
     Files.writeString(settings.out().resolve("summary.md"), summary(settings, epochs));
+    ScalePlots.write(settings.out(), epochs);
   }
 
   /**

@@ -1,0 +1,57 @@
+package io.corgipile.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scale benchmark's report, from a CSV made here: summary, cost model and charts. */
+class ScaleBenchmarkTest {
+  @TempDir
+  Path dir;
+
+  /**
+   * Epoch seconds that follow 1 s + 0.02 s per task + 0.05 s per round exactly, so the model must find
+   * them; the bytes do not vary, so they cannot explain anything.
+   */
+  private static List<String> csv() {
+    List<String> lines = new ArrayList<>(List.of("dataset,partitions,bufferSize,syncInterval,syncStepSize,"
+        + "syncMomentum,deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors"));
+    for (int p : new int[] {2, 8, 32}) {
+      for (String sync : new String[] {"epoch", "buffer"}) {
+        int rounds = sync.equals("epoch") ? 1 : 10 - p / 8;
+        for (int epoch = 1; epoch <= 3; epoch++) {
+          double seconds = 1 + 0.02 * p * rounds + 0.05 * rounds;
+          double accuracy = 0.9 - 0.01 * p / 8.0 + 0.01 * epoch;
+          lines.add(String.format(Locale.ROOT, "blobs,%d,auto,%s,1.0,0.8,none,%d,%d,%.4f,%.3f,1000,0", p, sync,
+              epoch, rounds, accuracy, seconds));
+        }
+      }
+    }
+    return lines;
+  }
+
+  @Test
+  void rebuildsTheSummaryCostModelAndChartsFromARunsCsv() throws Exception {
+    Path csv = dir.resolve("scale.csv");
+    Files.write(csv, csv());
+    Path out = dir.resolve("out");
+    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8,32", "--epochs", "3",
+        "--out", out.toString()});
+
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertThat(summary).contains("3 epochs")
+        .contains("| blobs | syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 32 | 6 | 0.8700 | 0.8900 |"
+            + " -3.75, -3.75 |")
+        .contains("blobs: 1.000 s + 0.0200 s per task + 0.0500 s per round + 0.0000 s per MiB.")
+        .contains("| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 32 | 192 | 5.14 | 5.14 | +0% |");
+    assertThat(out.resolve("scale-blobs-1-by-epoch.png")).isNotEmptyFile();
+    assertThat(out.resolve("scale-blobs-2-by-epoch.png")).isNotEmptyFile();
+    assertThat(out.resolve("scale-blobs-by-bytes.png")).isNotEmptyFile();
+  }
+}
