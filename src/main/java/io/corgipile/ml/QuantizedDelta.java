@@ -177,9 +177,13 @@ final class QuantizedDelta implements Serializable {
 
   /** The bytes of the arrays it carries: values or codes and chunk headers, and the sparse index gaps. */
   long payloadBytes() {
-    long gapBytes = indexGaps == null ? 0 : indexGaps.length;
-    return compression == DeltaCompression.NONE ? gapBytes + 8L * count
-        : gapBytes + count + 16L * chunkMins.length;
+    return (indexGaps == null ? 0 : indexGaps.length) + valueBytes(count, compression);
+  }
+
+  /** The bytes {@code count} carried values take: float64s, or codes and their chunks' headers. */
+  static long valueBytes(int count, DeltaCompression compression) {
+    return compression == DeltaCompression.NONE ? 8L * count
+        : count + 16L * ((count + CHUNK - 1) / CHUNK);
   }
 
   /** Adds {@code weight} times the decoded delta to {@code target}, decoding on the fly. */

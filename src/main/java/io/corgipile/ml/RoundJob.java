@@ -40,7 +40,13 @@ final class RoundJob {
    * @param bytesFromExecutors task results and shuffle writes of the round's jobs
    */
   record Result(double[] coefficients, double intercept, double weightSum, double lossSum, long rows, long skipped,
-      long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds) {}
+      long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds) {
+    /** The merged models with what the round cost. */
+    Result withCost(long bytesToExecutors, long bytesFromExecutors, double seconds) {
+      return new Result(coefficients, intercept, weightSum, lossSum, rows, skipped, updatesPerPartition, residualsLost,
+          bytesToExecutors, bytesFromExecutors, seconds);
+    }
+  }
 
   /**
    * @param round the round's number in the whole run, counted over epochs
@@ -63,9 +69,7 @@ final class RoundJob {
     }
     double seconds = (System.nanoTime() - began) / 1e9;
     RoundTraffic traffic = meter.awaitRound(roundId);
-    return new Result(merged.coefficients, merged.intercept, merged.weightSum, merged.lossSum, merged.rows,
-        merged.skipped, merged.updatesPerPartition, merged.residualsLost, broadcastBytes,
-        traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
+    return merged.withCost(broadcastBytes, traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
   }
 
   /** The executors a broadcast reaches: in local mode the driver's own. */
@@ -94,7 +98,8 @@ final class RoundJob {
 
   private Result merge(JavaRDD<PartitionResult> results, Broadcast<StartingModel> start, StartingModel model,
       int partitions, int numFeatures) {
-    if ((long) partitions * bytesPerModel(numFeatures) <= directBytes) {
+    // a dense model's values, as a partition sends it (coefficients in float64, or a compressed delta)
+    if (partitions * QuantizedDelta.valueBytes(numFeatures, config.deltaCompression()) <= directBytes) {
       return merge(results.collect(), null, model);
     }
     int slices = Math.max(1, Math.min(partitions, numFeatures));
@@ -102,11 +107,6 @@ final class RoundJob {
     return merge(sums.stats(), sums.mean(), model);
   }
 
-  /** About what one partition's model takes in a task result. */
-  private long bytesPerModel(int numFeatures) {
-    return config.deltaCompression() == DeltaCompression.INT8
-        ? numFeatures + 16L * (numFeatures / QuantizedDelta.CHUNK + 1) : (long) numFeatures * Double.BYTES;
-  }
 
   /**
    * @param results in partition order

@@ -118,14 +118,9 @@ final class SGDOptimizer {
         }
         totals.add(merged);
         if (merged.coefficients() != null) {
-          if (rounds == 1) { // the mean as it is, as syncInterval=epoch always gave
-            model = new StartingModel(merged.coefficients(), merged.intercept(), merged.updatesPerPartition());
-          } else {
-            double[] next = server.next(model.coefficients(), model.intercept(), merged.coefficients(),
-                merged.intercept());
-            model = new StartingModel(Arrays.copyOf(next, next.length - 1), next[next.length - 1],
-                merged.updatesPerPartition());
-          }
+          // with one round, the mean as it is, as syncInterval=epoch always gave
+          model = rounds == 1 ? new StartingModel(merged.coefficients(), merged.intercept(),
+              merged.updatesPerPartition()) : server.next(model, merged);
           if (epochMean != null) {
             epochMean.add(model.coefficients(), model.intercept());
           }

@@ -22,25 +22,23 @@ final class ServerStep {
   /**
    * @param start the round's starting model; null coefficients (before any round) count as zeros
    * @param mean the partitions' models averaged
-   * @return the coefficients, then the intercept, of the next round's model
+   * @return the next round's starting model
    */
-  double[] next(double[] start, double startIntercept, double[] mean, double meanIntercept) {
-    double[] next = new double[mean.length + 1];
+  StartingModel next(StartingModel start, RoundJob.Result mean) {
     if (stepSize == 1 && momentum == 0) {
-      System.arraycopy(mean, 0, next, 0, mean.length);
-      next[mean.length] = meanIntercept;
-      return next;
+      return new StartingModel(mean.coefficients(), mean.intercept(), mean.updatesPerPartition());
     }
-    if (velocity == null || velocity.length != mean.length) {
-      velocity = new double[mean.length];
+    double[] to = mean.coefficients();
+    if (velocity == null || velocity.length != to.length) {
+      velocity = new double[to.length];
     }
-    for (int j = 0; j < mean.length; j++) {
-      double from = start == null ? 0 : start[j];
-      velocity[j] = momentum * velocity[j] + (mean[j] - from);
+    double[] next = new double[to.length];
+    for (int j = 0; j < to.length; j++) {
+      double from = start.coefficients() == null ? 0 : start.coefficients()[j];
+      velocity[j] = momentum * velocity[j] + (to[j] - from);
       next[j] = from + stepSize * velocity[j];
     }
-    interceptVelocity = momentum * interceptVelocity + (meanIntercept - startIntercept);
-    next[mean.length] = startIntercept + stepSize * interceptVelocity;
-    return next;
+    interceptVelocity = momentum * interceptVelocity + (mean.intercept() - start.intercept());
+    return new StartingModel(next, start.intercept() + stepSize * interceptVelocity, mean.updatesPerPartition());
   }
 }

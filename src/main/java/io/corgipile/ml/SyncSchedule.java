@@ -61,10 +61,6 @@ final class SyncSchedule {
     return new SyncSchedule(SyncInterval.EPOCH, null, seedProperty);
   }
 
-  SyncInterval interval() {
-    return interval;
-  }
-
   /** The rounds of {@code epoch}: 1 unless epochs are sliced. */
   int rounds(int epoch) {
     if (scan == null) {
