@@ -65,7 +65,8 @@ final class SGDOptimizer {
     SparkContext sc = dataset.sparkSession().sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     String[] keys = {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY,
-        ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, JOB_DESCRIPTION};
+        ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY,
+        JOB_DESCRIPTION};
     String[] previous = Arrays.stream(keys).map(sc::getLocalProperty).toArray(String[]::new);
     try {
       if (config.seed() != null) {
@@ -103,7 +104,7 @@ final class SGDOptimizer {
       IterateMean epochMean = config.averaging() && epoch > 0 && rounds > 1 ? new IterateMean() : null;
       EpochTotals totals = new EpochTotals();
       for (int round = 0; round < rounds; round++) {
-        schedule.select(sc, epoch, round);
+        schedule.select(sc, epoch, round, rounds);
         sc.setLocalProperty(JOB_DESCRIPTION, name + " epoch " + (epoch + 1) + "/" + config.maxIter()
             + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
         RoundJob.Result merged;

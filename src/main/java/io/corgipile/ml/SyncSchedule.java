@@ -70,12 +70,13 @@ final class SyncSchedule {
     return rounds.orElseThrow(() -> new IllegalStateException("Cannot count the rounds of epoch " + epoch));
   }
 
-  /** Sets the local properties for a job that reads {@code round} of {@code epoch}. */
-  void select(SparkContext sc, int epoch, int round) {
+  /** Sets the local properties for a job that reads {@code round} of {@code epoch}'s {@code rounds}. */
+  void select(SparkContext sc, int epoch, int round, int rounds) {
     sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
     if (scan != null) {
       sc.setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, interval.toString());
       sc.setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
+      sc.setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, Integer.toString(rounds));
     }
   }
 }

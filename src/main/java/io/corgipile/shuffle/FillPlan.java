@@ -76,20 +76,33 @@ public final class FillPlan {
     return fillStarts[fill + 1] - fillStarts[fill];
   }
 
-  /** Rounds the partition reads in its epoch under {@code interval}; 1 for {@code epoch}. */
+  /**
+   * The groups of fills {@code interval} cuts the partition's epoch into on its own; 1 for {@code
+   * epoch}, 0 when the partition has no rows.
+   */
   public int rounds(SyncInterval interval) {
     return interval.roundStarts(fillRows()).length - 1;
   }
 
-  /** What round {@code round} reads: empty beyond the last round. */
-  public Slice slice(SyncInterval interval, int round) {
-    int[] starts = interval.roundStarts(fillRows());
+  /**
+   * What round {@code round} of an epoch of {@code rounds} reads. All partitions run the same rounds
+   * while each cuts its own groups ({@link #rounds(SyncInterval)}), so a partition spreads its groups
+   * evenly over the epoch's rounds: round r reads groups from r g / R to (r + 1) g / R of its g, both
+   * rounded to the nearest. With g >= R every round reads at least one group; a partition with fewer
+   * skips rounds spread over the epoch, never all at its end. Empty from round R on.
+   */
+  public Slice slice(SyncInterval interval, int round, int rounds) {
+    if (rounds < 1) {
+      throw new IllegalArgumentException("Cannot slice an epoch into " + rounds + " rounds: it has at least 1");
+    }
+    int[] groups = interval.roundStarts(fillRows());
+    int g = groups.length - 1;
     int blocks = blockStarts.length - 1;
-    if (round >= starts.length - 1 || starts[round] == starts[round + 1]) {
+    int firstFill = groups[round >= rounds ? g : groupAt(round, g, rounds)];
+    int endFill = groups[round >= rounds ? g : groupAt(round + 1, g, rounds)];
+    if (firstFill == endFill) { // also the one group of an epoch without rows
       return new Slice(fills(), fills(), blocks, blocks, 0, 0);
     }
-    int firstFill = starts[round];
-    int endFill = starts[round + 1];
     long from = fillStarts[firstFill];
     long to = fillStarts[endFill];
     // The block holding row `from` (blocks of no rows before it are left out), up to the block
@@ -103,6 +116,11 @@ public final class FillPlan {
       endBlock++;
     }
     return new Slice(firstFill, endFill, firstBlock, endBlock, from - blockStarts[firstBlock], to - from);
+  }
+
+  /** The first of {@code groups} groups that round {@code round} of {@code rounds} reads: round groups / rounds, rounded. */
+  private static int groupAt(int round, int groups, int rounds) {
+    return (int) ((2L * round * groups + rounds) / (2L * rounds));
   }
 
   /**

@@ -7,15 +7,17 @@ import org.apache.spark.sql.connector.read.Scan;
 /**
  * How many rounds an epoch of a {@code corgipile} scan takes: what a training loop needs before it
  * reads the epoch round by round, each round a job run with the local properties
- * {@link ReadOptions#ROUND_LOCAL_PROPERTY} and {@link ReadOptions#SYNC_INTERVAL_LOCAL_PROPERTY}. It
- * is computed from the footers the scan already read, exactly as the executors cut their streams.
+ * {@link ReadOptions#ROUND_LOCAL_PROPERTY}, {@link ReadOptions#ROUNDS_LOCAL_PROPERTY} (this count)
+ * and {@link ReadOptions#SYNC_INTERVAL_LOCAL_PROPERTY}. It is computed from the footers the scan
+ * already read, exactly as the executors cut their streams.
  */
 public final class EpochRounds {
   private EpochRounds() {}
 
   /**
-   * The rounds of epoch {@code epoch}: the most any partition of the scan reads, at least 1; a
-   * partition with fewer reads nothing in the later rounds.
+   * The rounds of epoch {@code epoch}: the fewest any partition of the scan with rows cuts its stream
+   * into, at least 1, so every partition reads in every round; a partition that cuts more reads
+   * several consecutive groups in some rounds.
    *
    * @param scan a scan, as found in an executed plan
    * @param epoch the epoch the rounds' jobs read ({@link ReadOptions#EPOCH_LOCAL_PROPERTY})

@@ -56,8 +56,9 @@ final class FillLayout implements Serializable {
       return fills.rounds(unit(interval));
     }
 
-    FillPlan.Slice slice(SyncInterval interval, int round) {
-      return fills.slice(unit(interval), round);
+    /** What round {@code round} of an epoch of {@code rounds} ({@link FillLayout#rounds}) reads. */
+    FillPlan.Slice slice(SyncInterval interval, int round, int rounds) {
+      return fills.slice(unit(interval), round, rounds);
     }
 
     /** Without a buffer, a round of {@code buffer} is as many whole blocks as the buffer would hold. */
@@ -86,12 +87,20 @@ final class FillLayout implements Serializable {
     return bufferSize.capacity(rows, blocks, tupleBytes, bufferMemory);
   }
 
-  /** The rounds of an epoch: the most any partition reads, at least 1. */
+  /**
+   * The rounds of an epoch: the fewest any partition with rows cuts its stream into, at least 1. So
+   * every partition trains in every round, and a round's mean never leans on the partitions that
+   * happen to hold one more buffer (on data sorted by label, those of one label); a partition with
+   * more groups reads consecutive ones in a round ({@link FillPlan#slice}).
+   */
   int rounds(int epoch, long seed, SyncInterval interval) {
-    int rounds = 1;
+    int rounds = Integer.MAX_VALUE;
     for (int p = 0; p < partitions; p++) {
-      rounds = Math.max(rounds, partition(epoch, seed, p).rounds(interval));
+      int own = partition(epoch, seed, p).rounds(interval);
+      if (own > 0) {
+        rounds = Math.min(rounds, own);
+      }
     }
-    return rounds;
+    return rounds == Integer.MAX_VALUE ? 1 : rounds;
   }
 }

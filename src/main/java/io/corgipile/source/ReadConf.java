@@ -84,10 +84,10 @@ final class ReadConf implements Serializable {
   }
 
   /**
-   * Which part of the epoch a running task reads: round {@code round} under {@code syncInterval} when
-   * both local properties are set, else the whole epoch.
+   * Which part of the epoch a running task reads: round {@code round} of {@code rounds} under {@code
+   * syncInterval} when the round and the interval are set, else the whole epoch.
    */
-  static Round round(String round, String syncInterval) {
+  static Round round(String round, String rounds, String syncInterval) {
     int index = round == null ? 0 : (int) localProperty(ReadOptions.ROUND_LOCAL_PROPERTY, round, 0, Integer.MAX_VALUE);
     SyncInterval interval;
     try {
@@ -96,12 +96,20 @@ final class ReadConf implements Serializable {
       throw new IllegalArgumentException("Cannot use local property " + ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY
           + "='" + syncInterval + "': " + e.getMessage());
     }
-    return round == null || syncInterval == null ? Round.WHOLE_EPOCH : new Round(interval, index);
+    if (round == null || syncInterval == null) {
+      return Round.WHOLE_EPOCH;
+    }
+    if (rounds == null) {
+      throw new IllegalArgumentException("Cannot read round " + index + " of the epoch: local property "
+          + ReadOptions.ROUNDS_LOCAL_PROPERTY + " is not set; set it to the epoch's round count (EpochRounds.of)");
+    }
+    int count = (int) localProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, rounds, 1, Integer.MAX_VALUE);
+    return new Round(interval, index, count);
   }
 
-  /** Round {@code index} of an epoch cut into rounds by {@code interval}. */
-  record Round(SyncInterval interval, int index) {
-    static final Round WHOLE_EPOCH = new Round(SyncInterval.EPOCH, 0);
+  /** Round {@code index} of an epoch cut into {@code count} rounds by {@code interval}. */
+  record Round(SyncInterval interval, int index, int count) {
+    static final Round WHOLE_EPOCH = new Round(SyncInterval.EPOCH, 0, 1);
   }
 
   private static long localProperty(String name, String value, long min, long max) {

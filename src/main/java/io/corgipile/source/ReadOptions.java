@@ -42,11 +42,18 @@ public final class ReadOptions {
 
   /**
    * Spark local property: the round (from 0) of the epoch that a job reads, when the epoch is read in
-   * rounds of {@link #SYNC_INTERVAL_LOCAL_PROPERTY}. With both set, each partition reads only the
-   * round's slice of its epoch stream (nothing when it has fewer rounds); with either unset, the
-   * whole epoch. {@link EpochRounds} counts an epoch's rounds.
+   * {@link #ROUNDS_LOCAL_PROPERTY} rounds of {@link #SYNC_INTERVAL_LOCAL_PROPERTY}. With all three
+   * set, each partition reads only the round's slice of its epoch stream; with this or the interval
+   * unset, the whole epoch.
    */
   public static final String ROUND_LOCAL_PROPERTY = "corgipile.round";
+
+  /**
+   * Spark local property: how many rounds the epoch is read in, as {@link EpochRounds} counts them
+   * on the driver (so the executors need not plan every partition to know); see {@link
+   * #ROUND_LOCAL_PROPERTY}.
+   */
+  public static final String ROUNDS_LOCAL_PROPERTY = "corgipile.rounds";
 
   /**
    * Spark local property: how an epoch is cut into rounds, as {@link io.corgipile.shuffle.SyncInterval}

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.corgipile.shuffle.FillPlan.Slice;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 class FillPlanTest {
@@ -42,32 +43,45 @@ class FillPlanTest {
   void slicesNameTheirFillsBlocksAndRows() {
     FillPlan plan = FillPlan.of(new long[] {3, 25, 4, 2}, 10);
     assertThat(plan.rounds(SyncInterval.EPOCH)).isEqualTo(1);
-    assertThat(plan.slice(SyncInterval.EPOCH, 0)).isEqualTo(new Slice(0, 5, 0, 4, 0, 34));
+    assertThat(plan.slice(SyncInterval.EPOCH, 0, 1)).isEqualTo(new Slice(0, 5, 0, 4, 0, 34));
     assertThat(plan.rounds(SyncInterval.BUFFER)).isEqualTo(5);
-    assertThat(plan.slice(SyncInterval.BUFFER, 0)).isEqualTo(new Slice(0, 1, 0, 1, 0, 3));
-    assertThat(plan.slice(SyncInterval.BUFFER, 1)).isEqualTo(new Slice(1, 2, 1, 2, 0, 10));
-    assertThat(plan.slice(SyncInterval.BUFFER, 2)).isEqualTo(new Slice(2, 3, 1, 2, 10, 10));
-    assertThat(plan.slice(SyncInterval.BUFFER, 3)).isEqualTo(new Slice(3, 4, 1, 3, 20, 9));
-    assertThat(plan.slice(SyncInterval.BUFFER, 4)).isEqualTo(new Slice(4, 5, 3, 4, 0, 2));
+    assertThat(plan.slice(SyncInterval.BUFFER, 0, 5)).isEqualTo(new Slice(0, 1, 0, 1, 0, 3));
+    assertThat(plan.slice(SyncInterval.BUFFER, 1, 5)).isEqualTo(new Slice(1, 2, 1, 2, 0, 10));
+    assertThat(plan.slice(SyncInterval.BUFFER, 2, 5)).isEqualTo(new Slice(2, 3, 1, 2, 10, 10));
+    assertThat(plan.slice(SyncInterval.BUFFER, 3, 5)).isEqualTo(new Slice(3, 4, 1, 3, 20, 9));
+    assertThat(plan.slice(SyncInterval.BUFFER, 4, 5)).isEqualTo(new Slice(4, 5, 3, 4, 0, 2));
     // 3 + 10 >= 12; 10 + 9 >= 12; 2
     assertThat(plan.rounds(SyncInterval.parse("12"))).isEqualTo(3);
-    assertThat(plan.slice(SyncInterval.parse("12"), 1)).isEqualTo(new Slice(2, 4, 1, 3, 10, 19));
+    assertThat(plan.slice(SyncInterval.parse("12"), 1, 3)).isEqualTo(new Slice(2, 4, 1, 3, 10, 19));
   }
 
   @Test
   void slicesBeyondTheLastRoundAreEmpty() {
     FillPlan plan = FillPlan.of(new long[] {3, 3}, 10);
-    assertThat(plan.slice(SyncInterval.BUFFER, 1)).isEqualTo(new Slice(1, 1, 2, 2, 0, 0));
-    assertThat(plan.slice(SyncInterval.EPOCH, 1).rows()).isZero();
-    assertThat(FillPlan.of(new long[0], 10).slice(SyncInterval.EPOCH, 0).rows()).isZero();
+    assertThat(plan.slice(SyncInterval.BUFFER, 1, 1)).isEqualTo(new Slice(1, 1, 2, 2, 0, 0));
+    assertThat(plan.slice(SyncInterval.EPOCH, 1, 1).rows()).isZero();
+    assertThat(FillPlan.of(new long[0], 10).slice(SyncInterval.EPOCH, 0, 1).rows()).isZero();
+    assertThatThrownBy(() -> plan.slice(SyncInterval.BUFFER, 0, 0))
+        .hasMessage("Cannot slice an epoch into 0 rounds: it has at least 1");
+  }
+
+  @Test
+  void aPartitionSpreadsItsBuffersEvenlyOverTheEpochsRounds() {
+    FillPlan plan = FillPlan.of(new long[] {10, 10, 10, 10, 10}, 10); // five fills of one block each
+    // fewer rounds than fills: every round reads, consecutive fills together (0-2, 3-4)
+    assertThat(plan.slice(SyncInterval.BUFFER, 0, 2)).isEqualTo(new Slice(0, 3, 0, 3, 0, 30));
+    assertThat(plan.slice(SyncInterval.BUFFER, 1, 2)).isEqualTo(new Slice(3, 5, 3, 5, 0, 20));
+    // more rounds than fills: the empty rounds are spread, not all at the end
+    assertThat(IntStream.range(0, 8).map(r -> (int) plan.slice(SyncInterval.BUFFER, r, 8).rows()).toArray())
+        .containsExactly(10, 0, 10, 10, 0, 10, 0, 10);
   }
 
   @Test
   void slicesLeaveOutBlocksOfNoRowsAtTheirEdges() {
     FillPlan plan = FillPlan.perBlock(new long[] {0, 4, 0, 3, 0});
-    assertThat(plan.slice(SyncInterval.BUFFER, 0)).isEqualTo(new Slice(0, 1, 1, 2, 0, 4));
-    assertThat(plan.slice(SyncInterval.BUFFER, 1)).isEqualTo(new Slice(1, 2, 3, 4, 0, 3));
-    assertThat(plan.slice(SyncInterval.EPOCH, 0)).isEqualTo(new Slice(0, 2, 1, 4, 0, 7));
+    assertThat(plan.slice(SyncInterval.BUFFER, 0, 2)).isEqualTo(new Slice(0, 1, 1, 2, 0, 4));
+    assertThat(plan.slice(SyncInterval.BUFFER, 1, 2)).isEqualTo(new Slice(1, 2, 3, 4, 0, 3));
+    assertThat(plan.slice(SyncInterval.EPOCH, 0, 1)).isEqualTo(new Slice(0, 2, 1, 4, 0, 7));
   }
 
   @Test
@@ -78,8 +92,12 @@ class FillPlanTest {
       for (SyncInterval interval : List.of(SyncInterval.EPOCH, SyncInterval.BUFFER, SyncInterval.parse("9"))) {
         long next = 0;
         int fill = 0;
-        for (int r = 0; r < plan.rounds(interval); r++) {
-          Slice s = plan.slice(interval, r);
+        int rounds = 1 + (int) (capacity % 4); // fewer, as many or more rounds than the plan's own
+        for (int r = 0; r < rounds; r++) {
+          Slice s = plan.slice(interval, r, rounds);
+          if (s.rows() == 0) {
+            continue; // a round the partition skips
+          }
           assertThat(s.firstFill()).isEqualTo(fill);
           long start = 0;
           for (int b = 0; b < s.firstBlock(); b++) {

@@ -34,6 +34,7 @@ class ReadErrorsTest {
     spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
     spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
     spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, null);
     spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, null);
   }
 
@@ -215,6 +216,18 @@ class ReadErrorsTest {
     spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "-1");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.round='-1': expected an integer >= 0");
+  }
+
+  @Test
+  void aRoundWithoutTheEpochsRoundCount() {
+    Dataset<Row> df = corgipile().load(good);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "2");
+    assertThat(failure(df::collectAsList)).contains("Cannot read round 2 of the epoch: local property"
+        + " corgipile.rounds is not set; set it to the epoch's round count (EpochRounds.of)");
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, "0");
+    assertThat(failure(df::collectAsList))
+        .contains("Cannot use local property corgipile.rounds='0': expected an integer >= 1");
   }
 
   @Test

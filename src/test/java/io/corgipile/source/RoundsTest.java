@@ -43,6 +43,7 @@ class RoundsTest {
   @AfterEach
   void clearSessionState() {
     spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, null);
     spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, null);
     spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
     spark().conf().unset(VECTORIZED);
@@ -51,17 +52,18 @@ class RoundsTest {
   static Stream<Arguments> cases() {
     List<Arguments> cases = new ArrayList<>();
     for (String shuffle : List.of("corgipile", "block", "none", "window")) {
-      // Without a buffer a round of `buffer` is whole row groups up to at least the buffer's rows, so a
-      // smaller buffer keeps two rounds in the 375 rows of a partition at P=8.
-      String bufferSize = shuffle.equals("block") || shuffle.equals("none") ? "250" : "350";
+      // At P=8 a partition holds 3 or 4 row groups, and every partition must cut at least two rounds:
+      // buffers of two row groups, or, without a buffer, rounds of whole row groups up to at least the
+      // buffer's rows.
+      String bufferSize = shuffle.equals("block") || shuffle.equals("none") ? "150" : "250";
       for (int partitions : new int[] {1, 3, 8}) {
-        for (String interval : List.of("buffer", "250")) {
+        for (String interval : List.of("buffer", "150")) {
           cases.add(Arguments.of(shuffle, partitions, interval, bufferSize, true));
         }
       }
       // rows rather than column batches
       cases.add(Arguments.of(shuffle, 3, "buffer", bufferSize, false));
-      cases.add(Arguments.of(shuffle, 3, "250", bufferSize, false));
+      cases.add(Arguments.of(shuffle, 3, "150", bufferSize, false));
     }
     // row groups larger than the buffer, split over several fills
     for (String shuffle : List.of("corgipile", "window")) {
@@ -87,18 +89,16 @@ class RoundsTest {
     for (int p = 0; p < partitions; p++) {
       concatenated.add(new ArrayList<>());
     }
-    boolean lastRoundRead = false;
     for (int round = 0; round < rounds; round++) {
-      List<List<Long>> slice = readRound(df, round);
-      assertThat(readRound(df, round)).as("round %d read again", round).isEqualTo(slice);
+      List<List<Long>> slice = readRound(df, round, rounds);
+      assertThat(readRound(df, round, rounds)).as("round %d read again", round).isEqualTo(slice);
       for (int p = 0; p < partitions; p++) {
+        assertThat(slice.get(p)).as("partition %d in round %d", p, round).isNotEmpty();
         concatenated.get(p).addAll(slice.get(p));
       }
-      lastRoundRead |= round == rounds - 1 && slice.stream().anyMatch(rows -> !rows.isEmpty());
     }
-    assertThat(lastRoundRead).as("some partition reads the last round").isTrue();
     for (int round : new int[] {rounds, rounds + 3}) {
-      assertThat(readRound(df, round)).as("round %d", round).allMatch(List::isEmpty);
+      assertThat(readRound(df, round, rounds)).as("round %d", round).allMatch(List::isEmpty);
     }
 
     assertThat(concatenated.stream().flatMap(List::stream).sorted())
@@ -113,9 +113,36 @@ class RoundsTest {
     }
   }
 
-  private static List<List<Long>> readRound(Dataset<Row> df, int round) {
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
+  private static List<List<Long>> readRound(Dataset<Row> df, int round, int rounds) {
+    selectRound(round, rounds);
     return orderByPartition(df, "id");
+  }
+
+  private static void selectRound(int round, int rounds) {
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
+    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, Integer.toString(rounds));
+  }
+
+  @Test
+  void partitionsWithMoreBuffersReadSeveralInOneRound() {
+    // 4 partitions of 7 or 8 row groups, a buffer of one: the epoch has 7 rounds, in which a partition
+    // of 8 reads two buffers once, so that no round is left to the partitions of 8 alone
+    Dataset<Row> df = corgipile("partitions", "4", "bufferSize", "150").load(table);
+    int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
+    assertThat(rounds).isEqualTo(7);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    List<List<List<Long>>> slices = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      slices.add(readRound(df, round, rounds));
+    }
+    for (int p = 0; p < 4; p++) {
+      int partition = p;
+      List<Integer> sizes = slices.stream().map(slice -> slice.get(partition).size()).toList();
+      long groups = slices.stream().mapToLong(slice -> slice.get(partition).size()).sum() / GROUP_ROWS;
+      assertThat(sizes).as("partition %d", p)
+          .containsExactlyInAnyOrderElementsOf(groups == 7 ? List.of(100, 100, 100, 100, 100, 100, 100)
+              : List.of(200, 100, 100, 100, 100, 100, 100));
+    }
   }
 
   @Test
@@ -125,7 +152,7 @@ class RoundsTest {
       int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
       spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
       for (int round = 0; round < rounds; round++) {
-        spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
+        selectRound(round, rounds);
         Dataset<Row> query = df.select("id");
         List<Long> ids = query.collectAsList().stream().map(r -> r.getLong(0)).toList();
         Set<Long> groups = ids.stream().map(id -> id / GROUP_ROWS).collect(Collectors.toSet());
@@ -143,7 +170,7 @@ class RoundsTest {
     // buffer (the next row group does not fit beside them)
     Dataset<Row> df = corgipile("partitions", "1", "bufferSize", "70").load(table);
     spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "1");
+    selectRound(1, EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt());
     Dataset<Row> query = df.select("id");
     List<Long> ids = query.collectAsList().stream().map(r -> r.getLong(0)).toList();
     assertThat(ids).hasSize(30);
@@ -162,10 +189,10 @@ class RoundsTest {
     spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "150");
     long rows = 0;
     for (int round = 0; round < rounds; round++) {
-      rows += readRound(df, round).stream().mapToLong(List::size).sum();
+      rows += readRound(df, round, rounds).stream().mapToLong(List::size).sum();
     }
     assertThat(rows).isEqualTo(ROWS);
-    assertThat(readRound(df, rounds)).allMatch(List::isEmpty);
+    assertThat(readRound(df, rounds, rounds)).allMatch(List::isEmpty);
   }
 
   @Test
@@ -174,8 +201,8 @@ class RoundsTest {
     assertThat(EpochRounds.of(scanOf(df), 0, null, SyncInterval.EPOCH)).hasValue(1);
     List<List<Long>> epoch = orderByPartition(df, "id");
     spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "epoch");
-    assertThat(readRound(df, 0)).isEqualTo(epoch);
-    assertThat(readRound(df, 1)).allMatch(List::isEmpty);
+    assertThat(readRound(df, 0, 1)).isEqualTo(epoch);
+    assertThat(readRound(df, 1, 1)).allMatch(List::isEmpty);
   }
 
   @Test
@@ -195,7 +222,7 @@ class RoundsTest {
     Dataset<Row> df = corgipile("partitions", "3").load(table);
     assertThat(EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER)).hasValue(3);
     spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
-    for (List<Long> firstBuffer : readRound(df, 0)) {
+    for (List<Long> firstBuffer : readRound(df, 0, 3)) {
       assertThat(firstBuffer).hasSize(4 * GROUP_ROWS);
       assertThat(firstBuffer.stream().map(id -> id / GROUP_ROWS).distinct()).hasSize(4);
       assertThat(firstBuffer).isNotEqualTo(firstBuffer.stream().sorted().toList());
