@@ -35,7 +35,7 @@ import org.apache.spark.sql.SparkSession;
  * and charts ({@link ScalePlots}).
  *
  * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer,gradavg --compression none,int8
- * --epochs 5 --datasets higgs,blobs --out DIR --data DIR --gradavg-steps 50 --gradavg-lr 0.1,1,10}. {@code
+ * --epochs 5 --datasets higgs,blobs --out DIR --data DIR --gradavg-steps 50 --gradavg-lr 0.01,0.1,1,10}. {@code
  * gradavg} is not a syncInterval but the baseline {@link GradAvgBaseline}, run once per learning rate.
  */
 public final class ScaleBenchmark {
@@ -63,7 +63,7 @@ public final class ScaleBenchmark {
       String buffer = io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT;
       Path fromCsv = null;
       int gradavgSteps = 50;
-      double[] gradavgRates = {0.1, 1, 10};
+      double[] gradavgRates = {0.01, 0.1, 1, 10};
       for (int i = 0; i < args.length; i += 2) {
         String v = args[i + 1];
         switch (args[i]) {
