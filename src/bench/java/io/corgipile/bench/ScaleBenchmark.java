@@ -34,14 +34,21 @@ import org.apache.spark.sql.SparkSession;
  * otherwise ({@code tol} 0); test accuracy per epoch, rounds, bytes and seconds, as CSV, a summary
  * and charts ({@link ScalePlots}).
  *
- * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer --compression none,int8
- * --epochs 5 --datasets higgs,blobs --out DIR --data DIR}.
+ * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer,gradavg --compression none,int8
+ * --epochs 5 --datasets higgs,blobs --out DIR --data DIR --gradavg-steps 50 --gradavg-lr 0.01,0.1,1,10}. {@code
+ * gradavg} is not a syncInterval but the baseline {@link GradAvgBaseline}, run once per learning rate.
  */
 public final class ScaleBenchmark {
   private ScaleBenchmark() {}
 
+  /** The {@code --sync} value that runs {@link GradAvgBaseline} instead of the estimator. */
+  static final String GRADAVG = "gradavg";
+  /** Seeds the baseline's per-epoch orders; any fixed value other than the source's seed, 42, whose streams it would share. */
+  private static final long GRADAVG_SEED = 1;
+
   record Settings(long rows, int[] partitions, String[] syncs, String[] compressions, int epochs, String[] datasets,
-      Path out, Path data, double[] steps, double[] momenta, String buffer, Path fromCsv) {
+      Path out, Path data, double[] steps, double[] momenta, String buffer, Path fromCsv, int gradavgSteps,
+      double[] gradavgRates) {
     static Settings parse(String[] args) {
       long rows = 100_000;
       int[] partitions = {2, 8, 32, 128};
@@ -55,6 +62,8 @@ public final class ScaleBenchmark {
       double[] momenta = {io.corgipile.ml.SGDParams.DEFAULT_SYNC_MOMENTUM};
       String buffer = io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT;
       Path fromCsv = null;
+      int gradavgSteps = 50;
+      double[] gradavgRates = {0.01, 0.1, 1, 10};
       for (int i = 0; i < args.length; i += 2) {
         String v = args[i + 1];
         switch (args[i]) {
@@ -70,18 +79,29 @@ public final class ScaleBenchmark {
           case "--sync-momentum" -> momenta = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           case "--buffer" -> buffer = v;
           case "--from-csv" -> fromCsv = Path.of(v);
+          case "--gradavg-steps" -> gradavgSteps = Integer.parseInt(v);
+          case "--gradavg-lr" -> gradavgRates = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           default -> throw new IllegalArgumentException("Cannot use option " + args[i] + ": unknown");
         }
       }
-      return new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps, momenta, buffer, fromCsv);
+      return new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps, momenta, buffer,
+          fromCsv, gradavgSteps, gradavgRates);
     }
   }
 
-  /** One epoch of one run. */
-  record Epoch(String dataset, int partitions, String sync, double momentum, String compression, int epoch,
-      int rounds, double accuracy, double seconds, long bytesTo, long bytesFrom) {
+  /**
+   * One epoch of one run. For {@link #GRADAVG}, {@code step} is the learning rate and {@code rounds}
+   * the steps.
+   */
+  record Epoch(String dataset, int partitions, String sync, double step, double momentum, String compression,
+      int epoch, int rounds, double accuracy, double seconds, long bytesTo, long bytesFrom) {
     String config() {
-      return "syncInterval=" + sync + ", syncMomentum=" + momentum + ", deltaCompression=" + compression;
+      return gradavg() ? "gradavg, lr=" + step
+          : "syncInterval=" + sync + ", syncMomentum=" + momentum + ", deltaCompression=" + compression;
+    }
+
+    boolean gradavg() {
+      return sync.equals(GRADAVG);
     }
   }
 
@@ -143,6 +163,21 @@ public final class ScaleBenchmark {
         Prepared data = prepare(spark, settings, name);
         for (int p : settings.partitions()) {
           for (String sync : settings.syncs()) {
+            if (sync.equals(GRADAVG)) {
+              for (double rate : settings.gradavgRates()) {
+                List<GradAvgBaseline.EpochResult> run = GradAvgBaseline.train(spark.read().format("corgipile")
+                    .option("partitions", p).option("bufferSize", settings.buffer()).load(data.train()),
+                    settings.epochs(), settings.gradavgSteps(), rate, GRADAVG_SEED);
+                for (int e = 0; e < run.size(); e++) {
+                  GradAvgBaseline.EpochResult r = run.get(e);
+                  // no momentum and no compression: gradients go as float64
+                  record(w, epochs, settings, new Epoch(name, p, GRADAVG, rate, 0, "none", e + 1, r.steps(),
+                      accuracy(r.coefficients(), r.intercept(), data), r.seconds(), r.bytesToExecutors(),
+                      r.bytesFromExecutors()));
+                }
+              }
+              continue;
+            }
             for (String compression : settings.compressions()) {
               for (double step : settings.steps()) {
                 for (double momentum : settings.momenta()) {
@@ -154,14 +189,8 @@ public final class ScaleBenchmark {
                   SGDTrainingSummary s = model.summary();
                   Vector[] history = s.coefficientsHistory();
                   for (int e = 0; e < s.totalIterations(); e++) {
-                    double accuracy = accuracy(history[e].toArray(), s.interceptHistory()[e], data);
-                    String line = String.format(Locale.ROOT, "%s,%d,%s,%s,%s,%s,%s,%d,%d,%.4f,%.3f,%d,%d", name, p,
-                        settings.buffer(), sync, step, momentum, compression, e + 1, s.roundsPerEpoch()[e], accuracy,
-                        s.secondsPerEpoch()[e], s.bytesToExecutorsPerEpoch()[e], s.bytesFromExecutorsPerEpoch()[e]);
-                    w.println(line);
-                    w.flush();
-                    System.err.println("[scale] " + line);
-                    epochs.add(new Epoch(name, p, sync, momentum, compression, e + 1, s.roundsPerEpoch()[e], accuracy,
+                    record(w, epochs, settings, new Epoch(name, p, sync, step, momentum, compression, e + 1,
+                        s.roundsPerEpoch()[e], accuracy(history[e].toArray(), s.interceptHistory()[e], data),
                         s.secondsPerEpoch()[e], s.bytesToExecutorsPerEpoch()[e], s.bytesFromExecutorsPerEpoch()[e]));
                   }
                 }
@@ -177,6 +206,17 @@ public final class ScaleBenchmark {
     ScalePlots.write(settings.out(), epochs);
   }
 
+  /** Writes {@code e} as a CSV line, to stderr for progress, and keeps it for the summary. */
+  private static void record(PrintWriter w, List<Epoch> epochs, Settings settings, Epoch e) {
+    String line = String.format(Locale.ROOT, "%s,%d,%s,%s,%s,%s,%s,%d,%d,%.4f,%.3f,%d,%d", e.dataset(),
+        e.partitions(), settings.buffer(), e.sync(), e.step(), e.momentum(), e.compression(), e.epoch(), e.rounds(),
+        e.accuracy(), e.seconds(), e.bytesTo(), e.bytesFrom());
+    w.println(line);
+    w.flush();
+    System.err.println("[scale] " + line);
+    epochs.add(e);
+  }
+
   /**
    * Per dataset and configuration: test accuracy after the first and the last epoch at every P,
    * and its gap to the smallest P; int8 against none in bytes and accuracy; rounds against one
@@ -188,8 +228,16 @@ public final class ScaleBenchmark {
         + " estimator defaults otherwise, tol 0; test accuracy on 20,000 other rows.%n%n",
         System.getenv().getOrDefault("BENCH_COMMAND", "ScaleBenchmark"),
         System.getenv().getOrDefault("BENCH_CODE", "code unknown"), settings.rows(), settings.epochs()));
-    out.append("| dataset | configuration | P | rounds/epoch | epoch 1 | last epoch | gap to smallest P (1st, last) | s/epoch |\n");
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+    if (epochs.stream().anyMatch(Epoch::gradavg)) {
+      out.append(String.format(Locale.ROOT, "`gradavg` is a baseline, not the estimator (GradAvgBaseline): LambdaML's"
+          + " gradient averaging per mini-batch, one Spark job per step, mini-batches cut so that an epoch takes"
+          + " about %d steps (its rounds/epoch), logistic loss without regularization, a constant learning rate lr;"
+          + " each partition's rows are cached once and visited in a seeded permutation per epoch. The baseline was"
+          + " tuned (a row per lr of a grid); the estimator was not (its defaults).%n%n", settings.gradavgSteps()));
+    }
+    out.append("| dataset | configuration | P | rounds/epoch | epoch 1 | last epoch | gap to smallest P (1st, last) | s/epoch"
+        + " | KiB/epoch to, from executors |\n");
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
     for (Epoch e : epochs) {
       byRun.computeIfAbsent(e.dataset() + "|" + e.config() + "|" + e.partitions(), k -> new ArrayList<>()).add(e);
@@ -199,14 +247,20 @@ public final class ScaleBenchmark {
       Epoch last = run.get(run.size() - 1);
       List<Epoch> base = byRun.get(first.dataset() + "|" + first.config() + "|" + settings.partitions()[0]);
       double seconds = run.stream().mapToDouble(Epoch::seconds).average().orElse(Double.NaN);
-      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.4f | %.4f | %+.2f, %+.2f | %.2f |%n",
+      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.4f | %.4f | %+.2f, %+.2f | %.2f | %.1f, %.1f |%n",
           first.dataset(), first.config(), first.partitions(), last.rounds(), first.accuracy(), last.accuracy(),
           100 * (first.accuracy() - base.get(0).accuracy()),
-          100 * (last.accuracy() - base.get(base.size() - 1).accuracy()), seconds));
+          100 * (last.accuracy() - base.get(base.size() - 1).accuracy()), seconds, kibibytes(run, Epoch::bytesTo),
+          kibibytes(run, Epoch::bytesFrom)));
     }
-    out.append("\nGaps are in points of accuracy; bytes per epoch (to and from executors) are in scale.csv.\n");
+    out.append("\nGaps are in points of accuracy; KiB are means per epoch.\n");
     out.append(costModel(settings, epochs));
     return out.toString();
+  }
+
+  /** The mean per epoch of a run's bytes, in KiB. */
+  private static double kibibytes(List<Epoch> run, java.util.function.ToLongFunction<Epoch> bytes) {
+    return run.stream().mapToLong(bytes).average().orElse(Double.NaN) / 1024;
   }
 
   /**
@@ -257,9 +311,9 @@ public final class ScaleBenchmark {
     List<Epoch> epochs = new ArrayList<>();
     for (String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
       String[] f = line.split(",");
-      epochs.add(new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[5]), f[6], Integer.parseInt(f[7]),
-          Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]), Long.parseLong(f[11]),
-          Long.parseLong(f[12])));
+      epochs.add(new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[4]), Double.parseDouble(f[5]),
+          f[6], Integer.parseInt(f[7]), Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]),
+          Long.parseLong(f[11]), Long.parseLong(f[12])));
     }
     return epochs;
   }

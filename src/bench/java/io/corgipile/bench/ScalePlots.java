@@ -49,8 +49,9 @@ final class ScalePlots {
           mebibytes[i] = sum;
         }
         ScaleBenchmark.Epoch first = run.get(0);
-        ReportPlots.line(bytes, "P=" + first.partitions() + " " + first.sync() + " " + first.compression()
-            + (first.momentum() == 0 ? "" : " m" + first.momentum()), mebibytes,
+        ReportPlots.line(bytes, "P=" + first.partitions() + " " + (first.gradavg() ? "gradavg lr " + first.step()
+            : first.sync() + " " + first.compression() + (first.momentum() == 0 ? "" : " m" + first.momentum())),
+            mebibytes,
             run.stream().mapToDouble(ScaleBenchmark.Epoch::accuracy).toArray());
       }
       written.add(save(dir, bytes, "scale-" + data.getKey() + "-by-bytes"));

@@ -54,4 +54,31 @@ class ScaleBenchmarkTest {
     assertThat(out.resolve("scale-blobs-2-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-blobs-by-bytes.png")).isNotEmptyFile();
   }
+
+  /** The baseline's runs: a row and a chart per learning rate, gaps to the smallest P at the same rate. */
+  @Test
+  void reportsTheGradAvgBaselinePerLearningRate() throws Exception {
+    List<String> lines = new ArrayList<>(csv().subList(0, 1));
+    for (double lr : new double[] {0.1, 1.0}) {
+      for (int p : new int[] {2, 8}) {
+        for (int epoch = 1; epoch <= 2; epoch++) {
+          lines.add(String.format(Locale.ROOT, "higgs,%d,auto,gradavg,%s,0.0,none,%d,50,%.4f,3.000,%d,%d", p, lr,
+              epoch, 0.6 + lr / 10 - p / 1000.0 + epoch / 100.0, 4096 * p, 2048 * p));
+        }
+      }
+    }
+    Path csv = dir.resolve("scale.csv");
+    Files.write(csv, lines);
+    Path out = dir.resolve("out");
+    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8", "--epochs", "2",
+        "--out", out.toString()});
+
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertThat(summary).contains("`gradavg` is a baseline, not the estimator")
+        .contains("| higgs | gradavg, lr=0.1 | 8 | 50 | 0.6120 | 0.6220 | -0.60, -0.60 | 3.00 | 32.0, 16.0 |")
+        .contains("| higgs | gradavg, lr=1.0 | 2 | 50 | 0.7080 | 0.7180 | +0.00, +0.00 | 3.00 | 8.0, 4.0 |");
+    assertThat(out.resolve("scale-higgs-1-by-epoch.png")).isNotEmptyFile();
+    assertThat(out.resolve("scale-higgs-2-by-epoch.png")).isNotEmptyFile();
+    assertThat(out.resolve("scale-higgs-by-bytes.png")).isNotEmptyFile();
+  }
 }
