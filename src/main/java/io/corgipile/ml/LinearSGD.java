@@ -43,6 +43,7 @@ final class LinearSGD {
 
   private long updates;
   private final long previousUpdates;
+  private final int averaged;
 
   // the iterates' sum, as sum + sumScale * v; null when averaging is off
   private final double[] sum;
@@ -52,15 +53,17 @@ final class LinearSGD {
   /**
    * @param coefficients the starting weights, owned from now on
    * @param previousUpdates the updates a partition made in earlier passes, for {@code invsqrt}
+   * @param averaged the partitions the driver averages every round, for the rate ({@link StepSchedule#rate})
    * @param averageIterates whether {@link #coefficients()} is the mean of the iterates rather than the last
    */
-  LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates,
+  LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates, int averaged,
       boolean averageIterates) {
     this.config = config;
     this.epochRate = config.schedule().epochRate(config.stepSize(), config.decayRate(), epoch);
     this.v = coefficients;
     this.intercept = intercept;
     this.previousUpdates = previousUpdates;
+    this.averaged = averaged;
     int n = coefficients.length;
     this.gradient = new double[n];
     this.touched = new int[n];
@@ -113,7 +116,7 @@ final class LinearSGD {
       return;
     }
     updates++;
-    double rate = config.schedule().rate(epochRate, previousUpdates + updates);
+    double rate = config.schedule().rate(epochRate, previousUpdates + updates, averaged);
     if (config.l2() > 0) {
       shrink(1 - rate * config.l2());
     }

@@ -21,20 +21,23 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
   private final Broadcast<StartingModel> start;
   private final SGDConfig config;
   private final int epoch;
+  private final int averaged;
   private final boolean averageIterates;
   private final String run;
   private final int round;
 
   /**
+   * @param averaged the partitions the driver averages every round, for the rate ({@link StepSchedule#rate})
    * @param averageIterates whether to return the mean of the round's iterates rather than the last
    * @param run names the training run, for the residuals of error feedback kept on the executor
    * @param round the round's number in the whole run, counted over epochs
    */
-  PartitionTrainer(Broadcast<StartingModel> start, SGDConfig config, int epoch, boolean averageIterates, String run,
-      int round) {
+  PartitionTrainer(Broadcast<StartingModel> start, SGDConfig config, int epoch, int averaged, boolean averageIterates,
+      String run, int round) {
     this.start = start;
     this.config = config;
     this.epoch = epoch;
+    this.averaged = averaged;
     this.averageIterates = averageIterates;
     this.run = run;
     this.round = round;
@@ -137,7 +140,8 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
   }
 
   private LinearSGD newSgd(double[] coefficients, StartingModel model) {
-    return new LinearSGD(coefficients, model.intercept(), config, epoch, model.updatesPerPartition(), averageIterates);
+    return new LinearSGD(coefficients, model.intercept(), config, epoch, model.updatesPerPartition(), averaged,
+        averageIterates);
   }
 
   /** What makes the row unusable, or null. Features are checked for finiteness only when a margin is not finite. */

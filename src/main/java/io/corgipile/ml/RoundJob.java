@@ -21,15 +21,18 @@ final class RoundJob {
   private final SGDConfig config;
   private final long directBytes;
   private final String run;
+  private final int averaged;
 
   /**
    * @param directBytes the most bytes of partition models the driver collects in a round
    * @param run names the training run, for the residuals of error feedback
+   * @param averaged the partitions averaged every round, 1 when once an epoch ({@link StepSchedule#rate})
    */
-  RoundJob(SGDConfig config, long directBytes, String run) {
+  RoundJob(SGDConfig config, long directBytes, String run, int averaged) {
     this.config = config;
     this.directBytes = directBytes;
     this.run = run;
+    this.averaged = averaged;
   }
 
   /**
@@ -62,7 +65,7 @@ final class RoundJob {
     Result merged;
     try {
       JavaRDD<PartitionResult> results = rows.mapPartitions(
-          new PartitionTrainer(start, config, epoch, partitionsAverage, run, round));
+          new PartitionTrainer(start, config, epoch, averaged, partitionsAverage, run, round));
       merged = merge(results, start, model, rows.getNumPartitions());
     } finally {
       start.destroy();

@@ -91,7 +91,7 @@ final class SGDOptimizer {
     String name = config.task().estimatorName();
     StartingModel model = new StartingModel(null, 0, 0);
     TrainingHistory history = new TrainingHistory();
-    RoundJob job = new RoundJob(config, directBytes, run);
+    RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
     ServerStep server = new ServerStep(config.syncStepSize(), config.syncMomentum());
     int roundsSoFar = 0;
@@ -99,9 +99,11 @@ final class SGDOptimizer {
       int rounds = schedule.rounds(epoch);
       // With one round, each partition averages its iterates (from the second epoch on: the first is
       // burn-in, its early iterates far from the optimum). With several, a partition's pass is too
-      // short for that, so the driver averages the rounds' models instead.
+      // short for that, so the driver averages the rounds' models instead, in the first epoch those of
+      // its second half: its last round alone left epoch-1 accuracy at the mercy of one round's buffers.
       boolean partitionsAverage = config.averaging() && epoch > 0 && rounds == 1;
-      IterateMean epochMean = config.averaging() && epoch > 0 && rounds > 1 ? new IterateMean() : null;
+      IterateMean epochMean = config.averaging() && rounds > 1 ? new IterateMean() : null;
+      int firstAveraged = epoch == 0 ? rounds / 2 : 0;
       EpochTotals totals = new EpochTotals();
       for (int round = 0; round < rounds; round++) {
         schedule.select(sc, epoch, round, rounds);
@@ -122,7 +124,7 @@ final class SGDOptimizer {
           // with one round, the mean as it is, as syncInterval=epoch always gave
           model = rounds == 1 ? new StartingModel(merged.coefficients(), merged.intercept(),
               merged.updatesPerPartition()) : server.next(model, merged);
-          if (epochMean != null) {
+          if (epochMean != null && round >= firstAveraged) {
             epochMean.add(model.coefficients(), model.intercept());
           }
         }

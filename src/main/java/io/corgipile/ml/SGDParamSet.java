@@ -63,8 +63,9 @@ public final class SGDParamSet implements java.io.Serializable {
     elasticNetParam = new CheckedDouble(uid, "elasticNetParam",
         "the L1 share of the regularization: 0 is L2, 1 is L1", "in [0, 1]", ParamValidators.inRange(0, 1));
     fitIntercept = new BooleanParam(uid, "fitIntercept", "whether to fit an intercept term");
-    averaging = new BooleanParam(uid, "averaging", "whether, from the second epoch on, each partition"
-        + " returns the mean of its iterates over the epoch (Polyak-Ruppert averaging) rather than its last iterate");
+    averaging = new BooleanParam(uid, "averaging", "whether an epoch ends on a mean of iterates (Polyak-Ruppert"
+        + " averaging) rather than the last: with one round per epoch, from the second epoch on, each partition's mean"
+        + " over its pass; with several, the mean of the models the rounds end on (of the first epoch's second half)");
     weightCol = new Param<>(uid, "weightCol", "the column of row weights; empty: every row weighs 1");
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
         + " corgipile source; when set it overrides the source's seed option");

@@ -168,10 +168,12 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * Whether, from the second epoch on, each partition returns the mean of its iterates over the
-   * epoch rather than its last iterate (default {@value #DEFAULT_AVERAGING}). The mean weighs every buffer of the epoch
-   * alike, so it does not lean toward the label mix of the last buffers. With L1, a coefficient the
-   * last iterate holds at zero stays zero.
+   * Whether an epoch ends on a mean of iterates rather than the last (default {@value
+   * #DEFAULT_AVERAGING}): with one round per epoch, from the second epoch on, each partition returns
+   * the mean of its iterates over its pass; with several rounds, the driver averages the models the
+   * rounds end on (in the first epoch those of its second half: the first is burn-in from zero). The
+   * mean weighs every buffer alike, so it does not lean toward the label mix of the last buffers.
+   * With L1, a coefficient the last iterate holds at zero stays zero.
    */
   default BooleanParam averaging() {
     return sgdParams().averaging;

@@ -9,7 +9,10 @@ enum StepSchedule {
   CONSTANT,
   /** {@code stepSize * decayRate^epoch}, as in the CorgiPile paper. */
   DECAY,
-  /** {@code stepSize / sqrt(t)}, t counting a partition's updates from 1 across epochs. */
+  /**
+   * {@code stepSize / sqrt(t)}, t counting a partition's updates from 1 across epochs; when the
+   * driver averages P partitions' models several times an epoch, {@code stepSize / sqrt(max(1, t / P))}.
+   */
   INVSQRT;
 
   /** The values of the {@code stepSchedule} param, in declaration order. */
@@ -27,8 +30,18 @@ enum StepSchedule {
     return this == DECAY ? stepSize * Math.pow(decayRate, epoch) : stepSize;
   }
 
-  /** The learning rate of update {@code t} (from 1), given its epoch's {@link #epochRate}. */
-  double rate(double epochRate, long t) {
-    return this == INVSQRT ? epochRate / Math.sqrt(t) : epochRate;
+  /**
+   * The learning rate of update {@code t} (from 1), given its epoch's {@link #epochRate}.
+   *
+   * @param averaged the partitions whose models the driver averages every round, 1 when it averages
+   *     once an epoch. A round's mean moves the model as far as one partition's run, though P times
+   *     as many rows went into it; run alone, {@code invsqrt} would have taken those P t updates at
+   *     {@code 1 / sqrt(P t)} each, P times the mean's move. So update t gets {@code sqrt(P / t)}, the
+   *     sequential schedule's rate at update P t, times P (the linear scaling rule of large-batch
+   *     SGD), capped at {@code stepSize}. With one average per epoch the models drift too far
+   *     apart for their moves to add up that way, so they keep {@code 1 / sqrt(t)}.
+   */
+  double rate(double epochRate, long t, int averaged) {
+    return this == INVSQRT ? epochRate / Math.sqrt(Math.max(1.0, (double) t / averaged)) : epochRate;
   }
 }

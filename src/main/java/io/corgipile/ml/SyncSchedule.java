@@ -61,6 +61,11 @@ final class SyncSchedule {
     return new SyncSchedule(SyncInterval.EPOCH, null, seedProperty);
   }
 
+  /** Whether epochs are read in rounds (of one or more), the driver averaging after each. */
+  boolean sliced() {
+    return scan != null;
+  }
+
   /** The rounds of {@code epoch}: 1 unless epochs are sliced. */
   int rounds(int epoch) {
     if (scan == null) {

@@ -37,8 +37,8 @@ class LinearSGDTest {
   @ParameterizedTest(name = "l2 = {0}")
   @CsvSource({"0.0", "0.5", "3.0"})
   void theAveragedModelIsTheMeanOfTheIterates(double l2) {
-    LinearSGD averaged = new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0, true);
-    LinearSGD plain = new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0, false);
+    LinearSGD averaged = new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0, 1, true);
+    LinearSGD plain = new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0, 1, false);
     double[] meanCoefficients = new double[FEATURES];
     double meanIntercept = 0;
     Random random = new Random(3);
@@ -69,7 +69,7 @@ class LinearSGDTest {
   @ParameterizedTest(name = "epoch {0}, averaging {1}")
   @CsvSource({"0, true", "1, false"})
   void withoutIterateAveragingTheCoefficientsAreTheLastIterate(int epoch, boolean averaging) {
-    LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, false);
+    LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, 1, false);
     FeatureVector x = new FeatureVector();
     x.pointTo(denseRow(new double[] {1, 2, 3, 4, 5}), 0);
     sgd.accumulate(x, 1.0);

@@ -141,6 +141,27 @@ class SyncTrainingTest {
     assertThat(model(first)).isNotEqualTo(model(byEpoch));
   }
 
+  /**
+   * The first epoch ends on the mean of its second half of rounds (its first half is burn-in from
+   * the zero model). Of two rounds that is the last round's model, the one it ends on without
+   * averaging; of several, a different model.
+   */
+  @Test
+  void theFirstEpochEndsOnTheMeanOfItsSecondHalfOfRounds() {
+    SGDRegressor averaging = new SGDRegressor().setMaxIter(1).setTol(0);
+    SGDRegressor lastRound = new SGDRegressor().setMaxIter(1).setTol(0).setAveraging(false);
+    Dataset<Row> twoRounds = corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
+    SGDLinearModelView averaged = SGDLinearModelView.of(averaging.fit(twoRounds));
+    assertThat(averaged.summary().roundsPerEpoch()).containsExactly(2);
+    assertThat(model(averaged)).containsExactly(model(SGDLinearModelView.of(lastRound.fit(twoRounds))));
+
+    Dataset<Row> sixRounds = TrainingData.spark().read().format("corgipile")
+        .option("partitions", "3").option("bufferSize", "300").load(table);
+    SGDLinearModelView ofSix = SGDLinearModelView.of(averaging.fit(sixRounds));
+    assertThat(ofSix.summary().roundsPerEpoch()).containsExactly(6); // the smallest partition holds six buffers
+    assertThat(model(ofSix)).isNotEqualTo(model(SGDLinearModelView.of(lastRound.fit(sixRounds))));
+  }
+
   /** Rows each task attempt has seen, for failing a task midway (local mode: one JVM). */
   private static final Map<Long, Long> ROWS_SEEN = new ConcurrentHashMap<>();
 
