@@ -52,7 +52,7 @@ public interface SGDParams extends Params {
   /** Default of {@link #syncStepSize()}. */
   double DEFAULT_SYNC_STEP_SIZE = 1.0;
   /** Default of {@link #syncMomentum()}. */
-  double DEFAULT_SYNC_MOMENTUM = 0.8;
+  double DEFAULT_SYNC_MOMENTUM = 0.0;
   /** Default of {@link #syncInterval()}: one round per shuffle buffer. */
   String DEFAULT_SYNC_INTERVAL = SyncInterval.BUFFER.toString();
 
