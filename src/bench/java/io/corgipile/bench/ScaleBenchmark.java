@@ -77,11 +77,23 @@ public final class ScaleBenchmark {
     }
   }
 
+  /** The columns of {@code scale.csv}, which {@link Epoch#parse} reads back. */
+  static final String CSV_HEADER = "dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,"
+      + "deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors";
+
   /** One epoch of one run. */
   record Epoch(String dataset, int partitions, String sync, double momentum, String compression, int epoch,
       int rounds, double accuracy, double seconds, long bytesTo, long bytesFrom) {
     String config() {
       return "syncInterval=" + sync + ", syncMomentum=" + momentum + ", deltaCompression=" + compression;
+    }
+
+    /** One line of {@code scale.csv} ({@link #CSV_HEADER}'s columns). */
+    static Epoch parse(String line) {
+      String[] f = line.split(",");
+      return new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[5]), f[6], Integer.parseInt(f[7]),
+          Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]), Long.parseLong(f[11]),
+          Long.parseLong(f[12]));
     }
   }
 
@@ -137,8 +149,7 @@ public final class ScaleBenchmark {
     Path csv = settings.out().resolve("scale.csv");
     List<Epoch> epochs = new ArrayList<>();
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv))) {
-      w.println("dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,deltaCompression,epoch,rounds,"
-          + "testAccuracy,seconds,bytesToExecutors,bytesFromExecutors");
+      w.println(CSV_HEADER);
       for (String name : settings.datasets()) {
         Prepared data = prepare(spark, settings, name);
         for (int p : settings.partitions()) {
@@ -254,14 +265,8 @@ public final class ScaleBenchmark {
 
   /** The epochs of a {@code scale.csv}, in its columns' order. */
   private static List<Epoch> read(Path csv) throws IOException {
-    List<Epoch> epochs = new ArrayList<>();
-    for (String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
-      String[] f = line.split(",");
-      epochs.add(new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[5]), f[6], Integer.parseInt(f[7]),
-          Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]), Long.parseLong(f[11]),
-          Long.parseLong(f[12])));
-    }
-    return epochs;
+    List<String> lines = Files.readAllLines(csv);
+    return lines.subList(1, lines.size()).stream().map(Epoch::parse).toList();
   }
 
   private static RoundCostModel.Observation observation(Epoch e) {
@@ -291,6 +296,24 @@ public final class ScaleBenchmark {
   }
 
   private static Prepared prepare(SparkSession spark, Settings settings, String name) {
+    Path dir = generate(spark, settings, name);
+    List<Row> testRows = spark.read().parquet(dir.resolve("test").toString()).select("features", "label")
+        .collectAsList();
+    Vector[] x = new Vector[testRows.size()];
+    double[] y = new double[testRows.size()];
+    for (int i = 0; i < y.length; i++) {
+      x[i] = (Vector) testRows.get(i).get(0);
+      y[i] = testRows.get(i).getDouble(1);
+    }
+    return new Prepared(name, dir.resolve("train-sorted-by-label").toString(), x, y);
+  }
+
+  /**
+   * Writes a dataset's training Parquet (sorted by label) and test Parquet under the data folder,
+   * unless an earlier run did; returns their folder. {@code scripts/bench bandwidth} calls it on its
+   * own, so no run under a bandwidth limit pays for generating data.
+   */
+  static Path generate(SparkSession spark, Settings settings, String name) {
     Path dir = settings.data().resolve("scale-" + name + "-" + settings.rows());
     String train = dir.resolve("train-sorted-by-label").toString();
     String test = dir.resolve("test").toString();
@@ -309,14 +332,7 @@ public final class ScaleBenchmark {
           .option("parquet.block.row.count.limit", Math.max(100, settings.rows() / 1_000)).parquet(train);
       rows.where("id < 20000").write().mode("overwrite").parquet(test);
     }
-    List<Row> testRows = spark.read().parquet(test).select("features", "label").collectAsList();
-    Vector[] x = new Vector[testRows.size()];
-    double[] y = new double[testRows.size()];
-    for (int i = 0; i < y.length; i++) {
-      x[i] = (Vector) testRows.get(i).get(0);
-      y[i] = testRows.get(i).getDouble(1);
-    }
-    return new Prepared(name, train, x, y);
+    return dir;
   }
 
   private static PipelineStage[] stages(String name) {
