@@ -98,7 +98,13 @@ limited_cluster_run() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
   scripts/local-cluster start
+  # The runs of a rate follow one another, so anything else the machine does between them weighs
+  # on the ratios: the report shows the 1-minute load average at the start and the end of each.
+  local load_start load_end
+  read -r load_start _ </proc/loadavg
   "$@"
+  read -r load_end _ </proc/loadavg
+  echo "$load_start $load_end" >"$dir/loadavg"
   # what the bucket sent and dropped, for the log: drops would mean the queue is too short
   tc -s qdisc show dev lo >&2
 }

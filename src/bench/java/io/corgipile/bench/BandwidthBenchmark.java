@@ -109,7 +109,16 @@ public final class BandwidthBenchmark {
       Files.write(csv, merge(runs, rates));
     }
     List<RatedEpoch> epochs = read(csv);
-    Files.writeString(out.resolve("summary.md"), summary(epochs, scaleArgs));
+    Map<String, String> loads = new LinkedHashMap<>();
+    if (runs != null) {
+      for (String rate : rates) {
+        Path load = runs.resolve(rate).resolve("loadavg");
+        if (Files.isRegularFile(load)) {
+          loads.put(rate, Files.readString(load).strip());
+        }
+      }
+    }
+    Files.writeString(out.resolve("summary.md"), summary(epochs, scaleArgs, loads));
     chart(epochs, out.resolve(CHART));
   }
 
@@ -160,7 +169,11 @@ public final class BandwidthBenchmark {
     return run.stream().mapToDouble(e -> value.applyAsDouble(e.epoch())).average().orElseThrow();
   }
 
-  static String summary(List<RatedEpoch> epochs, String scaleArgs) {
+  /**
+   * @param loads per rate, the machine's 1-minute load average when its run started and ended
+   *     ("3.10 2.95"), as scripts/lib/bandwidth.sh records it; empty when only a CSV is at hand
+   */
+  static String summary(List<RatedEpoch> epochs, String scaleArgs, Map<String, String> loads) {
     int lastEpoch = epochs.stream().mapToInt(e -> e.epoch().epoch()).max().orElse(0);
     StringBuilder out = new StringBuilder("# Training time against loopback bandwidth\n\n");
     out.append(String.format(Locale.ROOT, "Command: `%s` (%s). Each rate ran in a network namespace of its own"
@@ -197,6 +210,13 @@ public final class BandwidthBenchmark {
     }
     out.append(differing.isEmpty() ? "\nEvery run reached the same test accuracy at every rate.\n"
         : "\nTest accuracy differs between rates for: " + String.join("; ", differing) + ".\n");
+    if (!loads.isEmpty()) {
+      out.append("\nThe machine's 1-minute load average (this run's own cluster and driver included) when the"
+          + " driver started and when it ended, per rate: the rates ran one after another, so a change in"
+          + " other work between them shows in their ratios.\n\n| Mbit/s | load at start | load at end |\n"
+          + "|---|---:|---:|\n");
+      loads.forEach((rate, load) -> out.append("| " + rate + " | " + load.replace(" ", " | ") + " |\n"));
+    }
     out.append("\nChart: [" + CHART + "](" + CHART + ").\n");
     return out.toString();
   }
@@ -207,16 +227,18 @@ public final class BandwidthBenchmark {
    * Nothing is written without a limited rate.
    */
   static void chart(List<RatedEpoch> epochs, Path file) throws IOException {
-    XYChart chart = ReportPlots.chart("loopback bandwidth (Mbit/s)", "seconds per epoch");
+    XYChart chart = ReportPlots.chart("", "seconds per epoch");
     chart.setTitle("Seconds per epoch against bandwidth");
     chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
     chart.getStyler().setYAxisMin(0.0); // heights in proportion: the ratios to unlimited show as they are
     double[] limits = epochs.stream().filter(e -> !e.unlimited()).mapToDouble(RatedEpoch::mbit).toArray();
     if (limits.length == 0) {
       Files.deleteIfExists(file);
       return;
     }
+    // ticks at the decades only (labels at 1-9 x 10^n overlap), so the axis title names the rates
+    chart.setXAxisTitle("loopback bandwidth (Mbit/s; measured at " + Arrays.stream(limits).sorted().distinct()
+        .mapToObj(r -> String.format(Locale.ROOT, "%.0f", r)).collect(Collectors.joining(", ")) + ")");
     double low = Arrays.stream(limits).min().getAsDouble();
     double high = Arrays.stream(limits).max().getAsDouble();
     int n = 0;
