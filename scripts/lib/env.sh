@@ -52,13 +52,32 @@ wants_help() {
   return 1
 }
 
-# What scripts/bench and scripts/bench-scan do after their usage text: compile, record in
-# BENCH_COMMAND and BENCH_CODE what produced the figures (the drivers write both into their
-# results, so every table says what produced it), and replace this shell with the Java driver.
+# Records in BENCH_COMMAND and BENCH_CODE what produced the figures: the drivers write both into
+# their results, so every table says what produced it.
+# Usage: record_provenance SCRIPT [ARGUMENT...]   (SCRIPT as the user typed it: scripts/bench)
+record_provenance() {
+  local script="$1" dirty
+  shift
+  BENCH_COMMAND="$script${*:+ $*}"
+  dirty="$(git status --porcelain -- src/main src/bench pom.xml 2>/dev/null | sed 's/^...//' | paste -sd, - || true)"
+  BENCH_CODE="commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)${dirty:+, uncommitted changes in: $dirty}"
+  export BENCH_COMMAND BENCH_CODE
+}
+
+# Sets the array BENCH_JAVA to the start of a benchmark driver's command line: java with Spark's
+# module flags, the heap (BENCH_HEAP) and BENCH_JAVA_OPTS. An array, not a function, so that
+# run_benchmark can exec it and scripts/bench bandwidth can pass it into a network namespace.
+benchmark_java() {
+  # shellcheck disable=SC2206 # the flags and BENCH_JAVA_OPTS are lists of words
+  BENCH_JAVA=(java $(java_flags) -Xmx"${BENCH_HEAP:-8g}" ${BENCH_JAVA_OPTS:-})
+}
+
+# What scripts/bench and scripts/bench-scan do after their usage text: compile, record what
+# produced the figures, and replace this shell with the Java driver.
 # Usage: run_benchmark SCRIPT CLASS [JVM_OPTION...] -- [ARGUMENT...]
 #   SCRIPT is the command as the user typed it (scripts/bench), CLASS the driver in io.corgipile.bench.
 run_benchmark() {
-  local script="$1" class="$2" dirty
+  local script="$1" class="$2"
   local -a jvm=()
   shift 2
   while [[ $# -gt 0 && "$1" != -- ]]; do
@@ -67,13 +86,7 @@ run_benchmark() {
   done
   [[ $# -gt 0 ]] && shift
   compile_benchmarks
-
-  BENCH_COMMAND="$script${*:+ $*}"
-  dirty="$(git status --porcelain -- src/main src/bench pom.xml 2>/dev/null | sed 's/^...//' | paste -sd, - || true)"
-  BENCH_CODE="commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)${dirty:+, uncommitted changes in: $dirty}"
-  export BENCH_COMMAND BENCH_CODE
-
-  # shellcheck disable=SC2046,SC2086
-  exec java $(java_flags) -Xmx"${BENCH_HEAP:-8g}" ${BENCH_JAVA_OPTS:-} "${jvm[@]}" \
-    -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@"
+  record_provenance "$script" "$@"
+  benchmark_java
+  exec "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@"
 }

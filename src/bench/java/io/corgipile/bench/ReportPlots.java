@@ -146,6 +146,11 @@ final class ReportPlots {
   private static final java.awt.Color[] PALETTE = Stream.of("#D55E00", "#E69F00", "#56B4E9", "#009E73",
       "#0072B2", "#CC79A7", "#000000", "#999999").map(java.awt.Color::decode).toArray(java.awt.Color[]::new);
 
+  /** The palette's i-th colour, for series that must share one (a line and its reference). */
+  static java.awt.Color color(int i) {
+    return PALETTE[i % PALETTE.length];
+  }
+
   static XYChart chart(String xTitle, String yTitle) {
     XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
     c.getStyler().setLegendPosition(LegendPosition.OutsideE);
@@ -167,12 +172,14 @@ final class ReportPlots {
     return s;
   }
 
-  private static void reference(XYChart c, String name, double x0, double x1, double y) {
+  /** A dashed horizontal line at {@code y} from {@code x0} to {@code x1}; null if y is not a number. */
+  static XYSeries reference(XYChart c, String name, double x0, double x1, double y) {
     XYSeries s = line(c, name, new double[] {x0, x1}, new double[] {y, y});
     if (s != null) {
       s.setMarker(SeriesMarkers.NONE);
       s.setLineStyle(DASHED);
     }
+    return s;
   }
 
   private static void point(XYChart c, String name, double x, double y) {

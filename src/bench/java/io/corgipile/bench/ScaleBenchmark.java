@@ -89,6 +89,10 @@ public final class ScaleBenchmark {
     }
   }
 
+  /** The columns of {@code scale.csv}, which {@link Epoch#parse} reads back. */
+  static final String CSV_HEADER = "dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,"
+      + "deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors";
+
   /**
    * One epoch of one run. For {@link #GRADAVG}, {@code step} is the learning rate and {@code rounds}
    * the steps.
@@ -102,6 +106,14 @@ public final class ScaleBenchmark {
 
     boolean gradavg() {
       return sync.equals(GRADAVG);
+    }
+
+    /** One line of {@code scale.csv} ({@link #CSV_HEADER}'s columns). */
+    static Epoch parse(String line) {
+      String[] f = line.split(",");
+      return new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[4]), Double.parseDouble(f[5]), f[6],
+          Integer.parseInt(f[7]), Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]),
+          Long.parseLong(f[11]), Long.parseLong(f[12]));
     }
   }
 
@@ -140,7 +152,7 @@ public final class ScaleBenchmark {
   }
 
   /** A prepared dataset: Parquet of (features, label) sorted by label, and test rows in memory. */
-  record Prepared(String name, String train, double[][] testX, double[] testY) {}
+  record Prepared(String name, String train, Vector[] testX, double[] testY) {}
 
   public static void main(String[] args) throws IOException {
     Settings settings = Settings.parse(args);
@@ -157,8 +169,7 @@ public final class ScaleBenchmark {
     Path csv = settings.out().resolve("scale.csv");
     List<Epoch> epochs = new ArrayList<>();
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv))) {
-      w.println("dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,deltaCompression,epoch,rounds,"
-          + "testAccuracy,seconds,bytesToExecutors,bytesFromExecutors");
+      w.println(CSV_HEADER);
       for (String name : settings.datasets()) {
         Prepared data = prepare(spark, settings, name);
         for (int p : settings.partitions()) {
@@ -308,14 +319,8 @@ public final class ScaleBenchmark {
 
   /** The epochs of a {@code scale.csv}, in its columns' order. */
   private static List<Epoch> read(Path csv) throws IOException {
-    List<Epoch> epochs = new ArrayList<>();
-    for (String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
-      String[] f = line.split(",");
-      epochs.add(new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[4]), Double.parseDouble(f[5]),
-          f[6], Integer.parseInt(f[7]), Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]),
-          Long.parseLong(f[11]), Long.parseLong(f[12])));
-    }
-    return epochs;
+    List<String> lines = Files.readAllLines(csv);
+    return lines.subList(1, lines.size()).stream().map(Epoch::parse).toList();
   }
 
   private static RoundCostModel.Observation observation(Epoch e) {
@@ -327,9 +332,17 @@ public final class ScaleBenchmark {
     int right = 0;
     for (int i = 0; i < data.testY().length; i++) {
       double margin = b;
-      double[] x = data.testX()[i];
-      for (int j = 0; j < w.length; j++) {
-        margin += w[j] * x[j];
+      // the wide set's test rows as sparse as they are stored: 20,000 dense rows of 32,768 doubles
+      // would take 5.2 GB of the driver's heap. Skipping the zeros changes no margin's sign.
+      if (data.testX()[i] instanceof org.apache.spark.ml.linalg.SparseVector x) {
+        for (int k = 0; k < x.indices().length; k++) {
+          margin += w[x.indices()[k]] * x.values()[k];
+        }
+      } else {
+        double[] x = data.testX()[i].toArray();
+        for (int j = 0; j < w.length; j++) {
+          margin += w[j] * x[j];
+        }
       }
       right += (margin > 0 ? 1.0 : 0.0) == data.testY()[i] ? 1 : 0;
     }
@@ -337,6 +350,24 @@ public final class ScaleBenchmark {
   }
 
   private static Prepared prepare(SparkSession spark, Settings settings, String name) {
+    Path dir = generate(spark, settings, name);
+    List<Row> testRows = spark.read().parquet(dir.resolve("test").toString()).select("features", "label")
+        .collectAsList();
+    Vector[] x = new Vector[testRows.size()];
+    double[] y = new double[testRows.size()];
+    for (int i = 0; i < y.length; i++) {
+      x[i] = (Vector) testRows.get(i).get(0);
+      y[i] = testRows.get(i).getDouble(1);
+    }
+    return new Prepared(name, dir.resolve("train-sorted-by-label").toString(), x, y);
+  }
+
+  /**
+   * Writes a dataset's training Parquet (sorted by label) and test Parquet under the data folder,
+   * unless an earlier run did; returns their folder. {@code scripts/bench bandwidth} calls it on its
+   * own, so no run under a bandwidth limit pays for generating data.
+   */
+  static Path generate(SparkSession spark, Settings settings, String name) {
     Path dir = settings.data().resolve("scale-" + name + "-" + settings.rows());
     String train = dir.resolve("train-sorted-by-label").toString();
     String test = dir.resolve("test").toString();
@@ -356,14 +387,7 @@ public final class ScaleBenchmark {
           .option("parquet.block.row.count.limit", Math.max(100, settings.rows() / 1_000)).parquet(train);
       rows.where("id < 20000").write().mode("overwrite").parquet(test);
     }
-    List<Row> testRows = spark.read().parquet(test).select("features", "label").collectAsList();
-    double[][] x = new double[testRows.size()][];
-    double[] y = new double[testRows.size()];
-    for (int i = 0; i < y.length; i++) {
-      x[i] = ((Vector) testRows.get(i).get(0)).toArray();
-      y[i] = testRows.get(i).getDouble(1);
-    }
-    return new Prepared(name, train, x, y);
+    return dir;
   }
 
   private static PipelineStage[] stages(String name) {
