@@ -44,6 +44,11 @@ final class RoundJob {
    */
   record Result(double[] coefficients, double intercept, double weightSum, double lossSum, long rows, long skipped,
       long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds) {
+    /** The mean as the next round's starting model, taken as it is. */
+    StartingModel model() {
+      return new StartingModel(coefficients, intercept, updatesPerPartition);
+    }
+
     /** The merged models with what the round cost. */
     Result withCost(long bytesToExecutors, long bytesFromExecutors, double seconds) {
       return new Result(coefficients, intercept, weightSum, lossSum, rows, skipped, updatesPerPartition, residualsLost,
@@ -109,7 +114,6 @@ final class RoundJob {
     ScatterReduce.Sums sums = ScatterReduce.reduce(results, start, slices, config::featureSizeMismatch);
     return merge(sums.stats(), sums.mean(), model);
   }
-
 
   /**
    * @param results in partition order

@@ -122,8 +122,7 @@ final class SGDOptimizer {
         totals.add(merged);
         if (merged.coefficients() != null) {
           // with one round, the mean as it is, as syncInterval=epoch always gave
-          model = rounds == 1 ? new StartingModel(merged.coefficients(), merged.intercept(),
-              merged.updatesPerPartition()) : server.next(model, merged);
+          model = rounds == 1 ? merged.model() : server.next(model, merged);
           if (epochMean != null && round >= firstAveraged) {
             epochMean.add(model.coefficients(), model.intercept());
           }

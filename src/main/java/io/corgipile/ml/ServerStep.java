@@ -26,7 +26,7 @@ final class ServerStep {
    */
   StartingModel next(StartingModel start, RoundJob.Result mean) {
     if (stepSize == 1 && momentum == 0) {
-      return new StartingModel(mean.coefficients(), mean.intercept(), mean.updatesPerPartition());
+      return mean.model();
     }
     double[] to = mean.coefficients();
     if (velocity == null || velocity.length != to.length) {
