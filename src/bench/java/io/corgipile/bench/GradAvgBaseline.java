@@ -88,7 +88,6 @@ final class GradAvgBaseline {
       int batch = (largest + stepsPerEpoch - 1) / stepsPerEpoch;
       int steps = (largest + batch - 1) / batch;
       double[] model = new double[numFeatures + 1]; // the intercept last
-      int executors = Math.max(1, jsc.sc().statusTracker().getExecutorInfos().length - 1); // less the driver
       int step = 0;
       for (int epoch = 0; epoch < epochs; epoch++) {
         long rows = 0;
@@ -97,7 +96,7 @@ final class GradAvgBaseline {
         for (int s = 0; s < steps; s++) {
           String stepId = Integer.toString(step++);
           meter.beginRound(stepId);
-          bytesTo += SerializedSize.of(model) * executors;
+          bytesTo += SerializedSize.broadcast(jsc.sc(), model);
           double[] sum = step(cached, jsc.broadcast(model), seed, epoch, s, batch);
           rows += (long) sum[numFeatures + 1];
           for (int j = 0; j <= numFeatures; j++) {

@@ -65,7 +65,7 @@ final class RoundJob {
     String roundId = Integer.toString(round);
     meter.beginRound(roundId);
     long began = System.nanoTime();
-    long broadcastBytes = SerializedSize.of(model) * executors(jsc);
+    long broadcastBytes = SerializedSize.broadcast(jsc.sc(), model);
     Broadcast<StartingModel> start = jsc.broadcast(model);
     Result merged;
     try {
@@ -78,12 +78,6 @@ final class RoundJob {
     double seconds = (System.nanoTime() - began) / 1e9;
     RoundTraffic traffic = meter.awaitRound(roundId);
     return merged.withCost(broadcastBytes, traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
-  }
-
-  /** The executors a broadcast reaches: in local mode the driver's own. */
-  private static int executors(JavaSparkContext jsc) {
-    int withDriver = jsc.sc().statusTracker().getExecutorInfos().length;
-    return Math.max(1, withDriver - 1);
   }
 
   /**

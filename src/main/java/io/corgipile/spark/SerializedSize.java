@@ -1,6 +1,7 @@
 package io.corgipile.spark;
 
 import java.io.OutputStream;
+import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.serializer.SerializationStream;
 import scala.reflect.ClassTag$;
@@ -19,6 +20,14 @@ public final class SerializedSize {
     stream.writeObject(value, ClassTag$.MODULE$.AnyRef());
     stream.close();
     return counter.bytes;
+  }
+
+  /**
+   * What a broadcast of {@code value} ships: its size times the executors it reaches, in local mode
+   * the driver's own (the status tracker lists the driver among the executors).
+   */
+  public static long broadcast(SparkContext sc, Object value) {
+    return of(value) * Math.max(1, sc.statusTracker().getExecutorInfos().length - 1);
   }
 
   private static final class Counter extends OutputStream {
