@@ -93,17 +93,25 @@ final class GradAvgBaseline {
         long rows = 0;
         long bytesTo = 0;
         long bytesFrom = 0;
-        for (int s = 0; s < steps; s++) {
-          String stepId = Integer.toString(step++);
-          meter.beginRound(stepId);
-          bytesTo += SerializedSize.broadcast(jsc.sc(), model);
-          double[] sum = step(cached, jsc.broadcast(model), seed, epoch, s, batch);
-          rows += (long) sum[numFeatures + 1];
-          for (int j = 0; j <= numFeatures; j++) {
-            model[j] -= learningRate * sum[j] / sum[numFeatures + 1];
+        // the epoch's order, drawn once per partition rather than again by every step
+        int e = epoch;
+        JavaRDD<Rows> ordered = cached.mapPartitionsWithIndex((partition, it) -> List.of(
+            inOrder(it.next(), seed, e, partition)).iterator(), true).persist(StorageLevel.MEMORY_ONLY());
+        try {
+          for (int s = 0; s < steps; s++) {
+            String stepId = Integer.toString(step++);
+            meter.beginRound(stepId);
+            bytesTo += SerializedSize.broadcast(jsc.sc(), model);
+            double[] sum = step(ordered, jsc.broadcast(model), s, batch);
+            rows += (long) sum[numFeatures + 1];
+            for (int j = 0; j <= numFeatures; j++) {
+              model[j] -= learningRate * sum[j] / sum[numFeatures + 1];
+            }
+            RoundTraffic traffic = meter.awaitRound(stepId);
+            bytesFrom += traffic.resultBytes() + traffic.shuffleBytesWritten();
           }
-          RoundTraffic traffic = meter.awaitRound(stepId);
-          bytesFrom += traffic.resultBytes() + traffic.shuffleBytesWritten();
+        } finally {
+          ordered.unpersist(false);
         }
         long now = System.nanoTime();
         results.add(new EpochResult(Arrays.copyOf(model, numFeatures), model[numFeatures], steps, rows,
@@ -120,11 +128,9 @@ final class GradAvgBaseline {
    * One step's job: the partitions' gradient sums at {@code model}, added in partition order, with
    * the rows they cover last.
    */
-  private static double[] step(JavaRDD<Rows> cached, Broadcast<double[]> model, long seed, int epoch, int step,
-      int batch) {
+  private static double[] step(JavaRDD<Rows> ordered, Broadcast<double[]> model, int step, int batch) {
     try {
-      List<double[]> gradients = cached.mapPartitionsWithIndex((partition, it) -> List.of(gradient(it.next(),
-          model.value(), seed, epoch, partition, step, batch)).iterator(), false).collect();
+      List<double[]> gradients = ordered.map(rows -> gradient(rows, model.value(), step, batch)).collect();
       double[] sum = new double[gradients.get(0).length];
       for (double[] g : gradients) {
         for (int j = 0; j < sum.length; j++) {
@@ -138,16 +144,14 @@ final class GradAvgBaseline {
   }
 
   /**
-   * The logistic-loss gradient summed over mini-batch {@code step} of a partition's rows in this
+   * The logistic-loss gradient summed over mini-batch {@code step} of a partition's rows in the
    * epoch's order: one entry per coefficient, the intercept's, then the rows summed over.
    */
-  private static double[] gradient(Rows rows, double[] model, long seed, int epoch, int partition, int step, int batch) {
+  private static double[] gradient(Rows rows, double[] model, int step, int batch) {
     int n = rows.labels().length;
-    int[] order = order(n, seed, epoch, partition);
     int d = model.length - 1;
     double[] g = new double[d + 2];
-    for (int k = Math.min(n, step * batch); k < Math.min(n, (step + 1) * batch); k++) {
-      int i = order[k];
+    for (int i = Math.min(n, step * batch); i < Math.min(n, (step + 1) * batch); i++) {
       Vector x = rows.features()[i];
       double margin = model[d];
       if (x instanceof SparseVector sparse) {
@@ -178,15 +182,22 @@ final class GradAvgBaseline {
     return g;
   }
 
-  /** The order a partition visits its {@code n} cached rows in during {@code epoch}. */
-  private static int[] order(int n, long seed, int epoch, int partition) {
+  /** A partition's cached rows in the order it visits them during {@code epoch}. */
+  private static Rows inOrder(Rows rows, long seed, int epoch, int partition) {
+    int n = rows.labels().length;
     int[] order = new int[n];
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
     SplitMix64 random = new EpochSeeds(seed).random(epoch, partition, EpochSeeds.Purpose.TUPLE_ORDER);
     random.shuffle(order, n);
-    return order;
+    Vector[] features = new Vector[n];
+    double[] labels = new double[n];
+    for (int k = 0; k < n; k++) {
+      features[k] = rows.features()[order[k]];
+      labels[k] = rows.labels()[order[k]];
+    }
+    return new Rows(features, labels);
   }
 
   private static Iterator<Rows> rows(Iterator<Row> it) {
