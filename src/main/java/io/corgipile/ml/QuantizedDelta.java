@@ -19,9 +19,10 @@ import java.util.Arrays;
  * min and scale: {@code scale = (max - min) / 255}, {@code code = round((v - min) / scale)}, decoded
  * {@code min + code * scale}, so a value is off by at most half its chunk's scale; a constant chunk
  * has scale 0 and decodes exactly. A chunk with values of both signs puts zero on its grid (scale
- * {@code (max - min) / 254}, min moved by under half a step), so an exact 0 decodes to exactly 0. Rounding is to nearest, not stochastic: {@link ErrorFeedback}
- * carries the error into the next round, and encoding stays a pure function of the input, bit for bit
- * the same on every JVM (Java's double arithmetic is strict IEEE 754).
+ * {@code (max - min) / 254}, min moved by under half a step), so an exact 0 decodes to exactly 0.
+ * Rounding is to nearest, not stochastic: {@link ErrorFeedback} carries the error into the next
+ * round, and encoding stays a pure function of the input, bit for bit the same on every JVM (Java's
+ * double arithmetic is strict IEEE 754).
  *
  * <p>Sparse indices are carried as the gaps between them, each a LEB128 varint of {@code gap - 1}:
  * one byte per index while touched coordinates are less than 128 apart, instead of four.

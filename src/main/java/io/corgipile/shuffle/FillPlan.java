@@ -118,7 +118,10 @@ public final class FillPlan {
     return new Slice(firstFill, endFill, firstBlock, endBlock, from - blockStarts[firstBlock], to - from);
   }
 
-  /** The first of {@code groups} groups that round {@code round} of {@code rounds} reads: round groups / rounds, rounded. */
+  /**
+   * The first of {@code groups} groups that round {@code round} of {@code rounds} reads:
+   * {@code round * groups / rounds}, rounded to the nearest.
+   */
   private static int groupAt(int round, int groups, int rounds) {
     return (int) ((2L * round * groups + rounds) / (2L * rounds));
   }

@@ -84,7 +84,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     int epoch = conf.effectiveEpoch(localProperty(task, ReadOptions.EPOCH_LOCAL_PROPERTY));
     long seed = conf.effectiveSeed(localProperty(task, ReadOptions.SEED_LOCAL_PROPERTY));
     ReadConf.Round round = ReadConf.round(localProperty(task, ReadOptions.ROUND_LOCAL_PROPERTY),
-        localProperty(task, ReadOptions.ROUNDS_LOCAL_PROPERTY), localProperty(task, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY));
+        localProperty(task, ReadOptions.ROUNDS_LOCAL_PROPERTY),
+        localProperty(task, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY));
     FillLayout.PartitionStream stream = layout.partition(epoch, seed, partition.index());
     FillPlan.Slice range = stream.slice(round.interval(), round.index(), round.count());
     int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
