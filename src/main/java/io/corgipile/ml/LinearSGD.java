@@ -13,6 +13,14 @@ import io.corgipile.spark.FeatureVector;
  * {@code (sum + sumScale * v) / iterates}: a change to {@code v_j} moves {@code sum_j} the other
  * way, so the mean too costs O(non-zeros) per update. The mean does not follow the drift a
  * buffer's mix of labels gives the last iterates.
+ *
+ * <p>Under {@link FeatureScaling} it trains on {@code z = (x - mu) * s}, {@code s = 1 / sigma},
+ * without building {@code z}: the scale enters each read of {@code x_j}; the centering makes the
+ * gradient {@code d * (s_j x_j - m_j)} ({@code m = mu * s}) dense, so the weights are kept as {@code
+ * scale * (v + c * m)} and the dense part moves the scalar {@code c} alone. The margin needs {@code
+ * sum_j w_j m_j}, kept as {@code scale * (vm + c * |m|^2)} with {@code vm = sum_j v_j m_j} updated
+ * with every move of a {@code v_j}. Centering is never combined with L1 ({@link FeatureSummary}),
+ * whose exact zeros it would move.
  */
 final class LinearSGD {
   /**
@@ -28,6 +36,13 @@ final class LinearSGD {
   private final double[] v;
   private double scale = 1.0;
   private double intercept;
+
+  // standardization: 1 / sigma, or null to train on x as it is; mu / sigma, or null when not centered
+  private final double[] inverseStd;
+  private final double[] scaledMean;
+  private final double scaledMeanNorm2;
+  private double c;
+  private double vm;
 
   // the running batch: gradient sums over the features it touched
   private final double[] gradient;
@@ -48,6 +63,7 @@ final class LinearSGD {
   // the iterates' sum, as sum + sumScale * v; null when averaging is off
   private final double[] sum;
   private double sumScale;
+  private double cSum;
   private double interceptSum;
 
   /**
@@ -55,9 +71,10 @@ final class LinearSGD {
    * @param previousUpdates the updates a partition made in earlier passes, for {@code invsqrt}
    * @param averaged the partitions the driver averages every round, for the rate ({@link StepSchedule#rate})
    * @param averageIterates whether {@link #coefficients()} is the mean of the iterates rather than the last
+   * @param scaling the scaling the coefficients are in, or null for none
    */
   LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates, int averaged,
-      boolean averageIterates) {
+      boolean averageIterates, FeatureScaling scaling) {
     this.config = config;
     this.epochRate = config.schedule().epochRate(config.stepSize(), config.decayRate(), epoch);
     this.v = coefficients;
@@ -70,6 +87,18 @@ final class LinearSGD {
     this.isTouched = new boolean[n];
     this.l1Received = config.l1() > 0 ? new double[n] : null;
     this.sum = averageIterates ? new double[n] : null;
+    this.inverseStd = scaling == null ? null : scaling.inverseStd();
+    this.scaledMean = scaling == null ? null : scaling.scaledMean();
+    this.scaledMeanNorm2 = scaledMean == null ? 0 : dot(scaledMean, scaledMean);
+    this.vm = scaledMean == null ? 0 : dot(v, scaledMean);
+  }
+
+  private static double dot(double[] a, double[] b) {
+    double dot = 0;
+    for (int j = 0; j < a.length; j++) {
+      dot += a[j] * b[j];
+    }
+    return dot;
   }
 
   int numFeatures() {
@@ -82,10 +111,27 @@ final class LinearSGD {
 
   double margin(FeatureVector x) {
     double dot = 0;
-    for (int k = 0, n = x.numStored(); k < n; k++) {
-      dot += v[x.index(k)] * x.value(k);
+    if (inverseStd == null) {
+      for (int k = 0, n = x.numStored(); k < n; k++) {
+        dot += v[x.index(k)] * x.value(k);
+      }
+      return dot * scale + intercept;
     }
-    return dot * scale + intercept;
+    if (scaledMean == null) {
+      for (int k = 0, n = x.numStored(); k < n; k++) {
+        int j = x.index(k);
+        dot += v[j] * (x.value(k) * inverseStd[j]);
+      }
+      return dot * scale + intercept;
+    }
+    double alongMean = 0;
+    for (int k = 0, n = x.numStored(); k < n; k++) {
+      int j = x.index(k);
+      double z = x.value(k) * inverseStd[j];
+      dot += v[j] * z;
+      alongMean += scaledMean[j] * z;
+    }
+    return (dot + c * alongMean - (vm + c * scaledMeanNorm2)) * scale + intercept;
   }
 
   /** Adds one row's gradient, {@code derivative * x}, to the batch. */
@@ -96,7 +142,7 @@ final class LinearSGD {
         continue; // a dense zero is an absent feature, so dense and sparse rows train alike
       }
       int j = x.index(k);
-      gradient[j] += derivative * value;
+      gradient[j] += derivative * (inverseStd == null ? value : value * inverseStd[j]);
       if (!isTouched[j]) {
         isTouched[j] = true;
         touched[numTouched++] = j;
@@ -126,6 +172,9 @@ final class LinearSGD {
       move(j, -step * gradient[j] / scale);
       gradient[j] = 0;
     }
+    if (scaledMean != null) { // the dense part of the centered gradient, -d * m, summed over the batch
+      c += step * interceptGradient / scale;
+    }
     if (config.fitIntercept()) {
       intercept -= step * interceptGradient;
     }
@@ -143,7 +192,11 @@ final class LinearSGD {
     batchRows = 0;
     if (sum != null) { // add this iterate, scale * v, to the sum
       sumScale += scale;
+      cSum += scale * c;
       interceptSum += intercept;
+    }
+    if (scaledMean != null && updates % Math.max(1, v.length) == 0) {
+      vm = dot(v, scaledMean); // the rounding vm's increments gather, cleared at O(1) per update amortized
     }
   }
 
@@ -152,6 +205,9 @@ final class LinearSGD {
     v[j] += delta;
     if (sum != null) {
       sum[j] -= sumScale * delta;
+    }
+    if (scaledMean != null) {
+      vm += delta * scaledMean[j];
     }
   }
 
@@ -170,6 +226,8 @@ final class LinearSGD {
       }
       v[j] *= scale;
     }
+    c *= scale;
+    vm = scaledMean == null ? 0 : dot(v, scaledMean);
     sumScale = 0;
     scale = 1.0;
   }
@@ -187,14 +245,20 @@ final class LinearSGD {
   }
 
   /**
-   * The weights as plain coefficients: with averaging, the mean of the iterates so far, zero
-   * wherever L1 holds the last iterate at zero (a mean of iterates is never exactly zero).
+   * The weights as plain coefficients (in the scaled features' space, under a scaling): with
+   * averaging, the mean of the iterates so far, zero wherever L1 holds the last iterate at zero (a
+   * mean of iterates is never exactly zero).
    */
   double[] coefficients() {
     double[] w = new double[v.length];
     for (int j = 0; j < v.length; j++) {
       boolean heldAtZero = l1Received != null && v[j] == 0;
-      w[j] = !averaged() ? scale * v[j] : heldAtZero ? 0 : (sum[j] + sumScale * v[j]) / updates;
+      if (scaledMean != null) {
+        w[j] = averaged() ? (sum[j] + sumScale * v[j] + cSum * scaledMean[j]) / updates
+            : scale * (v[j] + c * scaledMean[j]);
+      } else {
+        w[j] = !averaged() ? scale * v[j] : heldAtZero ? 0 : (sum[j] + sumScale * v[j]) / updates;
+      }
     }
     return w;
   }

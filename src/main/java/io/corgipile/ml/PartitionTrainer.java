@@ -10,15 +10,14 @@ import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * One partition's round: sequential SGD over its rows in the order they arrive, starting from the
- * broadcast model. Rows are {@code (features, label, weight?)} as {@link InternalRow}s.
+ * broadcast model. Rows are {@link TrainingRow}s; under standardization the model is in the scaled
+ * features' space.
  */
 final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, PartitionResult> {
   private static final long serialVersionUID = 1L;
-  static final int FEATURES = 0;
-  static final int LABEL = 1;
-  static final int WEIGHT = 2;
 
   private final Broadcast<StartingModel> start;
+  private final Broadcast<FeatureScaling> scaling;
   private final SGDConfig config;
   private final int epoch;
   private final int averaged;
@@ -31,10 +30,12 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
    * @param averageIterates whether to return the mean of the round's iterates rather than the last
    * @param run names the training run, for the residuals of error feedback kept on the executor
    * @param round the round's number in the whole run, counted over epochs
+   * @param scaling the features' scaling, null for none
    */
-  PartitionTrainer(Broadcast<StartingModel> start, SGDConfig config, int epoch, int averaged, boolean averageIterates,
-      String run, int round) {
+  PartitionTrainer(Broadcast<StartingModel> start, Broadcast<FeatureScaling> scaling, SGDConfig config, int epoch,
+      int averaged, boolean averageIterates, String run, int round) {
     this.start = start;
+    this.scaling = scaling;
     this.config = config;
     this.epoch = epoch;
     this.averaged = averaged;
@@ -56,9 +57,9 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
     long skipped = 0;
     while (rows.hasNext()) {
       InternalRow row = rows.next();
-      String problem = problem(row);
+      String problem = TrainingRow.problem(config, row);
       if (problem == null) {
-        x.pointTo(row, FEATURES);
+        x.pointTo(row, TrainingRow.FEATURES);
         if (sgd == null) {
           sgd = newSgd(new double[x.size()], model);
         } else if (x.size() != sgd.numFeatures()) {
@@ -66,8 +67,8 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
         }
         double margin = sgd.margin(x);
         if (Double.isFinite(margin)) {
-          double label = row.getDouble(LABEL);
-          double weight = config.weighted() ? row.getDouble(WEIGHT) : 1.0;
+          double label = row.getDouble(TrainingRow.LABEL);
+          double weight = TrainingRow.weight(config, row);
           count++;
           if (weight == 0) {
             continue; // as if absent: no update, so no iterate to average and no step of the schedule
@@ -80,14 +81,13 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
           }
           continue;
         }
-        problem = nonFiniteFeature(x);
+        problem = TrainingRow.nonFiniteFeature(config, x);
         if (problem == null) {
           throw config.diverged("the model diverged in epoch " + (epoch + 1) + " (a margin of " + margin + ")");
         }
       }
       if (!config.skipInvalid()) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + problem
-            + "; set handleInvalid to 'skip' to leave such rows out");
+        throw TrainingRow.invalid(config, problem);
       }
       skipped++;
     }
@@ -141,41 +141,6 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
 
   private LinearSGD newSgd(double[] coefficients, StartingModel model) {
     return new LinearSGD(coefficients, model.intercept(), config, epoch, model.updatesPerPartition(), averaged,
-        averageIterates);
-  }
-
-  /** What makes the row unusable, or null. Features are checked for finiteness only when a margin is not finite. */
-  private String problem(InternalRow row) {
-    if (row.isNullAt(FEATURES)) {
-      return "a row has null features in column '" + config.featuresCol() + "'";
-    }
-    if (row.isNullAt(LABEL)) {
-      return "a row has a null label in column '" + config.labelCol() + "'";
-    }
-    double label = row.getDouble(LABEL);
-    if (config.task() == SGDTask.CLASSIFICATION ? label != 0 && label != 1 : !Double.isFinite(label)) {
-      return "a row has label " + label + " in column '" + config.labelCol() + "'; "
-          + (config.task() == SGDTask.CLASSIFICATION ? "allowed labels are 0 and 1" : "labels must be finite");
-    }
-    if (config.weighted()) {
-      if (row.isNullAt(WEIGHT)) {
-        return "a row has a null weight in column '" + config.weightCol() + "'";
-      }
-      double weight = row.getDouble(WEIGHT);
-      if (!(weight >= 0) || Double.isInfinite(weight)) {
-        return "a row has weight " + weight + " in column '" + config.weightCol()
-            + "'; weights must be finite and >= 0";
-      }
-    }
-    return null;
-  }
-
-  private String nonFiniteFeature(FeatureVector x) {
-    for (int k = 0, n = x.numStored(); k < n; k++) {
-      if (!Double.isFinite(x.value(k))) {
-        return "a row has feature " + x.index(k) + " = " + x.value(k) + " in column '" + config.featuresCol() + "'";
-      }
-    }
-    return null;
+        averageIterates, scaling == null ? null : scaling.value());
   }
 }

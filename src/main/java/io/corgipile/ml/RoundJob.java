@@ -22,13 +22,16 @@ final class RoundJob {
   private final long directBytes;
   private final String run;
   private final int averaged;
+  private final Broadcast<FeatureScaling> scaling;
 
   /**
    * @param directBytes the most bytes of partition models the driver collects in a round
    * @param run names the training run, for the residuals of error feedback
    * @param averaged the partitions averaged every round, 1 when once an epoch ({@link StepSchedule#rate})
+   * @param scaling the features' scaling, null for none
    */
-  RoundJob(SGDConfig config, long directBytes, String run, int averaged) {
+  RoundJob(SGDConfig config, long directBytes, String run, int averaged, Broadcast<FeatureScaling> scaling) {
+    this.scaling = scaling;
     this.config = config;
     this.directBytes = directBytes;
     this.run = run;
@@ -70,7 +73,7 @@ final class RoundJob {
     Result merged;
     try {
       JavaRDD<PartitionResult> results = rows.mapPartitions(
-          new PartitionTrainer(start, config, epoch, averaged, partitionsAverage, run, round));
+          new PartitionTrainer(start, scaling, config, epoch, averaged, partitionsAverage, run, round));
       merged = merge(results, start, model, rows.getNumPartitions());
     } finally {
       start.destroy();

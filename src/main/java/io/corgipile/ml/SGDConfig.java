@@ -15,7 +15,7 @@ import java.io.Serializable;
  */
 record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, LossFunction loss,
     double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
-    boolean fitIntercept, boolean averaging, boolean skipInvalid, int maxIter, double tol, Long seed,
+    boolean fitIntercept, boolean standardization, boolean averaging, boolean skipInvalid, int maxIter, double tol, Long seed,
     SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
     double syncStepSize, double syncMomentum)
     implements Serializable {
@@ -27,7 +27,7 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
     Long seed = params.isSet(params.seed()) ? params.getSeed() : null;
     return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
         StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
-        reg * (1 - l1Share), params.getFitIntercept(), params.getAveraging(), skipInvalid, params.getMaxIter(),
+        reg * (1 - l1Share), params.getFitIntercept(), params.getStandardization(), params.getAveraging(), skipInvalid, params.getMaxIter(),
         params.getTol(), seed, SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()),
         DeltaCompression.of(params.getDeltaCompression()), params.getErrorFeedback(), params.getSyncStepSize(),
         params.getSyncMomentum());

@@ -11,9 +11,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -73,11 +75,16 @@ final class SGDOptimizer {
         sc.setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, Long.toString(config.seed()));
       }
       SyncSchedule schedule = SyncSchedule.of(config, trained, sc.getLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY));
+      FeatureScaling scaling = config.standardization() ? featureScaling(rows, sc) : null;
+      Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
       String run = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
       try (TaskResultMeter meter = TaskResultMeter.start(sc, run)) {
-        return epochs(rows, sc, jsc, schedule, meter, run);
+        return epochs(rows, sc, jsc, schedule, meter, run, scalingBroadcast);
       } finally {
         ResidualStore.clear(run); // the driver's own, in local mode the only executor
+        if (scalingBroadcast != null) {
+          scalingBroadcast.destroy();
+        }
       }
     } finally {
       for (int i = 0; i < keys.length; i++) {
@@ -86,16 +93,36 @@ final class SGDOptimizer {
     }
   }
 
+  /**
+   * The pass before the first epoch that standardization needs: the whole of epoch 0's input in one
+   * job, whatever round properties the thread holds. Null when no row has a positive weight.
+   */
+  private FeatureScaling featureScaling(JavaRDD<InternalRow> rows, SparkContext sc) {
+    sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "0");
+    for (String key : new String[] {ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY,
+        ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY}) {
+      sc.setLocalProperty(key, null);
+    }
+    sc.setLocalProperty(JOB_DESCRIPTION, config.task().estimatorName() + " feature summary (standardization)");
+    long began = System.nanoTime();
+    FeatureScaling scaling = failingOnData(() -> FeatureSummary.scaling(rows, config, directBytes));
+    LOG.info(String.format(Locale.ROOT, "%s: features summarized for standardization in %.2f s (%s)",
+        config.task().estimatorName(), (System.nanoTime() - began) / 1e9,
+        scaling == null ? "no row of positive weight" : scaling.centered() ? "scaled and centered" : "scaled"));
+    return scaling;
+  }
+
   private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule,
-      TaskResultMeter meter, String run) {
+      TaskResultMeter meter, String run, Broadcast<FeatureScaling> scaling) {
     String name = config.task().estimatorName();
     StartingModel model = new StartingModel(null, 0, 0);
-    TrainingHistory history = new TrainingHistory();
-    RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1);
+    TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value());
+    RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
     ServerStep server = new ServerStep(config.syncStepSize(), config.syncMomentum());
     int roundsSoFar = 0;
     for (int epoch = 0; epoch < config.maxIter(); epoch++) {
+      int thisEpoch = epoch; // for the job's lambda
       int rounds = schedule.rounds(epoch);
       // With one round, each partition averages its iterates (from the second epoch on: the first is
       // burn-in, its early iterates far from the optimum). With several, a partition's pass is too
@@ -109,16 +136,10 @@ final class SGDOptimizer {
         schedule.select(sc, epoch, round, rounds);
         sc.setLocalProperty(JOB_DESCRIPTION, name + " epoch " + (epoch + 1) + "/" + config.maxIter()
             + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
-        RoundJob.Result merged;
-        try {
-          merged = job.run(rows, jsc, meter, model, epoch, roundsSoFar++, partitionsAverage);
-        } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
-          InvalidTrainingDataException data = dataProblem(e);
-          if (data != null) {
-            throw data;
-          }
-          throw e;
-        }
+        StartingModel from = model;
+        int roundNumber = roundsSoFar++;
+        RoundJob.Result merged = failingOnData(
+            () -> job.run(rows, jsc, meter, from, thisEpoch, roundNumber, partitionsAverage));
         totals.add(merged);
         if (merged.coefficients() != null) {
           // with one round, the mean as it is, as syncInterval=epoch always gave
@@ -149,7 +170,21 @@ final class SGDOptimizer {
     if (history.skipped > 0) {
       LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, history.skipped);
     }
-    return LinearFit.trained(model.coefficients(), model.intercept(), history.summary());
+    return LinearFit.trained(history.original(model.coefficients()), history.original(model.coefficients(),
+        model.intercept()), history.summary());
+  }
+
+  /** Runs a job, turning an executor's complaint about the data into the driver's own exception. */
+  private static <T> T failingOnData(Supplier<T> job) {
+    try {
+      return job.get();
+    } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
+      InvalidTrainingDataException data = dataProblem(e);
+      if (data != null) {
+        throw data;
+      }
+      throw e;
+    }
   }
 
   /** The columns trained on, in {@link PartitionTrainer}'s order, checked against the schema. */
@@ -219,8 +254,9 @@ final class SGDOptimizer {
     }
   }
 
-  /** The epochs so far, for the summary and the stopping rule. */
+  /** The epochs so far, for the summary and the stopping rule; models in the original features' scale. */
   private static final class TrainingHistory {
+    private final FeatureScaling scaling;
     final List<Double> objectives = new ArrayList<>();
     final List<Long> rows = new ArrayList<>();
     final List<Double> seconds = new ArrayList<>();
@@ -231,6 +267,19 @@ final class SGDOptimizer {
     long skipped;
     int residualsLost;
 
+    /** @param scaling the scaling training's models are in, or null */
+    TrainingHistory(FeatureScaling scaling) {
+      this.scaling = scaling;
+    }
+
+    double[] original(double[] w) {
+      return scaling == null ? w : scaling.originalCoefficients(w);
+    }
+
+    double original(double[] w, double b) {
+      return scaling == null ? b : scaling.originalIntercept(w, b);
+    }
+
     void add(double objective, EpochTotals epoch, double[] w, double b) {
       objectives.add(objective);
       rows.add(epoch.rows);
@@ -238,8 +287,8 @@ final class SGDOptimizer {
       roundSeconds.add(epoch.roundSeconds.stream().mapToDouble(Double::doubleValue).toArray());
       bytes.add(new long[] {epoch.bytesToExecutors, epoch.bytesFromExecutors});
       residualsLost += epoch.residualsLost;
-      coefficients.add(w);
-      intercepts.add(b);
+      coefficients.add(original(w));
+      intercepts.add(original(w, b));
       skipped = epoch.skipped;
     }
 

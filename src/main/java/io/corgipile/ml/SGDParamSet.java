@@ -32,6 +32,7 @@ public final class SGDParamSet implements java.io.Serializable {
   final DoubleParam regParam;
   final DoubleParam elasticNetParam;
   final BooleanParam fitIntercept;
+  final BooleanParam standardization;
   final BooleanParam averaging;
   final Param<String> weightCol;
   final LongParam seed;
@@ -63,6 +64,10 @@ public final class SGDParamSet implements java.io.Serializable {
     elasticNetParam = new CheckedDouble(uid, "elasticNetParam",
         "the L1 share of the regularization: 0 is L2, 1 is L1", "in [0, 1]", ParamValidators.inRange(0, 1));
     fitIntercept = new BooleanParam(uid, "fitIntercept", "whether to fit an intercept term");
+    standardization = new BooleanParam(uid, "standardization", "whether to train on the features divided by"
+        + " their standard deviations (one pass over the data before the first epoch) and, with fitIntercept, no"
+        + " L1 and at least half of the values non-zero, centered on their means; the penalty applies in that"
+        + " scale, the coefficients are reported in the original one");
     averaging = new BooleanParam(uid, "averaging", "whether an epoch ends on a mean of iterates (Polyak-Ruppert"
         + " averaging) rather than the last: with one round per epoch, from the second epoch on, each partition's mean"
         + " over its pass; with several, the mean of the models the rounds end on (of the first epoch's second half)");
@@ -181,6 +186,7 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(regParam, SGDParams.DEFAULT_REG_PARAM);
     owner.setDefault(elasticNetParam, SGDParams.DEFAULT_ELASTIC_NET_PARAM);
     owner.setDefault(fitIntercept, SGDParams.DEFAULT_FIT_INTERCEPT);
+    owner.setDefault(standardization, SGDParams.DEFAULT_STANDARDIZATION);
     owner.setDefault(averaging, SGDParams.DEFAULT_AVERAGING);
     owner.setDefault(weightCol, SGDParams.DEFAULT_WEIGHT_COL);
     owner.setDefault(seed, ReadOptions.SEED_DEFAULT);

@@ -62,6 +62,11 @@ public interface SGDParamSetters<E extends SGDParamSetters<E>> extends SGDParams
     return self();
   }
 
+  default E setStandardization(boolean value) {
+    set(standardization(), value);
+    return self();
+  }
+
   default E setAveraging(boolean value) {
     set(averaging(), value);
     return self();

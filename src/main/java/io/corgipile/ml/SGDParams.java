@@ -33,6 +33,8 @@ public interface SGDParams extends Params {
   double DEFAULT_ELASTIC_NET_PARAM = 0.0;
   /** Default of {@link #fitIntercept()}. */
   boolean DEFAULT_FIT_INTERCEPT = true;
+  /** Default of {@link #standardization()}, as MLlib's linear models. */
+  boolean DEFAULT_STANDARDIZATION = true;
   /** Default of {@link #averaging()}. */
   boolean DEFAULT_AVERAGING = true;
   /** Default of {@link #weightCol()}: no weight column. */
@@ -165,6 +167,19 @@ public interface SGDParams extends Params {
 
   default boolean getFitIntercept() {
     return (Boolean) $(fitIntercept());
+  }
+
+  /**
+   * Whether training sees the features scaled to unit standard deviation (default {@value
+   * #DEFAULT_STANDARDIZATION}), and centered on their means with an intercept, no L1 and dense
+   * features; the penalty applies in that scale. Coefficients are always in the original scale.
+   */
+  default BooleanParam standardization() {
+    return sgdParams().standardization;
+  }
+
+  default boolean getStandardization() {
+    return (Boolean) $(standardization());
   }
 
   /**

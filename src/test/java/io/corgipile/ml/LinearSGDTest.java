@@ -19,8 +19,15 @@ class LinearSGDTest {
 
   private static SGDConfig config(double l1, double l2, boolean averaging) {
     return new SGDConfig(SGDTask.CLASSIFICATION, "features", "label", "", new LossFunction.Logistic(), 0.3,
-        StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, averaging, false, 1, 0, null, SyncInterval.EPOCH, false,
+        StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, false, averaging, false, 1, 0, null, SyncInterval.EPOCH, false,
         DeltaCompression.NONE, false, 1, 0);
+  }
+
+  /** A sparse vector row, as VectorUDT stores it: (type 0, size, indices, values). */
+  private static InternalRow sparseRow(int size, int[] indices, double[] values) {
+    InternalRow vector = new GenericInternalRow(new Object[] {(byte) 0, size,
+        UnsafeArrayData.fromPrimitiveArray(indices), UnsafeArrayData.fromPrimitiveArray(values)});
+    return new GenericInternalRow(new Object[] {vector});
   }
 
   /** A dense vector row, as VectorUDT stores it: (type 1, size null, indices null, values). */
@@ -37,8 +44,8 @@ class LinearSGDTest {
   @ParameterizedTest(name = "l2 = {0}")
   @CsvSource({"0.0", "0.5", "3.0"})
   void theAveragedModelIsTheMeanOfTheIterates(double l2) {
-    LinearSGD averaged = new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0, 1, true);
-    LinearSGD plain = new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0, 1, false);
+    LinearSGD averaged = new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0, 1, true, null);
+    LinearSGD plain = new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0, 1, false, null);
     double[] meanCoefficients = new double[FEATURES];
     double meanIntercept = 0;
     Random random = new Random(3);
@@ -69,7 +76,7 @@ class LinearSGDTest {
   @ParameterizedTest(name = "epoch {0}, averaging {1}")
   @CsvSource({"0, true", "1, false"})
   void withoutIterateAveragingTheCoefficientsAreTheLastIterate(int epoch, boolean averaging) {
-    LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, 1, false);
+    LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, 1, false, null);
     FeatureVector x = new FeatureVector();
     x.pointTo(denseRow(new double[] {1, 2, 3, 4, 5}), 0);
     sgd.accumulate(x, 1.0);
@@ -80,5 +87,72 @@ class LinearSGDTest {
     double w0 = -0.3 * (1 - 0.03) + 0.15;
     assertThat(sgd.coefficients()[0]).isCloseTo(w0, within(1e-15));
     assertThat(sgd.coefficients()[4]).isCloseTo(5 * w0, within(1e-14));
+  }
+
+  /**
+   * Training under a scaling, which never builds the scaled features, follows the same iterates as
+   * training on features scaled (and centered) beforehand: the same margins row by row and the same
+   * coefficients in the scaled space, with L2 folds, iterate averaging, batches, zeros left out of
+   * sparse rows, and a constant feature (deviation 0) that must keep coefficient 0.
+   */
+  @ParameterizedTest(name = "centered {0}, l2 {1}, averaging {2}, batch {3}")
+  @CsvSource({"true, 0.0, false, 1", "true, 0.5, true, 1", "true, 3.0, true, 4", "false, 0.0, true, 1",
+      "false, 3.0, false, 4"})
+  void trainingUnderAScalingEqualsTrainingOnScaledFeatures(boolean centered, double l2, boolean averaging,
+      int batch) {
+    double[] mean = {5, -2, 0.5, 0, 7};
+    double[] std = {10, 0.1, 1, 3, 0};
+    double[] inverseStd = new double[FEATURES];
+    double[] scaledMean = new double[FEATURES];
+    for (int j = 0; j < FEATURES; j++) {
+      inverseStd[j] = std[j] == 0 ? 0 : 1 / std[j];
+      scaledMean[j] = mean[j] * inverseStd[j];
+    }
+    FeatureScaling scaling = new FeatureScaling(inverseStd, centered ? scaledMean : null);
+    SGDConfig config = new SGDConfig(SGDTask.CLASSIFICATION, "features", "label", "", new LossFunction.Logistic(),
+        0.3, StepSchedule.INVSQRT, 1.0, batch, 0, l2, true, true, averaging, false, 1, 0, null, SyncInterval.EPOCH,
+        false, DeltaCompression.NONE, false, 1, 0);
+    LinearSGD lazy = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, scaling);
+    LinearSGD explicit = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, null);
+    Random random = new Random(5);
+    FeatureVector x = new FeatureVector();
+    FeatureVector z = new FeatureVector();
+    LossFunction loss = new LossFunction.Logistic();
+    for (int i = 0; i < ROWS; i++) {
+      double[] raw = new double[FEATURES];
+      for (int j = 0; j < FEATURES; j++) {
+        raw[j] = j == 4 ? mean[j] : random.nextInt(3) == 0 ? 0 : mean[j] + std[j] * random.nextGaussian();
+      }
+      double[] scaled = new double[FEATURES];
+      for (int j = 0; j < FEATURES; j++) {
+        scaled[j] = raw[j] * inverseStd[j] - (centered ? scaledMean[j] : 0);
+      }
+      x.pointTo(sparseRowOf(raw), 0);
+      z.pointTo(denseRow(scaled), 0);
+      double label = raw[0] + 20 * raw[1] > 0 ? 1 : 0;
+      double lazyMargin = lazy.margin(x);
+      double explicitMargin = explicit.margin(z);
+      assertThat(lazyMargin).isCloseTo(explicitMargin, within(1e-9 * (1 + Math.abs(explicitMargin))));
+      lazy.accumulate(x, loss.derivative(lazyMargin, label));
+      explicit.accumulate(z, loss.derivative(explicitMargin, label));
+      if (lazy.batchFull()) {
+        lazy.update();
+        explicit.update();
+      }
+    }
+    double[] w = lazy.coefficients();
+    double[] expected = explicit.coefficients();
+    for (int j = 0; j < FEATURES; j++) {
+      assertThat(w[j]).isCloseTo(expected[j], within(1e-9 * (1 + Math.abs(expected[j]))));
+    }
+    assertThat(w[4]).isZero();
+    assertThat(lazy.intercept()).isCloseTo(explicit.intercept(), within(1e-9 * (1 + Math.abs(explicit.intercept()))));
+    assertThat(expected[0]).isNotZero();
+  }
+
+  /** The non-zeros of {@code values} as a sparse row. */
+  private static InternalRow sparseRowOf(double[] values) {
+    int[] indices = java.util.stream.IntStream.range(0, values.length).filter(j -> values[j] != 0).toArray();
+    return sparseRow(values.length, indices, java.util.Arrays.stream(indices).mapToDouble(j -> values[j]).toArray());
   }
 }

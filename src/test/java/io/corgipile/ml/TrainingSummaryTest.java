@@ -113,7 +113,7 @@ class TrainingSummaryTest {
     assertThat(summary.totalIterations()).isBetween(2, 9);
     assertThat(summary.objectiveHistory()).hasSize(summary.totalIterations());
     assertThat(summary.rowsPerEpoch()).hasSize(summary.totalIterations());
-    assertThat(log.messages(Level.INFO)).hasSize(summary.totalIterations())
+    assertThat(epochLines()).hasSize(summary.totalIterations())
         .allSatisfy(line -> assertThat(line).contains("/10: objective"));
   }
 
@@ -121,8 +121,11 @@ class TrainingSummaryTest {
   void logsOneInfoLinePerEpochMatchingTheSummary() {
     SGDTrainingSummary summary = classifier(4, 0).fit(data).summary();
 
-    List<String> lines = log.messages(Level.INFO);
+    assertThat(log.messages(Level.INFO).get(0))
+        .matches("SGDClassifier: features summarized for standardization in \\d+\\.\\d\\d s \\(scaled and centered\\)");
+    List<String> lines = epochLines();
     assertThat(lines).hasSize(4);
+    assertThat(log.messages(Level.INFO)).hasSize(5);
     for (int i = 0; i < 4; i++) {
       Matcher m = EPOCH_LINE.matcher(lines.get(i));
       assertThat(m.matches()).as("line %s", lines.get(i)).isTrue();
@@ -138,6 +141,11 @@ class TrainingSummaryTest {
           + " s left");
     }
     assertThat(log.messages(Level.WARN)).isEmpty();
+  }
+
+  /** The INFO lines but the one of the feature summary before the first epoch. */
+  private List<String> epochLines() {
+    return log.messages(Level.INFO).stream().filter(line -> !line.contains("features summarized")).toList();
   }
 
   private static String format(String pattern, double value) {

@@ -1,0 +1,45 @@
+package io.corgipile.ml;
+
+import java.io.Serializable;
+
+/**
+ * How training sees the features under {@code standardization}: {@code z_j = (x_j - mu_j) / sigma_j},
+ * or {@code x_j / sigma_j} when not centered. SGD then runs on {@code z} (the penalty too, as in
+ * MLlib's {@code LogisticRegression}), without ever building {@code z}: {@link LinearSGD} folds the
+ * scale into its reads of {@code x} and the centering into one scalar (see there), so an update still
+ * costs O(non-zeros). A feature of deviation 0 is left out (its coefficient stays 0), as MLlib does.
+ *
+ * @param inverseStd {@code 1 / sigma_j}, or 0 where {@code sigma_j} is 0
+ * @param scaledMean {@code mu_j / sigma_j} (0 where {@code sigma_j} is 0), or null when not centered
+ */
+record FeatureScaling(double[] inverseStd, double[] scaledMean) implements Serializable {
+
+  int numFeatures() {
+    return inverseStd.length;
+  }
+
+  boolean centered() {
+    return scaledMean != null;
+  }
+
+  /** The coefficients on the original features of a model trained on the scaled ones. */
+  double[] originalCoefficients(double[] scaled) {
+    double[] w = new double[scaled.length];
+    for (int j = 0; j < w.length; j++) {
+      w[j] = scaled[j] * inverseStd[j];
+    }
+    return w;
+  }
+
+  /** The intercept on the original features: {@code b - sum_j w_j mu_j / sigma_j} when centered. */
+  double originalIntercept(double[] scaled, double intercept) {
+    if (scaledMean == null) {
+      return intercept;
+    }
+    double shift = 0;
+    for (int j = 0; j < scaled.length; j++) {
+      shift += scaled[j] * scaledMean[j];
+    }
+    return intercept - shift;
+  }
+}
