@@ -60,7 +60,7 @@ final class LinearSGD {
   private final long previousUpdates;
   private final int averaged;
 
-  // the iterates' sum, as sum + sumScale * v; null when averaging is off
+  // the iterates' sum, as sum + sumScale * v + cSum * m; null when averaging is off
   private final double[] sum;
   private double sumScale;
   private double cSum;
@@ -190,7 +190,7 @@ final class LinearSGD {
     numTouched = 0;
     interceptGradient = 0;
     batchRows = 0;
-    if (sum != null) { // add this iterate, scale * v, to the sum
+    if (sum != null) { // add this iterate, scale * (v + c * m), to the sum
       sumScale += scale;
       cSum += scale * c;
       interceptSum += intercept;

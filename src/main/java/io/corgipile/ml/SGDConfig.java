@@ -15,8 +15,8 @@ import java.io.Serializable;
  */
 record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, LossFunction loss,
     double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
-    boolean fitIntercept, boolean standardization, boolean averaging, boolean skipInvalid, int maxIter, double tol, Long seed,
-    SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
+    boolean fitIntercept, boolean standardization, boolean averaging, boolean skipInvalid, int maxIter, double tol,
+    int nIterNoChange, Long seed, SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
     double syncStepSize, double syncMomentum)
     implements Serializable {
 
@@ -27,8 +27,9 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
     Long seed = params.isSet(params.seed()) ? params.getSeed() : null;
     return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
         StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
-        reg * (1 - l1Share), params.getFitIntercept(), params.getStandardization(), params.getAveraging(), skipInvalid, params.getMaxIter(),
-        params.getTol(), seed, SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()),
+        reg * (1 - l1Share), params.getFitIntercept(), params.getStandardization(), params.getAveraging(),
+        skipInvalid, params.getMaxIter(), params.getTol(), params.getNIterNoChange(), seed,
+        SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()),
         DeltaCompression.of(params.getDeltaCompression()), params.getErrorFeedback(), params.getSyncStepSize(),
         params.getSyncMomentum());
   }
@@ -50,7 +51,10 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
 
   /** Training blew up: {@code what} says where it showed ("the model diverged in epoch 2 (...)"). */
   InvalidTrainingDataException diverged(String what) {
-    return new InvalidTrainingDataException(cannotTrain() + what + "; lower stepSize (now " + stepSize
-        + ") or standardize the features (and, for regression, the labels)");
+    boolean regression = task == SGDTask.REGRESSION;
+    String otherWay = !standardization ? " or set standardization to true" + (regression ? " and scale the labels" : "")
+        : regression ? " or scale the labels" : "";
+    return new InvalidTrainingDataException(cannotTrain() + what + "; lower stepSize (now " + stepSize + ")"
+        + otherWay);
   }
 }

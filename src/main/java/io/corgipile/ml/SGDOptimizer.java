@@ -117,6 +117,7 @@ final class SGDOptimizer {
     String name = config.task().estimatorName();
     StartingModel model = new StartingModel(null, 0, 0);
     TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value());
+    EarlyStopping stopping = new EarlyStopping(config.tol(), config.nIterNoChange());
     RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
     ServerStep server = new ServerStep(config.syncStepSize(), config.syncMomentum());
@@ -163,15 +164,20 @@ final class SGDOptimizer {
       if (!Double.isFinite(objective)) {
         throw config.diverged("the objective became " + objective + " in epoch " + (epoch + 1));
       }
-      if (converged(history.objectives)) {
+      if (stopping.stopsAfter(objective)) {
         break;
       }
     }
     if (history.skipped > 0) {
       LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, history.skipped);
     }
-    return LinearFit.trained(history.original(model.coefficients()), history.original(model.coefficients(),
-        model.intercept()), history.summary());
+    int best = stopping.bestEpoch();
+    int last = history.objectives.size() - 1;
+    if (best != last) {
+      LOG.info(String.format(Locale.ROOT, "%s: the model is epoch %d's, of the lowest objective (%.6f; the last"
+          + " epoch's: %.6f)", name, best + 1, history.objectives.get(best), history.objectives.get(last)));
+    }
+    return LinearFit.trained(history.coefficients.get(best), history.intercepts.get(best), history.summary(best));
   }
 
   /** Runs a job, turning an executor's complaint about the data into the driver's own exception. */
@@ -296,12 +302,13 @@ final class SGDOptimizer {
       return seconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
-    SGDTrainingSummary summary() {
+    /** @param modelEpoch the epoch (from 0) whose model training returns */
+    SGDTrainingSummary summary(int modelEpoch) {
       return new SGDTrainingSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           rows.stream().mapToLong(Long::longValue).toArray(), seconds.stream().mapToDouble(Double::doubleValue).toArray(),
           skipped, coefficients.toArray(new double[0][]), intercepts.stream().mapToDouble(Double::doubleValue).toArray(),
           roundSeconds.toArray(new double[0][]), bytes.stream().mapToLong(b -> b[0]).toArray(),
-          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost);
+          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost, modelEpoch + 1);
     }
   }
 
@@ -348,16 +355,5 @@ final class SGDOptimizer {
     }
     // a zero strength adds nothing, even when the sums have overflowed
     return (config.l1() > 0 ? config.l1() * l1 : 0) + (config.l2() > 0 ? config.l2() * l2 / 2 : 0);
-  }
-
-  /** Whether the last epoch improved the objective by less than {@code tol}, relatively. */
-  private boolean converged(List<Double> objectives) {
-    int n = objectives.size();
-    if (config.tol() <= 0 || n < 2) {
-      return false;
-    }
-    double before = objectives.get(n - 2);
-    double now = objectives.get(n - 1);
-    return (before - now) < config.tol() * Math.max(Math.abs(before), Double.MIN_NORMAL);
   }
 }

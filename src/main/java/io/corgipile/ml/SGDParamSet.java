@@ -25,6 +25,7 @@ public final class SGDParamSet implements java.io.Serializable {
   final Param<String> loss;
   final IntParam maxIter;
   final DoubleParam tol;
+  final IntParam nIterNoChange;
   final DoubleParam stepSize;
   final Param<String> stepSchedule;
   final DoubleParam decayRate;
@@ -53,8 +54,12 @@ public final class SGDParamSet implements java.io.Serializable {
     List<String> losses = task.losses();
     loss = choice(uid, "loss", "the loss to minimize", losses);
     maxIter = new CheckedInt(uid, "maxIter", "the maximum number of epochs", 1);
-    tol = new CheckedDouble(uid, "tol", "stop when the epoch objective improves by less than this,"
-        + " relatively; 0 runs all maxIter epochs", ">= 0", ParamValidators.gtEq(0));
+    tol = new CheckedDouble(uid, "tol", "the relative improvement on the best epoch objective so far that"
+        + " counts: training stops after nIterNoChange epochs in a row improve by less; 0 runs all maxIter epochs",
+        ">= 0", ParamValidators.gtEq(0));
+    nIterNoChange = new CheckedInt(uid, "nIterNoChange", "with tol above 0, the epochs in a row without an"
+        + " improvement of tol that stop training; training returns the model of the epoch with the lowest"
+        + " objective", 1);
     stepSize = new CheckedDouble(uid, "stepSize", "the initial learning rate", "> 0", ParamValidators.gt(0));
     stepSchedule = choice(uid, "stepSchedule", "how the learning rate changes", SGDParams.STEP_SCHEDULES);
     decayRate = new CheckedDouble(uid, "decayRate", "the factor per epoch of the decay schedule", "in (0, 1]",
@@ -179,6 +184,7 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(loss, task.losses().get(0));
     owner.setDefault(maxIter, SGDParams.DEFAULT_MAX_ITER);
     owner.setDefault(tol, SGDParams.DEFAULT_TOL);
+    owner.setDefault(nIterNoChange, SGDParams.DEFAULT_N_ITER_NO_CHANGE);
     owner.setDefault(stepSize, task.defaultStepSize());
     owner.setDefault(stepSchedule, SGDParams.DEFAULT_STEP_SCHEDULE);
     owner.setDefault(decayRate, SGDParams.DEFAULT_DECAY_RATE);

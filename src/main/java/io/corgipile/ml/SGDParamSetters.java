@@ -57,6 +57,11 @@ public interface SGDParamSetters<E extends SGDParamSetters<E>> extends SGDParams
     return self();
   }
 
+  default E setNIterNoChange(int value) {
+    set(nIterNoChange(), value);
+    return self();
+  }
+
   default E setFitIntercept(boolean value) {
     set(fitIntercept(), value);
     return self();

@@ -19,6 +19,8 @@ public interface SGDParams extends Params {
   int DEFAULT_MAX_ITER = 10;
   /** Default of {@link #tol()}. */
   double DEFAULT_TOL = 1e-4;
+  /** Default of {@link #nIterNoChange()}, as scikit-learn's {@code n_iter_no_change}. */
+  int DEFAULT_N_ITER_NO_CHANGE = 5;
   /** The values {@link #stepSchedule()} takes. */
   List<String> STEP_SCHEDULES = StepSchedule.names();
   /** Default of {@link #stepSchedule()}. */
@@ -89,8 +91,9 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * Stop when the epoch objective improves by less than this, relatively (default {@value #DEFAULT_TOL}; 0
-   * disables).
+   * The relative improvement on the best epoch objective so far that counts (default {@value
+   * #DEFAULT_TOL}): training stops after {@link #nIterNoChange()} epochs in a row improve by less;
+   * 0 runs all {@code maxIter} epochs.
    */
   default DoubleParam tol() {
     return sgdParams().tol;
@@ -98,6 +101,19 @@ public interface SGDParams extends Params {
 
   default double getTol() {
     return (Double) $(tol());
+  }
+
+  /**
+   * With {@code tol} above 0, the epochs in a row without an improvement of {@code tol} that stop
+   * training (default {@value #DEFAULT_N_ITER_NO_CHANGE}). Training returns the model of the epoch
+   * with the lowest objective ({@link SGDTrainingSummary#modelEpoch()}).
+   */
+  default IntParam nIterNoChange() {
+    return sgdParams().nIterNoChange;
+  }
+
+  default int getNIterNoChange() {
+    return (Integer) $(nIterNoChange());
   }
 
   /**

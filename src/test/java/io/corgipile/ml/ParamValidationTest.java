@@ -70,6 +70,7 @@ class ParamValidationTest {
       new Bad("loss", "absolute", "'absolute': allowed values are squared, huber", o -> !o.classifies()),
       new Bad("maxIter", 0, "'0': allowed values are integers >= 1"),
       new Bad("tol", -1.0, "'-1.0': allowed values are numbers >= 0"),
+      new Bad("nIterNoChange", 0, "'0': allowed values are integers >= 1"),
       new Bad("stepSize", 0.0, "'0.0': allowed values are numbers > 0"),
       new Bad("stepSize", -0.01, "'-0.01': allowed values are numbers > 0"),
       new Bad("stepSize", Double.NaN, "'NaN': allowed values are numbers > 0"),
@@ -149,6 +150,7 @@ class ParamValidationTest {
     return Stream.of(
         argumentSet("maxIter=1", "maxIter", 1),
         argumentSet("tol=0", "tol", 0.0),
+        argumentSet("nIterNoChange=1", "nIterNoChange", 1),
         argumentSet("stepSize tiny", "stepSize", Double.MIN_VALUE),
         argumentSet("decayRate=1", "decayRate", 1.0),
         argumentSet("decayRate tiny", "decayRate", 1e-9),
