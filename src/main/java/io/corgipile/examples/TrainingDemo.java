@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.rand;
 
 import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
+import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDTrainingSummary;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,9 +61,10 @@ public final class TrainingDemo {
             "corgipile (shuffle=corgipile, 10% buffer)", schedule, label, testSet);
         run(spark.read().parquet(shuffled), "fully shuffled copy (plain Parquet)", schedule, label, testSet);
       }
-      System.out.println("\nseconds: the whole pipeline fit (the scaler's pass and every epoch); s/epoch: one SGD"
-          + "\nepoch. Training stops early when an epoch improves the objective by less than tol. The"
-          + "\nshuffled copy also cost a full shuffle to write (orderBy(rand())), which CorgiPile never pays.");
+      System.out.printf(Locale.ROOT, "%nseconds: the whole pipeline fit (the scaler's pass, the estimator's feature"
+          + " summary and every%nepoch); s/epoch: one SGD epoch. Training stops early after %d epochs in a row that"
+          + " improve the%nbest objective by less than tol. The shuffled copy also cost a full shuffle to write"
+          + " (orderBy(rand())),%nwhich CorgiPile never pays.%n", SGDParams.DEFAULT_N_ITER_NO_CHANGE);
     } finally {
       spark.stop();
     }
