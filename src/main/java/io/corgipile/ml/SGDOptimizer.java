@@ -171,13 +171,8 @@ final class SGDOptimizer {
     if (history.skipped > 0) {
       LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, history.skipped);
     }
-    int best = stopping.bestEpoch();
     int last = history.objectives.size() - 1;
-    if (best != last) {
-      LOG.info(String.format(Locale.ROOT, "%s: the model is epoch %d's, of the lowest objective (%.6f; the last"
-          + " epoch's: %.6f)", name, best + 1, history.objectives.get(best), history.objectives.get(last)));
-    }
-    return LinearFit.trained(history.coefficients.get(best), history.intercepts.get(best), history.summary(best));
+    return LinearFit.trained(history.coefficients.get(last), history.intercepts.get(last), history.summary());
   }
 
   /** Runs a job, turning an executor's complaint about the data into the driver's own exception. */
@@ -302,13 +297,12 @@ final class SGDOptimizer {
       return seconds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
-    /** @param modelEpoch the epoch (from 0) whose model training returns */
-    SGDTrainingSummary summary(int modelEpoch) {
+    SGDTrainingSummary summary() {
       return new SGDTrainingSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           rows.stream().mapToLong(Long::longValue).toArray(), seconds.stream().mapToDouble(Double::doubleValue).toArray(),
           skipped, coefficients.toArray(new double[0][]), intercepts.stream().mapToDouble(Double::doubleValue).toArray(),
           roundSeconds.toArray(new double[0][]), bytes.stream().mapToLong(b -> b[0]).toArray(),
-          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost, modelEpoch + 1);
+          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost);
     }
   }
 

@@ -58,8 +58,7 @@ public final class SGDParamSet implements java.io.Serializable {
         + " counts: training stops after nIterNoChange epochs in a row improve by less; 0 runs all maxIter epochs",
         ">= 0", ParamValidators.gtEq(0));
     nIterNoChange = new CheckedInt(uid, "nIterNoChange", "with tol above 0, the epochs in a row without an"
-        + " improvement of tol that stop training; training returns the model of the epoch with the lowest"
-        + " objective", 1);
+        + " improvement of tol that stop training; training returns the last epoch's model", 1);
     stepSize = new CheckedDouble(uid, "stepSize", "the initial learning rate", "> 0", ParamValidators.gt(0));
     stepSchedule = choice(uid, "stepSchedule", "how the learning rate changes", SGDParams.STEP_SCHEDULES);
     decayRate = new CheckedDouble(uid, "decayRate", "the factor per epoch of the decay schedule", "in (0, 1]",

@@ -105,8 +105,7 @@ public interface SGDParams extends Params {
 
   /**
    * With {@code tol} above 0, the epochs in a row without an improvement of {@code tol} that stop
-   * training (default {@value #DEFAULT_N_ITER_NO_CHANGE}). Training returns the model of the epoch
-   * with the lowest objective ({@link SGDTrainingSummary#modelEpoch()}).
+   * training (default {@value #DEFAULT_N_ITER_NO_CHANGE}). Training returns the last epoch's model.
    */
   default IntParam nIterNoChange() {
     return sgdParams().nIterNoChange;

@@ -25,12 +25,10 @@ public final class SGDTrainingSummary implements Serializable {
   private final long[] bytesToExecutors;
   private final long[] bytesFromExecutors;
   private final int residualsLost;
-  private final int modelEpoch;
 
   SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
       double[][] coefficients, double[] intercepts, double[][] roundSeconds, long[] bytesToExecutors,
-      long[] bytesFromExecutors, int residualsLost, int modelEpoch) {
-    this.modelEpoch = modelEpoch;
+      long[] bytesFromExecutors, int residualsLost) {
     this.roundSeconds = roundSeconds;
     this.bytesToExecutors = bytesToExecutors;
     this.bytesFromExecutors = bytesFromExecutors;
@@ -51,14 +49,6 @@ public final class SGDTrainingSummary implements Serializable {
   /** Epochs run: {@code maxIter}, or fewer when {@code tol} stopped training. */
   public int totalIterations() {
     return objectiveHistory.length;
-  }
-
-  /**
-   * The epoch (from 1) whose model training returned: the one of the lowest objective, so the last
-   * unless the objective got worse after it (see {@code nIterNoChange}).
-   */
-  public int modelEpoch() {
-    return modelEpoch;
   }
 
   /** Per epoch: the rows trained on. */
@@ -121,7 +111,7 @@ public final class SGDTrainingSummary implements Serializable {
 
   /**
    * Per epoch: the model's coefficients after it, so a model of any epoch can be evaluated (for
-   * example test accuracy per epoch) without training again. The model's own is {@link #modelEpoch()}'s.
+   * example test accuracy per epoch) without training again. The last is the model's own.
    */
   public Vector[] coefficientsHistory() {
     return Arrays.stream(coefficients).map(Vectors::dense).toArray(Vector[]::new);

@@ -131,8 +131,10 @@ class TrainTest {
 
     assertThat(r.out()).startsWith("Trained SGDClassifier on 20,000 rows in " + epochs + " epochs")
         .contains("Test (5,000 rows): accuracy ", "Model: " + model);
-    // one progress line per epoch, with the time left
-    List<String> lines = progress.messages(Level.INFO);
+    // the feature summary's line, then one progress line per epoch, with the time left
+    List<String> all = progress.messages(Level.INFO);
+    assertThat(all.get(0)).startsWith("SGDClassifier: features summarized for standardization in ");
+    List<String> lines = all.subList(1, all.size());
     assertThat(lines).hasSize(epochs);
     assertThat(lines.get(0)).startsWith("SGDClassifier epoch 1/4: objective ").contains(" rows/s), at most ");
     // nothing but the two outputs in the output folder: no temporary siblings left

@@ -98,31 +98,12 @@ class TrainingSummaryTest {
 
     assertThat(summary.coefficientsHistory()).hasSize(4);
     assertThat(summary.interceptHistory()).hasSize(4);
-    assertThat(summary.coefficientsHistory()[summary.modelEpoch() - 1]).isEqualTo(model.coefficients());
-    assertThat(summary.interceptHistory()[summary.modelEpoch() - 1]).isEqualTo(model.intercept());
-    // training is deterministic, so epoch 2 of a 4-epoch run is epoch 2 of a 2-epoch run
-    assertThat(summary.coefficientsHistory()[1]).isEqualTo(shorter.summary().coefficientsHistory()[1]);
-    assertThat(summary.interceptHistory()[1]).isEqualTo(shorter.summary().interceptHistory()[1]);
+    assertThat(summary.coefficientsHistory()[3]).isEqualTo(model.coefficients());
+    assertThat(summary.interceptHistory()[3]).isEqualTo(model.intercept());
+    // training is deterministic, so epoch 2 of a 4-epoch run is the model of a 2-epoch run
+    assertThat(summary.coefficientsHistory()[1]).isEqualTo(shorter.coefficients());
+    assertThat(summary.interceptHistory()[1]).isEqualTo(shorter.intercept());
     assertThat(summary.coefficientsHistory()[0]).isNotEqualTo(summary.coefficientsHistory()[1]);
-  }
-
-  /** A constant step too large to settle: the objective wanders, and the model is its lowest epoch's. */
-  @Test
-  void theModelIsTheOneOfTheEpochWithTheLowestObjective() {
-    SGDClassificationModel model = new SGDClassifier().setMaxIter(8).setTol(0).setStepSchedule("constant")
-        .setStepSize(2.0).setAveraging(false).fit(data);
-    SGDTrainingSummary summary = model.summary();
-    double[] objectives = summary.objectiveHistory();
-    int lowest = 0;
-    for (int i = 1; i < objectives.length; i++) {
-      lowest = objectives[i] <= objectives[lowest] ? i : lowest;
-    }
-    assertThat(summary.modelEpoch()).isEqualTo(lowest + 1).isLessThan(8);
-    assertThat(model.coefficients()).isEqualTo(summary.coefficientsHistory()[lowest]);
-    assertThat(model.intercept()).isEqualTo(summary.interceptHistory()[lowest]);
-    assertThat(log.messages(Level.INFO)).contains(String.format(Locale.ROOT,
-        "SGDClassifier: the model is epoch %d's, of the lowest objective (%.6f; the last epoch's: %.6f)",
-        lowest + 1, objectives[lowest], objectives[7]));
   }
 
   /** Patience: a tol no epoch meets stops training after nIterNoChange epochs past the first. */
@@ -168,7 +149,7 @@ class TrainingSummaryTest {
     assertThat(log.messages(Level.WARN)).isEmpty();
   }
 
-  /** The INFO lines of the epochs, without those of the feature summary and of the model's epoch. */
+  /** The INFO lines of the epochs, without the feature summary's. */
   private List<String> epochLines() {
     return log.messages(Level.INFO).stream().filter(line -> line.matches(".* epoch \\d+/\\d+: objective .*"))
         .toList();
