@@ -25,11 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The driver's loop: one Spark job per epoch. Before each, the local property {@code
- * corgipile.epoch} is set on the driver thread so a {@code corgipile} input yields that epoch's
- * order without being planned again; every partition runs {@link PartitionTrainer} from the
- * broadcast model, and the partition models are averaged by their weight sums, in partition order
- * so the result is the same bit for bit on every run.
+ * The driver's loop: with standardization, one job summarizing the features first ({@link
+ * FeatureSummary}); then one Spark job per round, one or more per epoch. Before each, the local
+ * property {@code corgipile.epoch} (and the round's) is set on the driver thread so a {@code
+ * corgipile} input yields that epoch's order without being planned again; every partition runs
+ * {@link PartitionTrainer} from the broadcast model, and the partition models are averaged by their
+ * weight sums, in partition order so the result is the same bit for bit on every run.
  */
 final class SGDOptimizer {
   private static final Logger LOG = LoggerFactory.getLogger(SGDOptimizer.class);
@@ -255,7 +256,7 @@ final class SGDOptimizer {
     }
   }
 
-  /** The epochs so far, for the summary and the stopping rule; models in the original features' scale. */
+  /** The epochs so far, for the summary; models in the original features' scale. */
   private static final class TrainingHistory {
     private final FeatureScaling scaling;
     final List<Double> objectives = new ArrayList<>();
