@@ -14,10 +14,6 @@ import java.io.Serializable;
  */
 record FeatureScaling(double[] inverseStd, double[] scaledMean) implements Serializable {
 
-  int numFeatures() {
-    return inverseStd.length;
-  }
-
   boolean centered() {
     return scaledMean != null;
   }

@@ -78,7 +78,7 @@ final class FeatureSummary {
       if ((long) partitions * numFeatures * 2 * Double.BYTES <= directBytes) {
         total = mergeInOrder(new ArrayList<>(parts.collect()), config);
       } else {
-        total = reduceBySlices(parts, Math.max(1, Math.min(partitions, numFeatures)), config);
+        total = reduceBySlices(parts, ScatterReduce.slices(partitions, numFeatures), config);
       }
     } finally {
       parts.unpersist(false);
@@ -184,7 +184,8 @@ final class FeatureSummary {
         .flatMapToPair(p -> {
           List<Tuple2<Integer, Moments>> out = new ArrayList<>(slices);
           for (int s = 0; s < slices; s++) {
-            out.add(new Tuple2<>(s, p.slice(start(s, slices, p.numFeatures()), start(s + 1, slices, p.numFeatures()))));
+            out.add(new Tuple2<>(s, p.slice(ScatterReduce.start(s, slices, p.numFeatures()),
+                ScatterReduce.start(s + 1, slices, p.numFeatures()))));
           }
           return out.iterator();
         })
@@ -219,10 +220,5 @@ final class FeatureSummary {
       System.arraycopy(m.m2(), 0, m2, m.from(), m.m2().length);
     }
     return new Moments(-1, n, 0, first.weight(), first.rows(), first.nonZeros(), mean, m2);
-  }
-
-  /** Coordinates {@code [start(s), start(s + 1))} are slice s. */
-  private static int start(int slice, int slices, int numFeatures) {
-    return (int) ((long) slice * numFeatures / slices);
   }
 }

@@ -107,7 +107,7 @@ final class RoundJob {
     if (partitions * QuantizedDelta.valueBytes(numFeatures, config.deltaCompression()) <= directBytes) {
       return merge(results.collect(), null, model);
     }
-    int slices = Math.max(1, Math.min(partitions, numFeatures));
+    int slices = ScatterReduce.slices(partitions, numFeatures);
     ScatterReduce.Sums sums = ScatterReduce.reduce(results, start, slices, config::featureSizeMismatch);
     return merge(sums.stats(), sums.mean(), model);
   }

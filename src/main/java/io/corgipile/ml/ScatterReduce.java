@@ -59,8 +59,13 @@ final class ScatterReduce {
     return new Sums(stats, mean);
   }
 
+  /** The reducers for a model of {@code numFeatures} from {@code partitions} partitions: one per partition, at least 1. */
+  static int slices(int partitions, int numFeatures) {
+    return Math.max(1, Math.min(partitions, numFeatures));
+  }
+
   /** Coordinates {@code [start(s), start(s + 1))} are slice s. */
-  private static int start(int slice, int slices, int numFeatures) {
+  static int start(int slice, int slices, int numFeatures) {
     return (int) ((long) slice * numFeatures / slices);
   }
 
