@@ -6,6 +6,7 @@ import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDRegressor;
 import io.corgipile.shuffle.BlockAssignment;
 import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.source.CorgiPileMetrics;
 import io.corgipile.source.ReadOptions;
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -26,8 +27,8 @@ import org.apache.spark.ml.param.Params;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's option and param tables against the code: every name, every default and every
- * allowed value the code has, so the tables cannot drift from their one home.
+ * The README's option and param tables and its list of scan metrics against the code: every name,
+ * every default and every allowed value the code has, so they cannot drift from their one home.
  */
 class ReadmeTablesTest {
   private static final Pattern CODE = Pattern.compile("`([^`]*)`");
@@ -113,6 +114,30 @@ class ReadmeTablesTest {
       }
     }
     return options;
+  }
+
+  @Test
+  void metricsSectionNamesEveryScanMetric() throws Exception {
+    List<String> names = new ArrayList<>();
+    for (Field f : CorgiPileMetrics.class.getFields()) {
+      if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+        names.add((String) f.get(null));
+      }
+    }
+    assertThat(names).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(codeSpans(section("### Metrics"))).as("metrics the README names").containsAll(names);
+  }
+
+  /** The README's text from the heading {@code heading} to the next heading. */
+  private static String section(String heading) throws IOException {
+    List<String> lines = Files.readAllLines(Path.of("README.md"));
+    int start = lines.indexOf(heading);
+    assertThat(start).as("README heading '%s'", heading).isNotNegative();
+    StringBuilder text = new StringBuilder();
+    for (int i = start + 1; i < lines.size() && !lines.get(i).startsWith("#"); i++) {
+      text.append(lines.get(i)).append('\n');
+    }
+    return text.toString();
   }
 
   /** Whether a default cell names {@code value}: numbers by value, the empty string as "empty". */

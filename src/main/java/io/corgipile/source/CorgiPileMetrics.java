@@ -14,11 +14,13 @@ public final class CorgiPileMetrics {
   public static final String BYTES_READ = "rowGroupBytesRead";
   public static final String ROWS_READ = "rowsDecoded";
   public static final String PEAK_BUFFER_BYTES = "peakBufferBytes";
+  public static final String BUFFERS_FILLED_AHEAD = "buffersFilledAhead";
 
   private CorgiPileMetrics() {}
 
   static CustomMetric[] supported() {
-    return new CustomMetric[] {new RowGroupsRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes()};
+    return new CustomMetric[] {new RowGroupsRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes(),
+        new BuffersFilledAhead()};
   }
 
   static CustomTaskMetric[] values(ReaderMetrics m) {
@@ -26,7 +28,8 @@ public final class CorgiPileMetrics {
         value(ROW_GROUPS_READ, m.rowGroupsRead.get()),
         value(BYTES_READ, m.bytesRead.get()),
         value(ROWS_READ, m.rowsRead.get()),
-        value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get())};
+        value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get()),
+        value(BUFFERS_FILLED_AHEAD, m.buffersFilledAhead.get())};
   }
 
   private static CustomTaskMetric value(String name, long value) {
@@ -82,9 +85,23 @@ public final class CorgiPileMetrics {
     }
   }
 
+  /** Rounds whose buffer an earlier task on the executor filled ahead ({@link RoundLookahead}). */
+  public static final class BuffersFilledAhead extends CustomSumMetric {
+    @Override
+    public String name() {
+      return BUFFERS_FILLED_AHEAD;
+    }
+
+    @Override
+    public String description() {
+      return "buffers filled ahead of their round";
+    }
+  }
+
   /**
    * The largest memory one task's shuffle buffers (both, with prefetch) or window allocated: pages of
-   * row bytes plus their index. The bound the README states is checked against this.
+   * row bytes plus their index; a buffer filled ahead of its round ({@link RoundLookahead}) counts in
+   * the task that reads it. The bound the README states is checked against this.
    */
   public static final class PeakBufferBytes implements CustomMetric {
     @Override

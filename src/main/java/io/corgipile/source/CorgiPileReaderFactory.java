@@ -7,6 +7,7 @@ import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import io.corgipile.spark.ScanSettings;
+import java.io.IOException;
 import java.util.Arrays;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -27,19 +28,33 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   private final FillLayout layout;
   private final ScanSettings settings;
   private final int numFields;
+  private final String scan;
+  private final int lookahead;
 
-  CorgiPileReaderFactory(BlockPlan plan, ReadConf conf, FillLayout layout, ScanSettings settings, int numFields) {
+  /**
+   * @param scan identifies the scan, for {@link RoundLookahead}'s keys
+   * @param lookahead the fills an executor may hold ahead of its rounds ({@link RoundLookahead}), 0 for none
+   */
+  CorgiPileReaderFactory(BlockPlan plan, ReadConf conf, FillLayout layout, ScanSettings settings, int numFields,
+      String scan, int lookahead) {
     this.plan = plan;
     this.conf = conf;
     this.layout = layout;
     this.settings = settings;
     this.numFields = numFields;
+    this.scan = scan;
+    this.lookahead = lookahead;
   }
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
+    Slice slice = slice((CorgiPileInputPartition) partition);
+    if (conf.shuffle() == ShuffleMode.CORGIPILE) {
+      ShuffledBuffers buffers = shuffledBuffers(slice);
+      return new CorgiPilePartitionReader(new BufferedTupleStream(buffers, numFields), buffers.metrics());
+    }
     ReaderMetrics metrics = new ReaderMetrics();
-    return new CorgiPilePartitionReader(open((CorgiPileInputPartition) partition, metrics), metrics);
+    return new CorgiPilePartitionReader(open(slice, new BlockOpener(plan, settings, metrics), metrics), metrics);
   }
 
   /**
@@ -61,14 +76,14 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
-    ReaderMetrics metrics = new ReaderMetrics();
     Slice slice = slice((CorgiPileInputPartition) partition);
-    BlockOpener opener = new BlockOpener(plan, settings, metrics);
     if (conf.shuffle() == ShuffleMode.CORGIPILE) {
-      return new ShuffledBatchReader(shuffledBuffers(slice, opener, metrics), settings.readSchema(), metrics);
+      ShuffledBuffers buffers = shuffledBuffers(slice);
+      return new ShuffledBatchReader(buffers, settings.readSchema(), buffers.metrics());
     }
     // none and block: a round is whole blocks, so the slice starts at a block's first row
-    return new ColumnarPartitionReader(opener, slice.blocks, metrics);
+    ReaderMetrics metrics = new ReaderMetrics();
+    return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), slice.blocks, metrics);
   }
 
   /**
@@ -76,8 +91,28 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
    * slice of it the job's round reads (the whole stream when the job does not read in rounds), with
    * the slice's blocks in reading order.
    */
-  private record Slice(int epoch, int partition, EpochSeeds seeds, FillLayout.PartitionStream stream,
-      FillPlan.Slice range, int[] blocks, TaskContext task) {}
+  private record Slice(int epoch, int partition, long seed, ReadConf.Round round, FillLayout.PartitionStream stream,
+      FillPlan.Slice range, int[] blocks, TaskContext task) {
+    EpochSeeds seeds() {
+      return new EpochSeeds(seed);
+    }
+
+    /** The same partition's slice in round {@code index} of the epoch. */
+    Slice inRound(int index) {
+      FillPlan.Slice r = stream.slice(round.interval(), index, round.count());
+      return new Slice(epoch, partition, seed, new ReadConf.Round(round.interval(), index, round.count()), stream, r,
+          Arrays.copyOfRange(stream.blocks(), r.firstBlock(), r.endBlock()), null);
+    }
+
+    /** One of several rounds that reads a single planned fill. */
+    boolean isOneFillRound() {
+      return round.count() > 1 && range.endFill() - range.firstFill() == 1;
+    }
+
+    RoundLookahead.Key key(String scan) {
+      return new RoundLookahead.Key(scan, seed, epoch, partition, round.index(), round.count(), round.interval());
+    }
+  }
 
   private Slice slice(CorgiPileInputPartition partition) {
     TaskContext task = TaskContext.get();
@@ -89,28 +124,24 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     FillLayout.PartitionStream stream = layout.partition(epoch, seed, partition.index());
     FillPlan.Slice range = stream.slice(round.interval(), round.index(), round.count());
     int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
-    return new Slice(epoch, partition.index(), new EpochSeeds(seed), stream, range, blocks, task);
+    return new Slice(epoch, partition.index(), seed, round, stream, range, blocks, task);
   }
 
   private static String localProperty(TaskContext task, String name) {
     return task == null ? null : task.getLocalProperty(name);
   }
 
-  /** The slice's rows in this epoch's order. */
-  private TupleStream open(CorgiPileInputPartition partition, ReaderMetrics metrics) {
-    Slice slice = slice(partition);
-    BlockOpener opener = new BlockOpener(plan, settings, metrics);
+  /** The slice's rows in this epoch's order, in the modes other than {@code corgipile}. */
+  private TupleStream open(Slice slice, BlockOpener opener, ReaderMetrics metrics) {
     switch (conf.shuffle()) {
       case WINDOW:
         // The window starts afresh at the slice's start and drains at its end, drawing from a stream
         // of the slice's first fill: each row is still emitted once, whatever the rounds.
         BufferSize.Capacity capacity = slice.stream.capacity();
         return new WindowTupleStream(rows(slice, opener, metrics),
-            new SlidingWindow(capacity.maxRows(), capacity.maxBytes(), slice.seeds.random(
+            new SlidingWindow(capacity.maxRows(), capacity.maxBytes(), slice.seeds().random(
                 slice.epoch, slice.partition, EpochSeeds.Purpose.WINDOW_SLOT, slice.range.firstFill())),
             numFields, metrics);
-      case CORGIPILE:
-        return new BufferedTupleStream(shuffledBuffers(slice, opener, metrics), numFields);
       default:
         // none and block, when Spark takes rows rather than column batches
         return new DirectTupleStream(rows(slice, opener, metrics));
@@ -121,21 +152,70 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     return new BlockRowStream(opener, slice.blocks, slice.range.skipRows(), slice.range.rows(), metrics);
   }
 
-  /** The slice's {@code corgipile} buffers, double-buffered with prefetch. */
-  private ShuffledBuffers shuffledBuffers(Slice slice, BlockOpener opener, ReaderMetrics metrics) {
-    BlockRowStream source = rows(slice, opener, metrics);
-    // Each planned fill has its own stream, so a round can start at any fill.
-    BufferFiller filler = new BufferFiller(source, slice.stream.fills(), slice.range.firstFill(),
-        slice.range.endFill(),
-        fill -> slice.seeds.random(slice.epoch, slice.partition, EpochSeeds.Purpose.TUPLE_ORDER, fill));
-    BufferSize.Capacity capacity = slice.stream.capacity();
-    TupleShuffleBuffer first = new TupleShuffleBuffer(capacity.maxRows(), capacity.maxBytes());
-    if (!conf.prefetch()) {
+  /**
+   * The slice's {@code corgipile} buffers: double-buffered with prefetch, except in a round of one
+   * fill when the executor may look ahead: that round's buffer is then taken filled from {@link
+   * RoundLookahead} when an earlier task here filled it, and the partition's next round is filled
+   * ahead in its place.
+   */
+  private ShuffledBuffers shuffledBuffers(Slice slice) {
+    if (lookahead == 0 || !slice.isOneFillRound()) {
+      return shuffledBuffers(slice, conf.prefetch());
+    }
+    FilledSlice ahead;
+    try {
+      ahead = RoundLookahead.EXECUTOR.take(slice.key(scan));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for a buffer filled ahead", e);
+    }
+    ShuffledBuffers buffers = ahead != null ? ShuffledBuffers.prefilled(ahead) : shuffledBuffers(slice, false);
+    if (slice.round.index() + 1 < slice.round.count()) {
+      Slice next = slice.inRound(slice.round.index() + 1);
+      if (next.isOneFillRound()) {
+        buffers.afterFirstBuffer(() -> RoundLookahead.EXECUTOR.start(next.key(scan), lookahead, () -> fillFirst(next)));
+      }
+    }
+    return buffers;
+  }
+
+  /** Opens {@code slice} and fills its first buffer, off any task. */
+  private FilledSlice fillFirst(Slice slice) throws IOException {
+    ReaderMetrics metrics = new ReaderMetrics();
+    BlockRowStream source = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
+    try {
+      BufferFiller filler = filler(slice, source);
+      TupleShuffleBuffer buffer = buffer(slice);
+      boolean hasRows = filler.fill(buffer);
+      return new FilledSlice(source, filler, buffer, hasRows, metrics);
+    } catch (IOException | RuntimeException | Error e) {
+      source.close();
+      throw e;
+    }
+  }
+
+  private ShuffledBuffers shuffledBuffers(Slice slice, boolean prefetch) {
+    ReaderMetrics metrics = new ReaderMetrics();
+    BlockRowStream source = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
+    BufferFiller filler = filler(slice, source);
+    TupleShuffleBuffer first = buffer(slice);
+    if (!prefetch) {
       return new ShuffledBuffers(source, filler, first, null, null, metrics);
     }
     String thread = "corgipile-prefetch-" + (slice.task == null ? "" : "stage-" + slice.task.stageId() + "-")
         + "partition-" + slice.partition;
-    return new ShuffledBuffers(source, filler, first, new TupleShuffleBuffer(capacity.maxRows(), capacity.maxBytes()),
-        thread, metrics);
+    return new ShuffledBuffers(source, filler, first, buffer(slice), thread, metrics);
+  }
+
+  private static BufferFiller filler(Slice slice, BlockRowStream source) {
+    // Each planned fill has its own stream, so a round can start at any fill.
+    EpochSeeds seeds = slice.seeds();
+    return new BufferFiller(source, slice.stream.fills(), slice.range.firstFill(), slice.range.endFill(),
+        fill -> seeds.random(slice.epoch, slice.partition, EpochSeeds.Purpose.TUPLE_ORDER, fill));
+  }
+
+  private static TupleShuffleBuffer buffer(Slice slice) {
+    BufferSize.Capacity capacity = slice.stream.capacity();
+    return new TupleShuffleBuffer(capacity.maxRows(), capacity.maxBytes());
   }
 }

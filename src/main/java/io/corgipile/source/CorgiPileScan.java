@@ -7,6 +7,7 @@ import io.corgipile.spark.FileListing;
 import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
 import java.util.OptionalLong;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -33,6 +34,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private final Filter[] pushedFilters;
   private final ReadConf conf;
   private final ScanSettings settings;
+  private final String id = UUID.randomUUID().toString();
   private BlockPlan plan;
   private FillLayout layout;
   private boolean warned;
@@ -87,13 +89,30 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
    */
   private long bufferMemory() {
     SparkContext sc = session.sparkContext();
-    SparkConf sparkConf = sc.getConf();
     long heap = sc.isLocal() ? Runtime.getRuntime().maxMemory()
-        : sparkConf.getSizeAsBytes("spark.executor.memory", "1g");
+        : sc.getConf().getSizeAsBytes("spark.executor.memory", "1g");
+    int buffers = conf.prefetch() ? 2 : 1;
+    return Math.max(1, heap / (4L * executorSlots() * buffers));
+  }
+
+  /** The tasks an executor runs at once. */
+  private int executorSlots() {
+    SparkContext sc = session.sparkContext();
+    SparkConf sparkConf = sc.getConf();
     int slots = sc.isLocal() ? sc.defaultParallelism()
         : sparkConf.getInt("spark.executor.cores", 1) / sparkConf.getInt("spark.task.cpus", 1);
-    int buffers = conf.prefetch() ? 2 : 1;
-    return Math.max(1, heap / (4L * Math.max(1, slots) * buffers));
+    return Math.max(1, slots);
+  }
+
+  /**
+   * The fills an executor may hold ahead of its rounds ({@link RoundLookahead}): one per task slot
+   * with prefetch, its second buffer, when every partition of a round runs at once; with more
+   * partitions than slots, tasks run in waves, the next wave's reading overlaps the last one's
+   * training, and fills ahead would hold a buffer per partition.
+   */
+  private int lookahead(int partitions) {
+    boolean oneWave = partitions <= session.sparkContext().defaultParallelism();
+    return conf.prefetch() && conf.shuffle() == ShuffleMode.CORGIPILE && oneWave ? executorSlots() : 0;
   }
 
   /** The rounds of epoch {@code epoch}; see {@link EpochRounds#of}. */
@@ -108,8 +127,8 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   public Batch toBatch() {
     FillLayout l = layout();
     warnIfBufferHoldsFewerThanTwoBlocks(plan(), l);
-    return new CorgiPileBatch(
-        new CorgiPileReaderFactory(plan(), conf, l, settings, readSchema.fields().length), l.partitions());
+    return new CorgiPileBatch(new CorgiPileReaderFactory(plan(), conf, l, settings, readSchema.fields().length, id,
+        lookahead(l.partitions())), l.partitions());
   }
 
   @Override

@@ -11,6 +11,7 @@ final class ReaderMetrics {
   final AtomicLong bytesRead = new AtomicLong();
   final AtomicLong rowsRead = new AtomicLong();
   final AtomicLong peakBufferBytes = new AtomicLong();
+  final AtomicLong buffersFilledAhead = new AtomicLong();
 
   void observeBufferBytes(long bytes) {
     peakBufferBytes.accumulateAndGet(bytes, Math::max);

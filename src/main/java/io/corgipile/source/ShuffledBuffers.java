@@ -8,7 +8,8 @@ import java.io.InterruptedIOException;
 
 /**
  * A partition's shuffled buffers, one after the other, each filled by a {@link BufferFiller}: on
- * the task's thread with one buffer, or on a prefetch thread with two.
+ * the task's thread with one buffer, or on a prefetch thread with two. With one buffer, the first
+ * may come filled already ({@link RoundLookahead}).
  */
 final class ShuffledBuffers implements Closeable {
   private final BlockRowStream source;
@@ -16,6 +17,8 @@ final class ShuffledBuffers implements Closeable {
   private final ReaderMetrics metrics;
   private final TupleShuffleBuffer single;
   private final Prefetcher<TupleShuffleBuffer> prefetcher;
+  private boolean prefilled;
+  private Runnable afterFirstBuffer;
   private boolean exhausted;
   private TupleShuffleBuffer current;
   private int next;
@@ -72,10 +75,50 @@ final class ShuffledBuffers implements Closeable {
     return runStart;
   }
 
+  /**
+   * One buffer, whose first fill is done: {@code filled}'s, or none when {@code hasRows} is false.
+   */
+  static ShuffledBuffers prefilled(FilledSlice filled) {
+    ShuffledBuffers buffers =
+        new ShuffledBuffers(filled.source(), filled.filler(), filled.buffer(), null, null, filled.metrics());
+    filled.metrics().buffersFilledAhead.incrementAndGet();
+    buffers.prefilled = filled.hasRows();
+    buffers.exhausted = !filled.hasRows();
+    return buffers;
+  }
+
+  /** Runs {@code action} once the first buffer is ready, on the task's thread: at once if it is. */
+  void afterFirstBuffer(Runnable action) {
+    if (prefilled) {
+      action.run();
+    } else {
+      afterFirstBuffer = action;
+    }
+  }
+
+  ReaderMetrics metrics() {
+    return metrics;
+  }
+
   /** The next filled and shuffled buffer, or null; the previous one goes back to the filler. */
   private TupleShuffleBuffer refill() throws IOException {
+    TupleShuffleBuffer buffer = nextBuffer();
+    if (afterFirstBuffer != null) {
+      Runnable action = afterFirstBuffer;
+      afterFirstBuffer = null;
+      action.run();
+    }
+    return buffer;
+  }
+
+  private TupleShuffleBuffer nextBuffer() throws IOException {
     if (exhausted) {
       return null;
+    }
+    if (prefilled) {
+      prefilled = false;
+      metrics.observeBufferBytes(single.allocatedBytes());
+      return single;
     }
     TupleShuffleBuffer buffer;
     if (prefetcher == null) {

@@ -46,8 +46,12 @@ class SyncTrainingTest {
   }
 
   private static Dataset<Row> corgipile(String shuffle) {
-    return TrainingData.spark().read().format("corgipile").option("shuffle", shuffle).option("partitions", "3")
-        .load(table);
+    return corgipile(shuffle, "3");
+  }
+
+  private static Dataset<Row> corgipile(String shuffle, String partitions) {
+    return TrainingData.spark().read().format("corgipile").option("shuffle", shuffle)
+        .option("partitions", partitions).load(table);
   }
 
   private static long[] bits(double[] coefficients, double intercept) {
@@ -143,6 +147,23 @@ class SyncTrainingTest {
   }
 
   /**
+   * At 2 partitions on 2 cores each task fills its partition's next round ahead (RoundLookahead);
+   * without prefetch every round reads its own buffer: the models are the same.
+   */
+  @Test
+  void buffersFilledAheadOfTheirRoundGiveTheModelOfRoundsThatReadTheirOwn() {
+    SGDRegressor regressor = new SGDRegressor().setSyncInterval("buffer").setMaxIter(2).setTol(0);
+    SGDLinearModelView[] models = new SGDLinearModelView[2];
+    for (int i = 0; i < 2; i++) {
+      Dataset<Row> data = TrainingData.spark().read().format("corgipile").option("partitions", "2")
+          .option("bufferSize", "500").option("prefetch", i == 0).load(table);
+      models[i] = SGDLinearModelView.of(regressor.fit(data));
+    }
+    assertThat(models[0].summary().roundsPerEpoch()).containsExactly(10, 10);
+    assertThat(model(models[0])).containsExactly(model(models[1]));
+  }
+
+  /**
    * The first epoch ends on the mean of its second half of rounds (its first half is burn-in from
    * the zero model). Of two rounds that is the last round's model, the one it ends on without
    * averaging; of several, a different model.
@@ -166,11 +187,12 @@ class SyncTrainingTest {
   /** Rows each task attempt has seen, for failing a task midway (local mode: one JVM). */
   private static final Map<Long, Long> ROWS_SEEN = new ConcurrentHashMap<>();
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"none", "int8"})
-  void aTaskRetriedAfterAFailureInARoundGivesTheSameModel(String compression) {
+  /** At 2 partitions, the failed attempt has taken its round's buffer filled ahead; the retry reads its own. */
+  @ParameterizedTest(name = "{0}, {1} partitions")
+  @CsvSource({"none, 3", "int8, 3", "none, 2"})
+  void aTaskRetriedAfterAFailureInARoundGivesTheSameModel(String compression, String partitions) {
     SGDRegressor regressor = new SGDRegressor().setDeltaCompression(compression);
-    SGDLinearModelView clean = fit(regressor, corgipile("corgipile"));
+    SGDLinearModelView clean = fit(regressor, corgipile("corgipile", partitions));
     // Fails the first attempt of partition 1 midway in every round; local[2,2] retries it once.
     UDF1<Double, Double> failOnce = label -> {
       TaskContext task = TaskContext.get();
@@ -180,7 +202,7 @@ class SyncTrainingTest {
       }
       return label;
     };
-    Dataset<Row> failing = corgipile("corgipile")
+    Dataset<Row> failing = corgipile("corgipile", partitions)
         .withColumn("label", udf(failOnce, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
     assertThat(model(fit(regressor, failing))).containsExactly(model(clean));
   }

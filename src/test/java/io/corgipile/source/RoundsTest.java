@@ -16,6 +16,7 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -162,6 +163,37 @@ class RoundsTest {
             .containsEntry(CorgiPileMetrics.ROWS_READ, (long) ids.size());
       }
     }
+  }
+
+  @Test
+  void eachRoundTakesTheBufferItsPartitionsLastRoundFilledAhead() {
+    // 2 partitions on 2 cores run at once, so each fills its next round's buffer while it trains
+    List<List<Long>> ahead = new ArrayList<>();
+    List<Long> filledAhead = readRoundsOfOneQuery("true", ahead);
+    assertThat(filledAhead.get(0)).as("round 0").isZero();
+    assertThat(filledAhead.subList(1, filledAhead.size())).as("later rounds").containsOnly(2L);
+
+    List<List<Long>> own = new ArrayList<>();
+    assertThat(readRoundsOfOneQuery("false", own)).as("without prefetch").containsOnly(0L);
+    assertThat(ahead).isEqualTo(own);
+  }
+
+  /** Reads every round of one query, adding each round's ids by partition; returns the buffers filled ahead. */
+  private static List<Long> readRoundsOfOneQuery(String prefetch, List<List<Long>> ids) {
+    Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250", "prefetch", prefetch).load(table);
+    int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
+    assertThat(rounds).isGreaterThan(2);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    Dataset<Row> query = df.select(functions.spark_partition_id(), functions.col("id"));
+    List<Long> filledAhead = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      selectRound(round, rounds);
+      List<List<Long>> slice = List.of(new ArrayList<>(), new ArrayList<>());
+      query.collectAsList().forEach(r -> slice.get(r.getInt(0)).add(r.getLong(1)));
+      ids.addAll(slice);
+      filledAhead.add(scanMetrics(query).get(CorgiPileMetrics.BUFFERS_FILLED_AHEAD));
+    }
+    return filledAhead;
   }
 
   @Test
