@@ -1,6 +1,7 @@
 package io.corgipile.bench;
 
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * LambdaML's analytic model of a round, for Spark: an epoch costs a fixed part (the rows' reading
@@ -10,6 +11,11 @@ import java.util.List;
  * time of other partition counts, rounds and compressions.
  */
 final class RoundCostModel {
+  /** The terms: fixed, per task, per round, per MiB, in the order they are tried. */
+  private static final int TERMS = 4;
+  /** The share of a term's variance over the pilot that the terms before it may leave unexplained, and it is left out. */
+  private static final double EXPLAINED = 0.01;
+
   /** Seconds: fixed, per task, per round, per MiB. */
   private final double[] coefficients;
 
@@ -21,20 +27,19 @@ final class RoundCostModel {
   record Observation(int tasks, int rounds, double mebibytes, double seconds) {}
 
   /**
-   * Least squares over {@code pilot}, no cost negative: a term the pilot does not vary, or whose
-   * fitted cost comes out below zero (the pilot cannot tell it from the others, as bytes that grow
-   * with tasks), is left out and the rest fitted again.
+   * Least squares over {@code pilot}, no cost negative. A term the pilot cannot tell from the terms
+   * before it (it does not vary, or, as bytes that grow with tasks, it is nearly a linear function of
+   * them) is left out, its cost then carried by the terms it follows; so is a term whose fitted cost
+   * comes out below zero, and the rest fitted again.
    */
   static RoundCostModel fit(List<Observation> pilot) {
-    boolean[] used = {true, true, true, true};
-    // a term the pilot does not vary is the fixed part again: left out
-    for (int i = 1; i < used.length; i++) {
-      int term = i;
-      used[i] = pilot.stream().mapToDouble(o -> features(o.tasks(), o.rounds(), o.mebibytes())[term]).distinct()
-          .count() > 1;
+    boolean[] used = new boolean[TERMS];
+    used[0] = true;
+    for (int i = 1; i < TERMS; i++) {
+      used[i] = !explained(pilot, used, i);
     }
     while (true) {
-      double[] c = fit(pilot, used);
+      double[] c = fit(pilot, used, Observation::seconds);
       int negative = -1;
       for (int i = 1; i < c.length; i++) {
         if (used[i] && c[i] < 0 && (negative < 0 || c[i] < c[negative])) {
@@ -48,24 +53,50 @@ final class RoundCostModel {
     }
   }
 
-  private static double[] fit(List<Observation> pilot, boolean[] used) {
-    int k = used.length;
-    double[][] normal = new double[k][k + 1];
+  /**
+   * Whether term {@code term} is, over the pilot, within {@link #EXPLAINED} of its variance a linear
+   * function of the {@code used} terms before it.
+   */
+  private static boolean explained(List<Observation> pilot, boolean[] used, int term) {
+    boolean[] before = new boolean[TERMS];
+    for (int i = 0; i < term; i++) {
+      before[i] = used[i];
+    }
+    ToDoubleFunction<Observation> x = o -> features(o)[term];
+    double[] c = fit(pilot, before, x);
+    double mean = pilot.stream().mapToDouble(x).average().orElse(0);
+    double residual = 0;
+    double total = 0;
     for (Observation o : pilot) {
-      double[] x = features(o.tasks(), o.rounds(), o.mebibytes());
-      for (int i = 0; i < k; i++) {
-        for (int j = 0; j < k; j++) {
+      double[] f = features(o);
+      double fitted = 0;
+      for (int i = 0; i < TERMS; i++) {
+        fitted += c[i] * f[i];
+      }
+      residual += Math.pow(f[term] - fitted, 2);
+      total += Math.pow(f[term] - mean, 2);
+    }
+    return residual <= EXPLAINED * total || total == 0;
+  }
+
+  /** Least squares of {@code y} on the {@code used} terms; a left-out term's coefficient is 0. */
+  private static double[] fit(List<Observation> pilot, boolean[] used, ToDoubleFunction<Observation> y) {
+    double[][] normal = new double[TERMS][TERMS + 1];
+    for (Observation o : pilot) {
+      double[] x = features(o);
+      for (int i = 0; i < TERMS; i++) {
+        for (int j = 0; j < TERMS; j++) {
           normal[i][j] += used[i] && used[j] ? x[i] * x[j] : 0;
         }
-        normal[i][i] += used[i] ? 0 : 1; // a left-out term: coefficient 0
-        normal[i][k] += used[i] ? x[i] * o.seconds() : 0;
+        normal[i][i] += used[i] ? 0 : 1;
+        normal[i][TERMS] += used[i] ? x[i] * y.applyAsDouble(o) : 0;
       }
     }
     return solve(normal);
   }
 
   double predict(int tasks, int rounds, double mebibytes) {
-    double[] x = features(tasks, rounds, mebibytes);
+    double[] x = features(new Observation(tasks, rounds, mebibytes, 0));
     double sum = 0;
     for (int i = 0; i < x.length; i++) {
       sum += coefficients[i] * x[i];
@@ -78,8 +109,8 @@ final class RoundCostModel {
         coefficients[0], coefficients[1], coefficients[2], coefficients[3]);
   }
 
-  private static double[] features(int tasks, int rounds, double mebibytes) {
-    return new double[] {1, tasks, rounds, mebibytes};
+  private static double[] features(Observation o) {
+    return new double[] {1, o.tasks(), o.rounds(), o.mebibytes()};
   }
 
   /** Gaussian elimination with partial pivoting; a singular system (the pilot does not vary) gives NaN. */

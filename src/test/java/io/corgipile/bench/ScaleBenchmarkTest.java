@@ -47,7 +47,9 @@ class ScaleBenchmarkTest {
     String summary = Files.readString(out.resolve("summary.md"));
     assertThat(summary).contains("3 epochs")
         .contains("| blobs | syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 32 | 6 | 0.8700 | 0.8900 |"
-            + " -3.75, -3.75 |")
+            + " -3.75, -3.75 | 5.14 | 3.04x | 1.0, 0.0 |")
+        .contains("| blobs | syncInterval=epoch, syncMomentum=0.8, deltaCompression=none | 32 | 1 | 0.8700 | 0.8900 |"
+            + " -3.75, -3.75 | 1.69 |  | 1.0, 0.0 |")
         .contains("blobs: 1.000 s + 0.0200 s per task + 0.0500 s per round + 0.0000 s per MiB.")
         .contains("| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 32 | 192 | 5.14 | 5.14 | +0% |");
     assertThat(out.resolve("scale-blobs-1-by-epoch.png")).isNotEmptyFile();
@@ -75,8 +77,8 @@ class ScaleBenchmarkTest {
 
     String summary = Files.readString(out.resolve("summary.md"));
     assertThat(summary).contains("`gradavg` is a baseline, not the estimator")
-        .contains("| higgs | gradavg, lr=0.1 | 8 | 50 | 0.6120 | 0.6220 | -0.60, -0.60 | 3.00 | 32.0, 16.0 |")
-        .contains("| higgs | gradavg, lr=1.0 | 2 | 50 | 0.7080 | 0.7180 | +0.00, +0.00 | 3.00 | 8.0, 4.0 |");
+        .contains("| higgs | gradavg, lr=0.1 | 8 | 50 | 0.6120 | 0.6220 | -0.60, -0.60 | 3.00 |  | 32.0, 16.0 |")
+        .contains("| higgs | gradavg, lr=1.0 | 2 | 50 | 0.7080 | 0.7180 | +0.00, +0.00 | 3.00 |  | 8.0, 4.0 |");
     assertThat(out.resolve("scale-higgs-1-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-higgs-2-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-higgs-by-bytes.png")).isNotEmptyFile();
