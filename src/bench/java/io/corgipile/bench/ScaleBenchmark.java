@@ -51,7 +51,10 @@ public final class ScaleBenchmark {
 
   record Settings(long rows, int[] partitions, String[] syncs, String[] compressions, int epochs, String[] datasets,
       Path out, Path data, double[] steps, double[] momenta, String buffer, Path fromCsv, int gradavgSteps,
-      double[] gradavgRates) {
+      double[] gradavgRates, int cores) {
+    /** The task slots of the runs, when {@code --cores} did not say: scripts/bench's {@code local[2]}. */
+    static final int BENCH_CORES = 2;
+
     static Settings parse(String[] args) {
       long rows = 100_000;
       int[] partitions = {2, 8, 32, 128};
@@ -67,6 +70,7 @@ public final class ScaleBenchmark {
       Path fromCsv = null;
       int gradavgSteps = 50;
       double[] gradavgRates = {0.01, 0.1, 1, 10};
+      int cores = 0;
       for (int i = 0; i < args.length; i += 2) {
         String v = args[i + 1];
         switch (args[i]) {
@@ -84,11 +88,18 @@ public final class ScaleBenchmark {
           case "--from-csv" -> fromCsv = Path.of(v);
           case "--gradavg-steps" -> gradavgSteps = Integer.parseInt(v);
           case "--gradavg-lr" -> gradavgRates = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
+          case "--cores" -> cores = Integer.parseInt(v);
           default -> throw new IllegalArgumentException("Cannot use option " + args[i] + ": unknown");
         }
       }
       return new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps, momenta, buffer,
-          fromCsv, gradavgSteps, gradavgRates);
+          fromCsv, gradavgSteps, gradavgRates, cores);
+    }
+
+    /** These settings with {@code cores} task slots, unless {@code --cores} named them. */
+    Settings withCores(int slots) {
+      return cores > 0 ? this : new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps,
+          momenta, buffer, fromCsv, gradavgSteps, gradavgRates, slots);
     }
   }
 
@@ -158,8 +169,9 @@ public final class ScaleBenchmark {
   record Prepared(String name, String train, Vector[] testX, double[] testY) {}
 
   public static void main(String[] args) throws IOException {
-    Settings settings = Settings.parse(args);
-    if (settings.fromCsv() != null) { // the summary again, from a run's CSV
+    Settings parsed = Settings.parse(args);
+    if (parsed.fromCsv() != null) { // the summary again, from a run's CSV
+      Settings settings = parsed.withCores(Settings.BENCH_CORES);
       Files.createDirectories(settings.out());
       List<Epoch> epochs = read(settings.fromCsv());
       Files.writeString(settings.out().resolve("summary.md"), summary(settings, epochs));
@@ -167,7 +179,9 @@ public final class ScaleBenchmark {
       return;
     }
     SparkSession spark = SparkSession.builder().appName("corgipile-scale")
-        .master(System.getProperty("spark.master", "local[2]")).config("spark.ui.enabled", "false").getOrCreate();
+        .master(System.getProperty("spark.master", "local[" + Settings.BENCH_CORES + "]"))
+        .config("spark.ui.enabled", "false").getOrCreate();
+    Settings settings = parsed.withCores(spark.sparkContext().defaultParallelism());
     Files.createDirectories(settings.out());
     Path csv = settings.out().resolve("scale.csv");
     List<Epoch> epochs = new ArrayList<>();
@@ -312,18 +326,24 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * The cost model fitted per dataset to the runs at the two smallest P (the pilot), predicting the
-   * mean epoch time (first epoch left out: JIT warm-up and, for rounds, sizing the model) of the rest.
+   * The cost model fitted per dataset to the runs at the two smallest P above the cores (the pilot),
+   * predicting the mean epoch time (first epoch left out: JIT warm-up and, for rounds, sizing the
+   * model) of the larger P. The model is of tasks that run in waves on the cores; with no more
+   * partitions than cores every task of a round runs at once, the round's slowest partition sets its
+   * time and rounds fill their buffers ahead ({@code RoundLookahead}): not the same costs, so those
+   * runs are neither pilot nor predicted.
    */
   static String costModel(Settings settings, List<Epoch> epochs) {
-    int[] sorted = Arrays.stream(settings.partitions()).sorted().toArray();
-    if (sorted.length < 3) {
-      return "";
+    int[] inWaves = Arrays.stream(settings.partitions()).filter(p -> p > settings.cores()).sorted().toArray();
+    if (inWaves.length < 3) {
+      return String.format(Locale.ROOT, "%n## Cost model%n%nNot fitted: it needs runs at 3 or more P above the %d"
+          + " cores.%n", settings.cores());
     }
-    int pilotMax = sorted[1];
+    int pilotMin = inWaves[0];
+    int pilotMax = inWaves[1];
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%n## Cost model%n%nFitted per dataset to the"
-        + " epochs (the first left out) of the runs at P <= %d; predicted against measured mean seconds per epoch"
-        + " of the others.%n", pilotMax));
+        + " epochs (the first left out) of the runs at P %d and %d, the smallest above the %d cores; predicted"
+        + " against measured mean seconds per epoch of the larger P.%n", pilotMin, pilotMax, settings.cores()));
     java.util.Map<String, List<Epoch>> byDataset = new java.util.LinkedHashMap<>();
     for (Epoch e : epochs) {
       if (e.epoch() > 1) {
@@ -331,8 +351,9 @@ public final class ScaleBenchmark {
       }
     }
     for (List<Epoch> data : byDataset.values()) {
-      RoundCostModel model = RoundCostModel.fit(data.stream().filter(e -> e.partitions() <= pilotMax)
-          .map(ScaleBenchmark::observation).toList());
+      RoundCostModel model = RoundCostModel.fit(data.stream()
+          .filter(e -> e.partitions() >= pilotMin && e.partitions() <= pilotMax).map(ScaleBenchmark::observation)
+          .toList());
       out.append(String.format(Locale.ROOT, "%n%s: %s.%n%n| configuration | P | tasks/epoch | predicted s |"
           + " measured s | error |%n|---|---:|---:|---:|---:|---:|%n", data.get(0).dataset(), model.describe()));
       java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
@@ -346,9 +367,10 @@ public final class ScaleBenchmark {
         double measured = run.stream().mapToDouble(Epoch::seconds).average().orElse(Double.NaN);
         double predicted = run.stream().map(ScaleBenchmark::observation)
             .mapToDouble(o -> model.predict(o.tasks(), o.rounds(), o.mebibytes())).average().orElse(Double.NaN);
-        out.append(String.format(Locale.ROOT, "| %s | %d | %d | %.2f | %.2f | %+.0f%% |%n", first.config(),
+        // rounded first, so that a rounding error below a percent shows as +0%, not -0%
+        out.append(String.format(Locale.ROOT, "| %s | %d | %d | %.2f | %.2f | %+d%% |%n", first.config(),
             first.partitions(), first.partitions() * first.rounds(), predicted, measured,
-            100 * (predicted - measured) / measured));
+            Math.round(100 * (predicted - measured) / measured)));
       }
     }
     return out.toString();

@@ -22,7 +22,7 @@ class ScaleBenchmarkTest {
   private static List<String> csv() {
     List<String> lines = new ArrayList<>(List.of("dataset,partitions,bufferSize,syncInterval,syncStepSize,"
         + "syncMomentum,deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors"));
-    for (int p : new int[] {2, 8, 32}) {
+    for (int p : new int[] {2, 8, 32, 64}) {
       for (String sync : new String[] {"epoch", "buffer"}) {
         int rounds = sync.equals("epoch") ? 1 : 10 - p / 8;
         for (int epoch = 1; epoch <= 3; epoch++) {
@@ -41,7 +41,7 @@ class ScaleBenchmarkTest {
     Path csv = dir.resolve("scale.csv");
     Files.write(csv, csv());
     Path out = dir.resolve("out");
-    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8,32", "--epochs", "3",
+    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8,32,64", "--epochs", "3",
         "--out", out.toString()});
 
     String summary = Files.readString(out.resolve("summary.md"));
@@ -51,7 +51,9 @@ class ScaleBenchmarkTest {
         .contains("| blobs | syncInterval=epoch, syncMomentum=0.8, deltaCompression=none | 32 | 1 | 0.8700 | 0.8900 |"
             + " -3.75, -3.75 | 1.69 |  | 1.0, 0.0 |")
         .contains("blobs: 1.000 s + 0.0200 s per task + 0.0500 s per round + 0.0000 s per MiB.")
-        .contains("| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 32 | 192 | 5.14 | 5.14 | +0% |");
+        .contains("runs at P 8 and 32, the smallest above the 2 cores")
+        .contains("| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 64 | 128 | 3.66 | 3.66 | +0% |")
+        .doesNotContain("| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 2 | 20 |");
     assertThat(out.resolve("scale-blobs-1-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-blobs-2-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-blobs-by-bytes.png")).isNotEmptyFile();
@@ -77,6 +79,7 @@ class ScaleBenchmarkTest {
 
     String summary = Files.readString(out.resolve("summary.md"));
     assertThat(summary).contains("`gradavg` is a baseline, not the estimator")
+        .contains("Not fitted: it needs runs at 3 or more P above the 2 cores.")
         .contains("| higgs | gradavg, lr=0.1 | 8 | 50 | 0.6120 | 0.6220 | -0.60, -0.60 | 3.00 |  | 32.0, 16.0 |")
         .contains("| higgs | gradavg, lr=1.0 | 2 | 50 | 0.7080 | 0.7180 | +0.00, +0.00 | 3.00 |  | 8.0, 4.0 |");
     assertThat(out.resolve("scale-higgs-1-by-epoch.png")).isNotEmptyFile();
