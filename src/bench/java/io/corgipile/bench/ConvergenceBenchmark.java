@@ -34,10 +34,12 @@ import org.apache.spark.ml.classification.LinearSVC;
 import org.apache.spark.ml.classification.LogisticRegression;
 import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
+import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.api.java.UDF0;
 import org.apache.spark.sql.types.DataTypes;
 
@@ -52,13 +54,16 @@ import org.apache.spark.sql.types.DataTypes;
  * shared JVM the order of the runs decided which strategy looked faster (none 0.53 s against block
  * 0.45 s per epoch in one order, about equal in the other, on results/small's data).
  *
- * <p>Usage: {@code ConvergenceBenchmark [small|full|tiny] [--out DIR] [--data DIR] [--datasets higgs,flights]
+ * <p>Usage: {@code ConvergenceBenchmark [small|full|tiny] [--out DIR] [--data DIR] [--datasets LIST]
  * [--epochs N] [--partitions N] [--in-process]}.
  */
 public final class ConvergenceBenchmark {
   static final double[] SWEEP_PERCENTS = {1, 2, 5, 10, 20};
   static final double BUFFER_PERCENT = 10;
   static final int WARM_UP_EPOCHS = 2;
+  /** The datasets a run can measure; {@link #DEFAULT_DATASETS} unless {@code --datasets} says otherwise. */
+  static final List<String> DATASETS = List.of("higgs", "flights", "separable");
+  static final List<String> DEFAULT_DATASETS = List.of("higgs", "flights");
   static final List<String> STRATEGIES = List.of("none", "window", "block", "corgipile", "shuffle-once",
       "full-shuffle", "mllib-lr", "mllib-svc");
 
@@ -89,7 +94,7 @@ public final class ConvergenceBenchmark {
     static final CommandLine COMMAND_LINE = new CommandLine("run the benchmark", List.of(
         new Option("out", "DIR", "results folder"),
         new Option("data", "DIR", "generated and downloaded data"),
-        new Option("datasets", "LIST", "comma list among higgs,flights"),
+        new Option("datasets", "LIST", "comma list among " + String.join(",", DATASETS)),
         new Option("epochs", "N", "epochs per SGD run"),
         new Option("partitions", "N", "Spark partitions and local cores"),
         Option.flag("in-process", "measure every run in this JVM"),
@@ -108,7 +113,7 @@ public final class ConvergenceBenchmark {
       }
       return new Settings(size, args.path("out", Path.of("results", EnumChoice.text(size))),
           args.path("data", Path.of("target/bench-data")),
-          args.optional("datasets").map(d -> List.of(d.split(","))).orElse(List.of("higgs", "flights")),
+          args.optional("datasets").map(d -> List.of(d.split(","))).orElse(DEFAULT_DATASETS),
           args.atLeast("epochs", size.epochs, 1), args.atLeast("partitions", 2, 1), args.flag("in-process"),
           args.flag("resume"), run, records);
     }
@@ -280,8 +285,9 @@ public final class ConvergenceBenchmark {
     return switch (name) {
       case "higgs" -> higgs(spark, settings, shuffleCopy);
       case "flights" -> flights(spark, settings, shuffleCopy);
+      case "separable" -> separable(spark, settings, shuffleCopy);
       default -> throw new IllegalArgumentException("Cannot run the benchmark: unknown dataset '" + name
-          + "'; datasets are higgs, flights");
+          + "'; datasets are " + String.join(", ", DATASETS));
     };
   }
 
@@ -404,6 +410,44 @@ public final class ConvergenceBenchmark {
         String.format(Locale.ROOT,
         "higgs: %,d generated HIGGS-shaped rows (28 dense features), sorted by label; test: other generated rows.",
         rows));
+  }
+
+  /**
+   * Issue 12's first example of defaults that undertrain: features uniform on [0, 1], unscaled (no
+   * StandardScaler: the estimator's standardization is what is measured), label 1 where f0 + f1 > 1,
+   * so the classes are separable and MLlib's LogisticRegression gets every test row right.
+   */
+  private static Dataset separable(SparkSession spark, Settings settings, boolean shuffleCopy) {
+    long rows = settings.size().higgsRows;
+    Path dir = settings.data().resolve("separable-" + rows);
+    String sorted = dir.resolve("train-sorted-by-label").toString();
+    String test = dir.resolve("test").toString();
+    if (!Files.exists(Path.of(test, "_SUCCESS"))) {
+      System.err.printf(Locale.ROOT, "[bench] generating %,d separable rows under %s%n", rows, dir);
+      // row groups as higgs's: at least 100
+      separableRows(spark, rows, 1, settings.partitions()).orderBy(col("label"), col("id")).coalesce(1).write()
+          .mode("overwrite").option("parquet.block.row.count.limit", Math.max(100, Math.min(18_000, rows / 100)))
+          .parquet(sorted);
+      separableRows(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions()).write()
+          .mode("overwrite").parquet(test);
+    }
+    String[] features = new String[SEPARABLE_FEATURES];
+    Arrays.setAll(features, i -> "f" + i);
+    return withShuffledCopy(spark, shuffleCopy, "separable", sorted, test,
+        new PipelineStage[] {new VectorAssembler().setInputCols(features).setOutputCol("features")}, dir,
+        String.format(Locale.ROOT, "separable: %,d generated rows of %d features uniform on [0, 1], unscaled, label"
+            + " f0 + f1 > 1, sorted by label; test: other generated rows.", rows, SEPARABLE_FEATURES));
+  }
+
+  private static final int SEPARABLE_FEATURES = 4;
+
+  /** Columns {@code id, f0 .. f3, label}; the same rows for the same seed and partitions. */
+  static org.apache.spark.sql.Dataset<Row> separableRows(SparkSession spark, long rows, long seed, int partitions) {
+    org.apache.spark.sql.Dataset<Row> d = spark.range(0, rows, 1, partitions).toDF();
+    for (int i = 0; i < SEPARABLE_FEATURES; i++) {
+      d = d.withColumn("f" + i, rand(seed * 1000 + i));
+    }
+    return d.withColumn("label", functions.when(col("f0").plus(col("f1")).gt(1), 1.0).otherwise(0.0));
   }
 
   private static Dataset flights(SparkSession spark, Settings settings, boolean shuffleCopy) {

@@ -27,6 +27,29 @@ class ConvergenceBenchmarkTest {
         "tiny", "--out", out.toString(), "--data", dir.resolve("data").toString(), "--datasets", "higgs"}));
   }
 
+  /** Issue 12's separable set: labels by f0 + f1 > 1 over unscaled uniform features, the same for a seed. */
+  @Test
+  void separableRowsAreLabelledByTheLineAndRepeatable() {
+    List<org.apache.spark.sql.Row> rows =
+        ConvergenceBenchmark.separableRows(SharedSpark.get(), 2_000, 1, 2).orderBy("id").collectAsList();
+
+    assertThat(rows).hasSize(2_000);
+    long positives = 0;
+    for (org.apache.spark.sql.Row r : rows) {
+      for (int i = 0; i < 4; i++) {
+        assertThat(r.getDouble(r.fieldIndex("f" + i))).isBetween(0.0, 1.0);
+      }
+      double label = r.getDouble(r.fieldIndex("f0")) + r.getDouble(r.fieldIndex("f1")) > 1 ? 1.0 : 0.0;
+      assertThat(r.getDouble(r.fieldIndex("label"))).isEqualTo(label);
+      positives += (long) label;
+    }
+    assertThat(positives).isBetween(800L, 1_200L); // about half
+    assertThat(ConvergenceBenchmark.separableRows(SharedSpark.get(), 2_000, 1, 2).orderBy("id").collectAsList())
+        .isEqualTo(rows);
+    assertThat(ConvergenceBenchmark.separableRows(SharedSpark.get(), 2_000, 2, 2).orderBy("id").collectAsList())
+        .isNotEqualTo(rows);
+  }
+
   @Test
   void writesEveryFile() throws Exception {
     for (String file : List.of("strategies.csv", "buffer-sweep.csv", "summary.md", "higgs-accuracy-by-epoch.png",
