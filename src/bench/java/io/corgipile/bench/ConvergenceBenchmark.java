@@ -392,24 +392,9 @@ public final class ConvergenceBenchmark {
       PipelineStage[] featureStages, String description) {}
 
   private static Dataset higgs(SparkSession spark, Settings settings, boolean shuffleCopy) {
-    long rows = settings.size().higgsRows;
-    Path dir = settings.data().resolve("higgs-" + rows);
-    String sorted = dir.resolve("train-sorted-by-label").toString();
-    String test = dir.resolve("test").toString();
-    if (!Files.exists(Path.of(test, "_SUCCESS"))) {
-      System.err.printf(Locale.ROOT, "[bench] generating %,d HIGGS-shaped rows under %s%n", rows, dir);
-      // At least 100 row groups, so a 10% buffer holds 5 of a partition's, and at most 4 MB each
-      // (about 18,000 rows), so the full size has about 600, as bench-scan's table.
-      HiggsShapedData.generate(spark, rows, 1, settings.partitions()).orderBy(col("label"), col("id"))
-          .coalesce(1).write().mode("overwrite")
-          .option("parquet.block.row.count.limit", Math.max(100, Math.min(18_000, rows / 100))).parquet(sorted);
-      HiggsShapedData.generate(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions())
-          .write().mode("overwrite").parquet(test);
-    }
-    return withShuffledCopy(spark, shuffleCopy, "higgs", sorted, test, HiggsShapedData.featureStages(), dir,
-        String.format(Locale.ROOT,
-        "higgs: %,d generated HIGGS-shaped rows (28 dense features), sorted by label; test: other generated rows.",
-        rows));
+    return generated(spark, settings, shuffleCopy, "higgs", HiggsShapedData::generate,
+        HiggsShapedData.featureStages(), String.format(Locale.ROOT, "higgs: %,d generated HIGGS-shaped rows (28"
+            + " dense features), sorted by label; test: other generated rows.", settings.size().higgsRows));
   }
 
   /**
@@ -418,25 +403,42 @@ public final class ConvergenceBenchmark {
    * so the classes are separable and MLlib's LogisticRegression gets every test row right.
    */
   private static Dataset separable(SparkSession spark, Settings settings, boolean shuffleCopy) {
+    String[] features = new String[SEPARABLE_FEATURES];
+    Arrays.setAll(features, i -> "f" + i);
+    return generated(spark, settings, shuffleCopy, "separable", ConvergenceBenchmark::separableRows,
+        new PipelineStage[] {new VectorAssembler().setInputCols(features).setOutputCol("features")},
+        String.format(Locale.ROOT, "separable: %,d generated rows of %d features uniform on [0, 1], unscaled, label"
+            + " f0 + f1 > 1, sorted by label; test: other generated rows.", settings.size().higgsRows,
+            SEPARABLE_FEATURES));
+  }
+
+  /** Rows of a generated set: the same for the same seed and partitions. */
+  @FunctionalInterface
+  interface RowGenerator {
+    org.apache.spark.sql.Dataset<Row> rows(SparkSession spark, long rows, long seed, int partitions);
+  }
+
+  /**
+   * A generated set of the size's {@code higgsRows} rows, sorted by label, and other generated rows
+   * as its test set, written under the data folder unless they are there already.
+   */
+  private static Dataset generated(SparkSession spark, Settings settings, boolean shuffleCopy, String name,
+      RowGenerator generator, PipelineStage[] features, String description) {
     long rows = settings.size().higgsRows;
-    Path dir = settings.data().resolve("separable-" + rows);
+    Path dir = settings.data().resolve(name + "-" + rows);
     String sorted = dir.resolve("train-sorted-by-label").toString();
     String test = dir.resolve("test").toString();
     if (!Files.exists(Path.of(test, "_SUCCESS"))) {
-      System.err.printf(Locale.ROOT, "[bench] generating %,d separable rows under %s%n", rows, dir);
-      // row groups as higgs's: at least 100
-      separableRows(spark, rows, 1, settings.partitions()).orderBy(col("label"), col("id")).coalesce(1).write()
-          .mode("overwrite").option("parquet.block.row.count.limit", Math.max(100, Math.min(18_000, rows / 100)))
-          .parquet(sorted);
-      separableRows(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions()).write()
-          .mode("overwrite").parquet(test);
+      System.err.printf(Locale.ROOT, "[bench] generating %,d %s rows under %s%n", rows, name, dir);
+      // At least 100 row groups, so a 10% buffer holds 5 of a partition's, and at most 4 MB each of
+      // HIGGS-shaped rows (about 18,000), so the full size has about 600, as bench-scan's table.
+      generator.rows(spark, rows, 1, settings.partitions()).orderBy(col("label"), col("id"))
+          .coalesce(1).write().mode("overwrite")
+          .option("parquet.block.row.count.limit", Math.max(100, Math.min(18_000, rows / 100))).parquet(sorted);
+      generator.rows(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions())
+          .write().mode("overwrite").parquet(test);
     }
-    String[] features = new String[SEPARABLE_FEATURES];
-    Arrays.setAll(features, i -> "f" + i);
-    return withShuffledCopy(spark, shuffleCopy, "separable", sorted, test,
-        new PipelineStage[] {new VectorAssembler().setInputCols(features).setOutputCol("features")}, dir,
-        String.format(Locale.ROOT, "separable: %,d generated rows of %d features uniform on [0, 1], unscaled, label"
-            + " f0 + f1 > 1, sorted by label; test: other generated rows.", rows, SEPARABLE_FEATURES));
+    return withShuffledCopy(spark, shuffleCopy, name, sorted, test, features, dir, description);
   }
 
   private static final int SEPARABLE_FEATURES = 4;
