@@ -66,6 +66,8 @@ final class RoundLookahead<V extends Closeable> {
    */
   synchronized boolean start(Key key, int capacity, Fill<V> fill) {
     if (pending.containsKey(key) || pending.size() >= capacity) {
+      LOG.debug("corgipile: not filling {} ahead: {}", key,
+          pending.containsKey(key) ? "already held" : pending.size() + " fills held, the capacity");
       return false;
     }
     Pending p = new Pending(key, fill);
@@ -88,6 +90,7 @@ final class RoundLookahead<V extends Closeable> {
     }
     stale.forEach(Pending::drop);
     if (p == null) {
+      LOG.debug("corgipile: {} was not filled ahead on this executor", key);
       return null;
     }
     return p.claim();
