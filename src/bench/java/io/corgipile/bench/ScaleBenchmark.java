@@ -115,7 +115,8 @@ public final class ScaleBenchmark {
       int epoch, int rounds, double accuracy, double seconds, long bytesTo, long bytesFrom) {
     String config() {
       return gradavg() ? "gradavg, lr=" + step
-          : "syncInterval=" + sync + ", syncMomentum=" + momentum + ", deltaCompression=" + compression;
+          : "syncInterval=" + sync + (step == io.corgipile.ml.SGDParams.DEFAULT_SYNC_STEP_SIZE ? ""
+              : ", syncStepSize=" + step) + ", syncMomentum=" + momentum + ", deltaCompression=" + compression;
     }
 
     boolean gradavg() {

@@ -59,6 +59,28 @@ class ScaleBenchmarkTest {
     assertThat(out.resolve("scale-blobs-by-bytes.png")).isNotEmptyFile();
   }
 
+  /** A driver step other than the default names itself, so runs that differ only in it stay apart. */
+  @Test
+  void runsThatDifferOnlyInTheDriversStepAreReportedApart() throws Exception {
+    List<String> lines = new ArrayList<>(csv().subList(0, 1));
+    for (double step : new double[] {1.0, 2.0}) {
+      for (int p : new int[] {2, 8}) {
+        lines.add(String.format(Locale.ROOT, "blobs,%d,auto,buffer,%s,0.0,none,1,10,%.4f,2.000,100,100", p, step,
+            0.9 - step / 100));
+      }
+    }
+    Path csv = dir.resolve("scale.csv");
+    Files.write(csv, lines);
+    Path out = dir.resolve("out");
+    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8", "--epochs", "1",
+        "--out", out.toString()});
+
+    assertThat(Files.readString(out.resolve("summary.md")))
+        .contains("| blobs | syncInterval=buffer, syncMomentum=0.0, deltaCompression=none | 8 | 10 | 0.8900 |")
+        .contains("| blobs | syncInterval=buffer, syncStepSize=2.0, syncMomentum=0.0, deltaCompression=none | 8 | 10 |"
+            + " 0.8800 |");
+  }
+
   /** The baseline's runs: a row and a chart per learning rate, gaps to the smallest P at the same rate. */
   @Test
   void reportsTheGradAvgBaselinePerLearningRate() throws Exception {
