@@ -10,6 +10,7 @@ import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.spark.TaskContext;
+import org.apache.spark.util.TaskFailureListener;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -170,6 +171,10 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       throw new IllegalStateException("Interrupted while waiting for a buffer filled ahead", e);
     }
     ShuffledBuffers buffers = ahead != null ? ShuffledBuffers.prefilled(ahead) : shuffledBuffers(slice, false);
+    if (slice.task != null) {
+      // a failed or killed task (a cancelled fit, a job that gives up) leaves no fills of its scan behind
+      slice.task.addTaskFailureListener((TaskFailureListener) (context, error) -> RoundLookahead.EXECUTOR.drop(scan));
+    }
     if (slice.round.index() + 1 < slice.round.count()) {
       Slice next = slice.inRound(slice.round.index() + 1);
       if (next.isOneFillRound()) {

@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory: at most {@code capacity} fills are held at once (the driver passes the task slots of
  * an executor, each of which then holds its own buffer and one ahead: the two buffers that {@code
- * prefetch} budgets); a fill not taken within {@link #UNCLAIMED_MILLIS} of its end, or whose round
- * another task of the same scan has passed, is closed and dropped.
+ * prefetch} budgets); a fill not taken within {@link #UNCLAIMED_MILLIS} of its end, whose round
+ * another task of the same scan has passed, or whose scan had a task fail, is closed and dropped.
  */
 final class RoundLookahead<V extends Closeable> {
   private static final Logger LOG = LoggerFactory.getLogger(RoundLookahead.class);
@@ -94,6 +94,19 @@ final class RoundLookahead<V extends Closeable> {
       return null;
     }
     return p.claim();
+  }
+
+  /**
+   * Drops every fill of {@code scan}, closing each when its fill ends: a task of the scan failed or
+   * was killed, so its job may not go on, and the fills would otherwise be held until they expire.
+   * A retried task fills its next round again.
+   */
+  void drop(String scan) {
+    List<Pending> dropped = new ArrayList<>();
+    synchronized (this) {
+      pending.values().removeIf(p -> p.key.scan().equals(scan) && dropped.add(p));
+    }
+    dropped.forEach(Pending::drop);
   }
 
   /** Fills held or in progress. */

@@ -129,6 +129,24 @@ class RoundLookaheadTest {
     assertThat(lookahead.size()).isZero();
   }
 
+  @Test
+  void aFailedTaskDropsItsScansFills() throws InterruptedException {
+    Fill first = new Fill();
+    Fill second = new Fill();
+    Fill otherScan = new Fill();
+    lookahead.start(key("scan", 0, 1), 3, () -> first);
+    lookahead.start(key("scan", 1, 1), 3, () -> second);
+    lookahead.start(key("other", 0, 1), 3, () -> otherScan);
+
+    lookahead.drop("scan");
+
+    assertThat(first.closed.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(second.closed.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(lookahead.take(key("scan", 0, 1))).isNull();
+    assertThat(lookahead.take(key("other", 0, 1))).isSameAs(otherScan);
+    assertThat(otherScan.isClosed()).isFalse();
+  }
+
   private static void sleep(long millis) {
     try {
       Thread.sleep(millis);

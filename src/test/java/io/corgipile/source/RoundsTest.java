@@ -6,11 +6,13 @@ import static io.corgipile.source.TestTables.scanMetrics;
 import static io.corgipile.source.TestTables.scanOf;
 import static io.corgipile.source.TestTables.spark;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.corgipile.shuffle.SyncInterval;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -176,6 +178,26 @@ class RoundsTest {
     List<List<Long>> own = new ArrayList<>();
     assertThat(readRoundsOfOneQuery("false", own)).as("without prefetch").containsOnly(0L);
     assertThat(ahead).isEqualTo(own);
+  }
+
+  @Test
+  void aFailedRoundLeavesNoBufferFilledAhead() throws InterruptedException {
+    Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250").load(table);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    selectRound(0, EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt());
+    int before = RoundLookahead.EXECUTOR.size();
+
+    // each task reads its first row, which starts the fill of its next round, and fails
+    assertThatThrownBy(() -> df.select("id").toJavaRDD().foreachPartition(rows -> {
+      assertThat(rows.hasNext()).isTrue();
+      throw new IllegalStateException("a round that fails");
+    })).hasStackTraceContaining("a round that fails");
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (RoundLookahead.EXECUTOR.size() > before && System.nanoTime() < deadline) {
+      Thread.sleep(20); // the last attempts' listeners may still be running
+    }
+    assertThat(RoundLookahead.EXECUTOR.size()).isEqualTo(before);
   }
 
   /** Reads every round of one query, adding each round's ids by partition; returns the buffers filled ahead. */
