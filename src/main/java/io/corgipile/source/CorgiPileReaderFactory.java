@@ -10,12 +10,12 @@ import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.spark.TaskContext;
-import org.apache.spark.util.TaskFailureListener;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.util.TaskFailureListener;
 
 /**
  * Builds each partition's reader on the executor. It travels once per stage inside Spark's task
@@ -94,15 +94,21 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
    */
   private record Slice(int epoch, int partition, long seed, ReadConf.Round round, FillLayout.PartitionStream stream,
       FillPlan.Slice range, int[] blocks, TaskContext task) {
+    /** Round {@code round}'s slice of {@code stream}, and its blocks. */
+    static Slice of(int epoch, int partition, long seed, ReadConf.Round round, FillLayout.PartitionStream stream,
+        TaskContext task) {
+      FillPlan.Slice range = stream.slice(round.interval(), round.index(), round.count());
+      int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
+      return new Slice(epoch, partition, seed, round, stream, range, blocks, task);
+    }
+
     EpochSeeds seeds() {
       return new EpochSeeds(seed);
     }
 
     /** The same partition's slice in round {@code index} of the epoch. */
     Slice inRound(int index) {
-      FillPlan.Slice r = stream.slice(round.interval(), index, round.count());
-      return new Slice(epoch, partition, seed, new ReadConf.Round(round.interval(), index, round.count()), stream, r,
-          Arrays.copyOfRange(stream.blocks(), r.firstBlock(), r.endBlock()), null);
+      return of(epoch, partition, seed, new ReadConf.Round(round.interval(), index, round.count()), stream, null);
     }
 
     /** One of several rounds that reads a single planned fill. */
@@ -122,10 +128,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     ReadConf.Round round = ReadConf.round(localProperty(task, ReadOptions.ROUND_LOCAL_PROPERTY),
         localProperty(task, ReadOptions.ROUNDS_LOCAL_PROPERTY),
         localProperty(task, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY));
-    FillLayout.PartitionStream stream = layout.partition(epoch, seed, partition.index());
-    FillPlan.Slice range = stream.slice(round.interval(), round.index(), round.count());
-    int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
-    return new Slice(epoch, partition.index(), seed, round, stream, range, blocks, task);
+    return Slice.of(epoch, partition.index(), seed, round, layout.partition(epoch, seed, partition.index()), task);
   }
 
   private static String localProperty(TaskContext task, String name) {
