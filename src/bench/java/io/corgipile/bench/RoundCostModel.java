@@ -69,11 +69,7 @@ final class RoundCostModel {
     double total = 0;
     for (Observation o : pilot) {
       double[] f = features(o);
-      double fitted = 0;
-      for (int i = 0; i < TERMS; i++) {
-        fitted += c[i] * f[i];
-      }
-      residual += Math.pow(f[term] - fitted, 2);
+      residual += Math.pow(f[term] - dot(c, f), 2);
       total += Math.pow(f[term] - mean, 2);
     }
     return residual <= EXPLAINED * total || total == 0;
@@ -96,10 +92,14 @@ final class RoundCostModel {
   }
 
   double predict(int tasks, int rounds, double mebibytes) {
-    double[] x = features(new Observation(tasks, rounds, mebibytes, 0));
+    return dot(coefficients, features(new Observation(tasks, rounds, mebibytes, 0)));
+  }
+
+  /** The seconds {@code c} puts on the terms {@code x}. */
+  private static double dot(double[] c, double[] x) {
     double sum = 0;
     for (int i = 0; i < x.length; i++) {
-      sum += coefficients[i] * x[i];
+      sum += c[i] * x[i];
     }
     return sum;
   }
