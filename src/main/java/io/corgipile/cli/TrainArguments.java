@@ -51,7 +51,8 @@ record TrainArguments(String input, String label, List<String> features, Task ta
   /** The options, in the order of the help text. */
   static final List<Option> OPTIONS = List.of(
       new Option("input", "PATH", "Parquet files or folders to train on, read through format(\"corgipile\") (required)"),
-      new Option("label", "COL", "label column (default: label); 0/1 for classification"),
+      new Option("label", "COL", "label column (default: label); for classification 0/1, or 0..K-1 for K classes"
+          + " (softmax)"),
       new Option("features", "COLS", "comma list of numeric feature columns, or one vector column (required)"),
       new Option("task", "TASK", EnumChoice.orList(Arrays.stream(Task.values())
           .map(t -> t.optionValue() + " (" + t.estimator.getSimpleName() + (t == Task.DEFAULT ? ", the default)" : ")"))

@@ -1,6 +1,7 @@
 package io.corgipile.cli;
 
 import io.corgipile.cli.TrainArguments.Task;
+import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDLinearModel;
 import io.corgipile.ml.SGDParamSetters;
@@ -64,7 +65,7 @@ final class TrainingJob {
     SGDLinearModel sgd = (SGDLinearModel) model.stages()[model.stages().length - 1];
     TrainingMetrics metrics = new TrainingMetrics(args.input(), args.task().optionValue(), args.label(),
         args.features(), settings(sgd), TrainingMetrics.Training.of(sgd.summary(), seconds),
-        args.test() == null ? null : evaluate(model, spark.read().parquet(args.test())), null);
+        args.test() == null ? null : evaluate(model, sgd, spark.read().parquet(args.test())), null);
     if (modelOutput != null) {
       metrics = metrics.withModel(args.model());
       modelOutput.write(path -> model.write().save(path));
@@ -150,10 +151,13 @@ final class TrainingJob {
 
   private TrainingMetrics.Settings settings(SGDLinearModel sgd) {
     Class<?> estimator = args.task() == Task.CLASSIFICATION ? SGDClassifier.class : SGDRegressor.class;
-    return new TrainingMetrics.Settings(estimator.getSimpleName(), sgd.getLoss(), args.epochs(), args.shuffle().optionValue(), args.buffer(), args.partitions(), args.seed());
+    String loss = sgd instanceof SGDClassificationModel c && c.isMultinomial() ? "softmax" : sgd.getLoss();
+    return new TrainingMetrics.Settings(estimator.getSimpleName(), loss, args.epochs(), args.shuffle().optionValue(),
+        args.buffer(), args.partitions(), args.seed());
   }
 
-  private TrainingMetrics.Test evaluate(PipelineModel model, Dataset<Row> test) {
+  /** Classification: accuracy and log loss, and the area under the ROC curve when there are two classes. */
+  private TrainingMetrics.Test evaluate(PipelineModel model, SGDLinearModel sgd, Dataset<Row> test) {
     Dataset<Row> predictions = model.transform(test).cache();
     try {
       long rows = predictions.count();
@@ -164,8 +168,10 @@ final class TrainingJob {
           m.put(metric, new MulticlassClassificationEvaluator().setLabelCol(label).setMetricName(metric)
               .evaluate(predictions));
         }
-        m.put("areaUnderROC", new BinaryClassificationEvaluator().setLabelCol(label).setMetricName("areaUnderROC")
-            .evaluate(predictions));
+        if (((SGDClassificationModel) sgd).numClasses() == 2) {
+          m.put("areaUnderROC", new BinaryClassificationEvaluator().setLabelCol(label).setMetricName("areaUnderROC")
+              .evaluate(predictions));
+        }
       } else {
         for (String metric : List.of("rmse", "mae", "r2")) {
           m.put(metric, new RegressionEvaluator().setLabelCol(label).setMetricName(metric).evaluate(predictions));

@@ -18,24 +18,36 @@ record FeatureScaling(double[] inverseStd, double[] scaledMean) implements Seria
     return scaledMean != null;
   }
 
-  /** The coefficients on the original features of a model trained on the scaled ones. */
+  /**
+   * The coefficients on the original features of a model trained on the scaled ones: one or more
+   * margins' coefficients one after the other, each scaled alike.
+   */
   double[] originalCoefficients(double[] scaled) {
+    int n = inverseStd.length;
     double[] w = new double[scaled.length];
     for (int j = 0; j < w.length; j++) {
-      w[j] = scaled[j] * inverseStd[j];
+      w[j] = scaled[j] * inverseStd[j % n];
     }
     return w;
   }
 
-  /** The intercept on the original features: {@code b - sum_j w_j mu_j / sigma_j} when centered. */
-  double originalIntercept(double[] scaled, double intercept) {
+  /**
+   * The intercepts on the original features, one per margin: {@code b_k - sum_j w_kj mu_j / sigma_j}
+   * when centered.
+   */
+  double[] originalIntercepts(double[] scaled, double[] intercepts) {
     if (scaledMean == null) {
-      return intercept;
+      return intercepts;
     }
-    double shift = 0;
-    for (int j = 0; j < scaled.length; j++) {
-      shift += scaled[j] * scaledMean[j];
+    int n = scaledMean.length;
+    double[] b = intercepts.clone();
+    for (int k = 0; k < b.length; k++) {
+      double shift = 0;
+      for (int j = 0; j < n; j++) {
+        shift += scaled[k * n + j] * scaledMean[j];
+      }
+      b[k] -= shift;
     }
-    return intercept - shift;
+    return b;
   }
 }

@@ -1,44 +1,108 @@
 package io.corgipile.ml;
 
 import java.io.Serializable;
+import org.apache.spark.ml.linalg.DenseMatrix;
+import org.apache.spark.ml.linalg.Matrix;
+import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 
-/** What training made, held by both SGD models: the coefficients, the intercept, and how training went. */
+/**
+ * What training made, held by both SGD models: the coefficients and intercepts of one linear model
+ * per margin (one, or one per class for a multinomial classifier), and how training went. The
+ * coefficients are kept as one vector, the margins' one after the other: the rows of {@link
+ * #coefficientMatrix()}.
+ */
 final class LinearFit implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   private final Vector coefficients;
-  private final double intercept;
+  private final double[] intercepts;
   /** In memory only: not saved, and not shipped to executors with the model. */
   private final transient SGDTrainingSummary summary;
 
-  private LinearFit(Vector coefficients, double intercept, SGDTrainingSummary summary) {
+  private LinearFit(Vector coefficients, double[] intercepts, SGDTrainingSummary summary) {
+    if (coefficients.size() % intercepts.length != 0) {
+      throw new IllegalArgumentException("Cannot make a linear model of " + intercepts.length + " intercepts from "
+          + coefficients.size() + " coefficients: they must be a multiple of the intercepts");
+    }
     this.coefficients = coefficients;
-    this.intercept = intercept;
+    this.intercepts = intercepts;
     this.summary = summary;
   }
 
-  /** What training made: dense coefficients, with the summary of how it went. */
-  static LinearFit trained(double[] coefficients, double intercept, SGDTrainingSummary summary) {
-    return new LinearFit(Vectors.dense(coefficients), intercept, summary);
+  /** What training made: dense coefficients, the margins' one after the other, with the summary of how it went. */
+  static LinearFit trained(double[] coefficients, double[] intercepts, SGDTrainingSummary summary) {
+    return new LinearFit(Vectors.dense(coefficients), intercepts.clone(), summary);
   }
 
-  /** A model made or loaded from its coefficients, without a training summary. */
+  /** A model of one margin made or loaded from its coefficients, without a training summary. */
   static LinearFit of(Vector coefficients, double intercept) {
-    return new LinearFit(coefficients, intercept, null);
+    return new LinearFit(coefficients, new double[] {intercept}, null);
   }
 
-  Vector coefficients() {
+  /**
+   * A model made or loaded from a matrix of one row per margin, without a training summary: one row
+   * is a binary model, several a multinomial one.
+   */
+  static LinearFit of(Matrix coefficientMatrix, Vector interceptVector) {
+    if (coefficientMatrix.numRows() != interceptVector.size()) {
+      throw new IllegalArgumentException("Cannot make a linear model from a coefficient matrix of "
+          + coefficientMatrix.numRows() + " rows and " + interceptVector.size()
+          + " intercepts: it needs one intercept per row");
+    }
+    int k = coefficientMatrix.numRows();
+    int n = coefficientMatrix.numCols();
+    double[] w = new double[k * n];
+    for (int i = 0; i < k; i++) {
+      for (int j = 0; j < n; j++) {
+        w[i * n + j] = coefficientMatrix.apply(i, j);
+      }
+    }
+    return new LinearFit(Vectors.dense(w), interceptVector.toArray().clone(), null);
+  }
+
+  /** {@code w}, the rows of a matrix one after the other, as that matrix. */
+  static Matrix matrix(double[] w, int rows) {
+    return new DenseMatrix(rows, w.length / rows, w.clone(), true);
+  }
+
+  /** The linear models side by side: more than one for a multinomial classifier. */
+  int numMargins() {
+    return intercepts.length;
+  }
+
+  boolean multinomial() {
+    return numMargins() > 1;
+  }
+
+  /** The one margin's coefficients; fails for a multinomial model, as {@code LogisticRegressionModel} does. */
+  Vector coefficients(String uid) {
+    if (multinomial()) {
+      throw new IllegalStateException("Cannot get the coefficients of " + uid + ": a multinomial model has a"
+          + " matrix of them, one row per class; use coefficientMatrix and interceptVector");
+    }
     return coefficients;
   }
 
-  double intercept() {
-    return intercept;
+  /** The one margin's intercept; fails for a multinomial model. */
+  double intercept(String uid) {
+    coefficients(uid);
+    return intercepts[0];
+  }
+
+  /** One row of coefficients per margin. */
+  Matrix coefficientMatrix() {
+    return matrix(coefficients.toArray(), numMargins());
+  }
+
+  /** One intercept per margin. */
+  Vector interceptVector() {
+    return Vectors.dense(intercepts.clone());
   }
 
   int numFeatures() {
-    return coefficients.size();
+    return coefficients.size() / numMargins();
   }
 
   boolean hasSummary() {
@@ -53,12 +117,41 @@ final class LinearFit implements Serializable {
     return summary;
   }
 
-  /** {@code w.x + b}. */
+  /** {@code w.x + b} of a model of one margin. */
   double margin(Vector features, String uid) {
-    if (features.size() != coefficients.size()) {
-      throw new IllegalArgumentException("Cannot predict with " + uid + ": the features have size "
-          + features.size() + " but the model was trained on " + coefficients.size() + " features");
+    requireSize(features, uid);
+    return coefficients.dot(features) + intercepts[0];
+  }
+
+  /** {@code w_k.x + b_k} for every margin k. */
+  double[] margins(Vector features, String uid) {
+    requireSize(features, uid);
+    int n = numFeatures();
+    double[] w = coefficients.toArray(); // dense whenever there are several margins
+    double[] m = intercepts.clone();
+    if (features instanceof SparseVector sparse) {
+      int[] indices = sparse.indices();
+      double[] values = sparse.values();
+      for (int k = 0; k < m.length; k++) {
+        for (int i = 0; i < indices.length; i++) {
+          m[k] += w[k * n + indices[i]] * values[i];
+        }
+      }
+      return m;
     }
-    return coefficients.dot(features) + intercept;
+    double[] x = features.toArray();
+    for (int k = 0; k < m.length; k++) {
+      for (int j = 0; j < n; j++) {
+        m[k] += w[k * n + j] * x[j];
+      }
+    }
+    return m;
+  }
+
+  private void requireSize(Vector features, String uid) {
+    if (features.size() != numFeatures()) {
+      throw new IllegalArgumentException("Cannot predict with " + uid + ": the features have size "
+          + features.size() + " but the model was trained on " + numFeatures() + " features");
+    }
   }
 }

@@ -1,8 +1,8 @@
 package io.corgipile.ml;
 
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.ml.linalg.SQLDataTypes;
-import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.Params;
 import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsWriter;
@@ -15,36 +15,44 @@ import org.apache.spark.sql.types.StructType;
 import scala.Option;
 
 /**
- * How the SGD models are saved: MLlib's metadata (class, uid, params) in {@code metadata/}, and
- * one row of {@code intercept, coefficients} as Parquet in {@code data/}, as MLlib's linear models do.
+ * How the SGD models are saved: MLlib's metadata (class, uid, params) in {@code metadata/}, and one
+ * row as Parquet in {@code data/}, as MLlib's linear models do: {@code intercept, coefficients} for
+ * a model of one margin (the layout of every model saved before multinomial models existed, so
+ * those still load), {@code numClasses, interceptVector, coefficientMatrix} for a multinomial one,
+ * the names {@code LogisticRegressionModel} gives them.
  */
 final class LinearModelData {
-  private static final StructType SCHEMA = new StructType()
+  private static final StructType ONE_MARGIN = new StructType()
       .add("intercept", DataTypes.DoubleType, false)
       .add("coefficients", SQLDataTypes.VectorType(), false);
+  private static final StructType MULTINOMIAL = new StructType()
+      .add("numClasses", DataTypes.IntegerType, false)
+      .add("interceptVector", SQLDataTypes.VectorType(), false)
+      .add("coefficientMatrix", SQLDataTypes.MatrixType(), false);
 
   private LinearModelData() {}
 
-  /** Makes a model from its uid, coefficients and intercept. */
+  /** Makes a model from its uid and fit. */
   interface Factory<M> {
-    M create(String uid, Vector coefficients, double intercept);
+    M create(String uid, LinearFit fit);
   }
 
   static final class Writer extends MLWriter {
     private final Params model;
-    private final Vector coefficients;
-    private final double intercept;
+    private final LinearFit fit;
 
-    Writer(Params model, Vector coefficients, double intercept) {
+    Writer(Params model, LinearFit fit) {
       this.model = model;
-      this.coefficients = coefficients;
-      this.intercept = intercept;
+      this.fit = fit;
     }
 
     @Override
     public void saveImpl(String path) {
       DefaultParamsWriter.saveMetadata(model, path, sparkSession());
-      sparkSession().createDataFrame(List.of(RowFactory.create(intercept, coefficients)), SCHEMA)
+      Row row = fit.multinomial()
+          ? RowFactory.create(fit.numMargins(), fit.interceptVector(), fit.coefficientMatrix())
+          : RowFactory.create(fit.intercept(model.uid()), fit.coefficients(model.uid()));
+      sparkSession().createDataFrame(List.of(row), fit.multinomial() ? MULTINOMIAL : ONE_MARGIN)
           .repartition(1).write().parquet(new org.apache.hadoop.fs.Path(path, "data").toString());
     }
   }
@@ -62,9 +70,16 @@ final class LinearModelData {
     public M load(String path) {
       DefaultParamsReader.Metadata metadata =
           DefaultParamsReader.loadMetadata(path, sparkSession(), modelClass.getName());
-      Row data = sparkSession().read().parquet(new org.apache.hadoop.fs.Path(path, "data").toString())
-          .select("intercept", "coefficients").head();
-      M model = factory.create(metadata.uid(), data.getAs(1), data.getDouble(0));
+      var data = sparkSession().read().parquet(new org.apache.hadoop.fs.Path(path, "data").toString());
+      LinearFit fit;
+      if (Arrays.asList(data.columns()).contains("coefficientMatrix")) {
+        Row row = data.select("interceptVector", "coefficientMatrix").head();
+        fit = LinearFit.of(row.getAs(1), row.getAs(0));
+      } else {
+        Row row = data.select("intercept", "coefficients").head();
+        fit = LinearFit.of(row.getAs(1), row.getDouble(0));
+      }
+      M model = factory.create(metadata.uid(), fit);
       metadata.getAndSetParams(model, Option.empty());
       return model;
     }

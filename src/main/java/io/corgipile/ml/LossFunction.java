@@ -1,16 +1,25 @@
 package io.corgipile.ml;
 
-import java.io.Serializable;
-
 /**
  * A loss of the margin {@code m = w.x + b} against a label, and its derivative in {@code m}: all
  * SGD needs, since the gradient in {@code w} is {@code derivative * x}. Classification labels are
  * 0 and 1, read as the signs -1 and +1.
  */
-sealed interface LossFunction extends Serializable {
+sealed interface LossFunction extends MarginsLoss {
   double value(double margin, double label);
 
   double derivative(double margin, double label);
+
+  @Override
+  default int numMargins() {
+    return 1;
+  }
+
+  @Override
+  default double lossAndDerivatives(double[] margins, double label, double[] derivatives) {
+    derivatives[0] = derivative(margins[0], label);
+    return value(margins[0], label);
+  }
 
   /** The loss named by the {@code loss} param; {@code epsilon} is used by {@code huber} only. */
   static LossFunction named(String name, double epsilon) {

@@ -10,23 +10,23 @@ import java.io.Serializable;
  * @param coefficients the partition's model after its pass; null when it saw no valid row, when it
  *     sends a {@code delta} instead, or once the model travels separately ({@link #withoutModel})
  * @param delta the model's change from the round's start, compressed; null when it sends coefficients
- * @param numFeatures the size of the model; 0 when it saw no valid row
- * @param intercept the partition's intercept
+ * @param numFeatures the size of the model, all its margins' coefficients; 0 when it saw no valid row
+ * @param intercepts the partition's intercepts, one per margin; null when it saw no valid row
  * @param weightSum the sum of the weights of its valid rows
  * @param lossSum the weighted loss summed over its valid rows, each taken before its update
  * @param rows valid rows trained on; 0 when it has no model
  * @param skipped invalid rows skipped ({@code handleInvalid=skip})
  * @param updates SGD updates made
  */
-record PartitionResult(int partition, double[] coefficients, QuantizedDelta delta, int numFeatures, double intercept,
+record PartitionResult(int partition, double[] coefficients, QuantizedDelta delta, int numFeatures, double[] intercepts,
     double weightSum, double lossSum, long rows, long skipped, long updates) implements Serializable {
 
   static PartitionResult empty(int partition, long skipped) {
-    return new PartitionResult(partition, null, null, 0, 0, 0, 0, 0, skipped, 0);
+    return new PartitionResult(partition, null, null, 0, null, 0, 0, 0, skipped, 0);
   }
 
   PartitionResult withoutModel() {
-    return new PartitionResult(partition, null, null, numFeatures, intercept, weightSum, lossSum, rows, skipped,
+    return new PartitionResult(partition, null, null, numFeatures, intercepts, weightSum, lossSum, rows, skipped,
         updates);
   }
 

@@ -1,6 +1,7 @@
 package io.corgipile.ml;
 
 import io.corgipile.spark.FeatureVector;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.TaskContext;
@@ -10,8 +11,9 @@ import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * One partition's round: sequential SGD over its rows in the order they arrive, starting from the
- * broadcast model. Rows are {@link TrainingRow}s; under standardization the model is in the scaled
- * features' space.
+ * broadcast model: one {@link LinearSGD} per margin of the loss (one per class for multinomial),
+ * each updated with its margin's derivative. Rows are {@link TrainingRow}s; under standardization
+ * the model is in the scaled features' space.
  */
 final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, PartitionResult> {
   private static final long serialVersionUID = 1L;
@@ -48,9 +50,11 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
   public Iterator<PartitionResult> call(Iterator<InternalRow> rows) {
     int partition = TaskContext.getPartitionId();
     StartingModel model = start.value();
-    LinearSGD sgd = model.coefficients() == null ? null : newSgd(model.coefficients().clone(), model);
+    MarginsLoss loss = config.loss();
+    LinearSGD[] sgd = model.coefficients() == null ? null : newSgd(model.coefficients(), model);
     FeatureVector x = new FeatureVector();
-    LossFunction loss = config.loss();
+    double[] margins = new double[loss.numMargins()];
+    double[] derivatives = new double[margins.length];
     double weightSum = 0;
     double lossSum = 0;
     long count = 0;
@@ -61,11 +65,11 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
       if (problem == null) {
         x.pointTo(row, TrainingRow.FEATURES);
         if (sgd == null) {
-          sgd = newSgd(new double[x.size()], model);
-        } else if (x.size() != sgd.numFeatures()) {
-          throw config.featureSizeMismatch(x.size(), sgd.numFeatures());
+          sgd = newSgd(new double[x.size() * margins.length], model);
+        } else if (x.size() != sgd[0].numFeatures()) {
+          throw config.featureSizeMismatch(x.size(), sgd[0].numFeatures());
         }
-        double margin = sgd.margin(x);
+        double margin = margins(sgd, x, margins);
         if (Double.isFinite(margin)) {
           double label = row.getDouble(TrainingRow.LABEL);
           double weight = TrainingRow.weight(config, row);
@@ -73,11 +77,13 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
           if (weight == 0) {
             continue; // as if absent: no update, so no iterate to average and no step of the schedule
           }
-          lossSum += weight * loss.value(margin, label);
+          lossSum += weight * loss.lossAndDerivatives(margins, label, derivatives);
           weightSum += weight;
-          sgd.accumulate(x, weight * loss.derivative(margin, label));
-          if (sgd.batchFull()) {
-            sgd.update();
+          for (int k = 0; k < sgd.length; k++) {
+            sgd[k].accumulate(x, weight * derivatives[k]);
+            if (sgd[k].batchFull()) {
+              sgd[k].update();
+            }
           }
           continue;
         }
@@ -97,14 +103,43 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
       }
       return List.of(PartitionResult.empty(partition, skipped)).iterator();
     }
-    sgd.update();
-    double[] w = sgd.coefficients();
+    int n = sgd[0].numFeatures();
+    double[] w = new double[n * sgd.length];
+    double[] intercepts = new double[sgd.length];
+    for (int k = 0; k < sgd.length; k++) {
+      sgd[k].update();
+      System.arraycopy(sgd[k].coefficients(), 0, w, k * n, n);
+      intercepts[k] = sgd[k].intercept();
+    }
+    long updates = sgd[0].updates(); // the same in every margin's model: they see the same rows
     if (config.deltaCompression() == DeltaCompression.NONE) {
-      return List.of(new PartitionResult(partition, w, null, w.length, sgd.intercept(), weightSum, lossSum, count,
-          skipped, sgd.updates())).iterator();
+      return List.of(new PartitionResult(partition, w, null, w.length, intercepts, weightSum, lossSum, count,
+          skipped, updates)).iterator();
     }
     return List.of(new PartitionResult(partition, null, compress(w, model.coefficients(), partition), w.length,
-        sgd.intercept(), weightSum, lossSum, count, skipped, sgd.updates())).iterator();
+        intercepts, weightSum, lossSum, count, skipped, updates)).iterator();
+  }
+
+  /**
+   * Fills {@code margins} with each model's margin of {@code x}; returns their sum, which is finite
+   * only when every margin is.
+   */
+  private static double margins(LinearSGD[] sgd, FeatureVector x, double[] margins) {
+    double sum = 0;
+    for (int k = 0; k < sgd.length; k++) {
+      margins[k] = sgd[k].margin(x);
+      sum += margins[k];
+    }
+    return sgd.length == 1 ? margins[0] : Double.isFinite(sum) ? sum : firstNonFinite(margins);
+  }
+
+  private static double firstNonFinite(double[] margins) {
+    for (double m : margins) {
+      if (!Double.isFinite(m)) {
+        return m;
+      }
+    }
+    return Double.NaN; // finite margins whose sum overflowed
   }
 
   private boolean errorFeedback() {
@@ -139,8 +174,15 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
         : QuantizedDelta.sparse(w.length, indices, values, compression);
   }
 
-  private LinearSGD newSgd(double[] coefficients, StartingModel model) {
-    return new LinearSGD(coefficients, model.intercept(), config, epoch, model.updatesPerPartition(), averaged,
-        averageIterates, scaling == null ? null : scaling.value());
+  /** One model per margin, each from its own copy of its part of {@code coefficients}. */
+  private LinearSGD[] newSgd(double[] coefficients, StartingModel model) {
+    int k = config.numMargins();
+    int n = coefficients.length / k;
+    LinearSGD[] sgd = new LinearSGD[k];
+    for (int i = 0; i < k; i++) {
+      sgd[i] = new LinearSGD(Arrays.copyOfRange(coefficients, i * n, (i + 1) * n), model.intercepts()[i], config,
+          epoch, model.updatesPerPartition(), averaged, averageIterates, scaling == null ? null : scaling.value());
+    }
+    return sgd;
   }
 }

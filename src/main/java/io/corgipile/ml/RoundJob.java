@@ -45,16 +45,16 @@ final class RoundJob {
    * @param bytesToExecutors the broadcast model's serialized size, times the executors it reaches
    * @param bytesFromExecutors task results and shuffle writes of the round's jobs
    */
-  record Result(double[] coefficients, double intercept, double weightSum, double lossSum, long rows, long skipped,
+  record Result(double[] coefficients, double[] intercepts, double weightSum, double lossSum, long rows, long skipped,
       long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds) {
     /** The mean as the next round's starting model, taken as it is. */
     StartingModel model() {
-      return new StartingModel(coefficients, intercept, updatesPerPartition);
+      return new StartingModel(coefficients, intercepts, updatesPerPartition);
     }
 
     /** The merged models with what the round cost. */
     Result withCost(long bytesToExecutors, long bytesFromExecutors, double seconds) {
-      return new Result(coefficients, intercept, weightSum, lossSum, rows, skipped, updatesPerPartition, residualsLost,
+      return new Result(coefficients, intercepts, weightSum, lossSum, rows, skipped, updatesPerPartition, residualsLost,
           bytesToExecutors, bytesFromExecutors, seconds);
     }
   }
@@ -119,7 +119,7 @@ final class RoundJob {
   private Result merge(List<PartitionResult> results, CoordinateMean reduced, StartingModel start) {
     CoordinateMean sum = reduced;
     int numFeatures = -1;
-    double intercept = 0;
+    double[] interceptSums = new double[start.intercepts().length];
     double weightSum = 0;
     double lossSum = 0;
     long rows = 0;
@@ -144,7 +144,9 @@ final class RoundJob {
         double[] model = r.model(start.coefficients());
         sum.add(model, CoordinateMean.moved(model, start.coefficients(), 0, numFeatures), w, 0);
       }
-      intercept += w * r.intercept();
+      for (int k = 0; k < interceptSums.length; k++) {
+        interceptSums[k] += w * r.intercepts()[k];
+      }
       weightSum += w;
       lossSum += r.lossSum();
       rows += r.rows();
@@ -152,10 +154,13 @@ final class RoundJob {
       trained++;
     }
     if (trained == 0 || !(weightSum > 0)) {
-      return new Result(null, 0, weightSum, lossSum, rows, skipped, start.updatesPerPartition(), residualsLost, 0, 0,
-          0);
+      return new Result(null, start.intercepts(), weightSum, lossSum, rows, skipped, start.updatesPerPartition(),
+          residualsLost, 0, 0, 0);
     }
-    return new Result(sum.mean(start.coefficients()), intercept / weightSum, weightSum, lossSum, rows, skipped,
+    for (int k = 0; k < interceptSums.length; k++) {
+      interceptSums[k] /= weightSum;
+    }
+    return new Result(sum.mean(start.coefficients()), interceptSums, weightSum, lossSum, rows, skipped,
         start.updatesPerPartition() + updates / trained, residualsLost, 0, 0, 0);
   }
 }

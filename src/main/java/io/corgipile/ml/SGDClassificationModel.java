@@ -2,6 +2,7 @@ package io.corgipile.ml;
 
 import org.apache.spark.ml.classification.ProbabilisticClassificationModel;
 import org.apache.spark.ml.linalg.DenseVector;
+import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
@@ -9,10 +10,12 @@ import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
 
 /**
- * A linear binary classifier trained by {@link SGDClassifier}: the margin {@code m = w.x + b}
- * gives {@code rawPrediction = [-m, m]} and {@code probability = [1 - sigmoid(m), sigmoid(m)]}, as
- * MLlib's {@code LogisticRegressionModel}. With the {@code hinge} loss the probability ranks rows
- * by margin but is not calibrated.
+ * A linear classifier trained by {@link SGDClassifier}, as MLlib's {@code LogisticRegressionModel}.
+ * Binary: the margin {@code m = w.x + b} gives {@code rawPrediction = [-m, m]} and {@code probability
+ * = [1 - sigmoid(m), sigmoid(m)]}; with the {@code hinge} loss the probability ranks rows by margin
+ * but is not calibrated. Multinomial: one margin {@code m_k = w_k.x + b_k} per class gives {@code
+ * rawPrediction = m}, {@code probability = softmax(m)} and the class of the largest (or, with {@code
+ * thresholds}, of the largest {@code p_k / t_k}); {@code threshold} is for binary models only.
  */
 public class SGDClassificationModel
     extends ProbabilisticClassificationModel<Vector, SGDClassificationModel>
@@ -31,6 +34,14 @@ public class SGDClassificationModel
 
   public SGDClassificationModel(String uid, Vector coefficients, double intercept) {
     this(uid, LinearFit.of(coefficients, intercept));
+  }
+
+  /**
+   * A model of one row of {@code coefficientMatrix} and one intercept per class (multinomial), or of
+   * one row and one intercept (binary), as {@code LogisticRegressionModel}'s matrix.
+   */
+  public SGDClassificationModel(String uid, Matrix coefficientMatrix, Vector interceptVector) {
+    this(uid, LinearFit.of(coefficientMatrix, interceptVector));
   }
 
   SGDClassificationModel(String uid, LinearFit fit) {
@@ -58,9 +69,25 @@ public class SGDClassificationModel
     return fit.numFeatures();
   }
 
+  /** 2 for a binary model; the classes of a multinomial one, labels 0..numClasses-1. */
   @Override
   public int numClasses() {
-    return 2;
+    return fit.multinomial() ? fit.numMargins() : 2;
+  }
+
+  /** Whether the model has one margin per class (family multinomial) rather than one. */
+  public boolean isMultinomial() {
+    return fit.multinomial();
+  }
+
+  /** One row of coefficients per class for a multinomial model, one row for a binary one (as LogisticRegressionModel). */
+  public Matrix coefficientMatrix() {
+    return fit.coefficientMatrix();
+  }
+
+  /** One intercept per row of {@link #coefficientMatrix()}. */
+  public Vector interceptVector() {
+    return fit.interceptVector();
   }
 
   /** Also clears {@code threshold}: the last of the two set decides (see {@link SGDThresholdSetter}). */
@@ -73,6 +100,9 @@ public class SGDClassificationModel
 
   @Override
   public Vector predictRaw(Vector features) {
+    if (fit.multinomial()) {
+      return Vectors.dense(fit.margins(features, uid()));
+    }
     double m = fit.margin(features, uid());
     return Vectors.dense(-m, m);
   }
@@ -80,6 +110,10 @@ public class SGDClassificationModel
   @Override
   public Vector raw2probabilityInPlace(Vector rawPrediction) {
     double[] values = ((DenseVector) rawPrediction).values();
+    if (fit.multinomial()) {
+      Softmax.probabilities(values, values);
+      return rawPrediction;
+    }
     double p = 1.0 / (1.0 + Math.exp(-values[1]));
     values[0] = 1.0 - p;
     values[1] = p;
@@ -88,6 +122,9 @@ public class SGDClassificationModel
 
   @Override
   public double raw2prediction(Vector rawPrediction) {
+    if (fit.multinomial()) {
+      return super.raw2prediction(rawPrediction);
+    }
     double t = effectiveThreshold();
     // the margin whose sigmoid is t
     return rawPrediction.apply(1) > Math.log(t / (1 - t)) ? 1.0 : 0.0;
@@ -95,6 +132,9 @@ public class SGDClassificationModel
 
   @Override
   public double probability2prediction(Vector probability) {
+    if (fit.multinomial()) {
+      return super.probability2prediction(probability);
+    }
     return probability.apply(1) > effectiveThreshold() ? 1.0 : 0.0;
   }
 
@@ -128,6 +168,7 @@ public class SGDClassificationModel
 
   @Override
   public String toString() {
-    return "SGDClassificationModel: uid=" + uid() + ", loss=" + getLoss() + ", numFeatures=" + numFeatures();
+    return "SGDClassificationModel: uid=" + uid() + ", loss=" + (fit.multinomial() ? "softmax" : getLoss())
+        + ", numClasses=" + numClasses() + ", numFeatures=" + numFeatures();
   }
 }

@@ -11,10 +11,11 @@ import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
 
 /**
- * Binary classification (labels 0 and 1) by SGD on one of the {@link #SUPPORTED_LOSSES}, epoch by
- * epoch: each epoch is one Spark job in which every partition runs SGD over its rows and
- * the driver averages the partition models. Over the {@code corgipile} source every epoch reads a
- * new order; over any other DataFrame, the order it has.
+ * Classification by SGD, binary (labels 0 and 1) on one of the {@link #SUPPORTED_LOSSES} or
+ * multinomial (labels 0..K-1, softmax; see {@link #family()}), epoch by epoch: each round is one
+ * Spark job in which every partition runs SGD over its rows and the driver averages the partition
+ * models. Over the {@code corgipile} source every epoch reads a new order; over any other
+ * DataFrame, the order it has.
  */
 public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier, SGDClassificationModel>
     implements SGDParamSetters<SGDClassifier>, SGDThresholdSetter<SGDClassifier>, DefaultParamsWritable {
@@ -54,10 +55,32 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
     return this;
   }
 
+  public SGDClassifier setFamily(String value) {
+    set(family(), value);
+    return this;
+  }
+
+  /**
+   * With {@code family} auto or multinomial, first finds the classes ({@link LabelClasses}: the
+   * label column's metadata, else one job over the label column).
+   */
   @Override
   public SGDClassificationModel train(Dataset<?> dataset) {
-    SGDConfig config = SGDConfig.of(this, SGDTask.CLASSIFICATION, getFeaturesCol(), getLabelCol(),
-        LossFunction.named(getLoss(), 0));
+    String name = SGDTask.CLASSIFICATION.estimatorName();
+    boolean hinge = !getLoss().equals(SUPPORTED_LOSSES.get(0));
+    if (hinge && getFamily().equals(FAMILY_MULTINOMIAL)) {
+      throw new IllegalArgumentException("Cannot train " + name + ": loss 'hinge' is binary (labels 0 and 1), so"
+          + " family 'multinomial' needs loss '" + SUPPORTED_LOSSES.get(0) + "'");
+    }
+    int numClasses = getFamily().equals(FAMILY_BINOMIAL) ? 2 : LabelClasses.count(dataset, getLabelCol(), name);
+    boolean multinomial = getFamily().equals(FAMILY_MULTINOMIAL) || numClasses > 2;
+    if (hinge && multinomial) {
+      throw new InvalidTrainingDataException("Cannot train " + name + ": loss 'hinge' is binary (labels 0 and 1),"
+          + " but column '" + getLabelCol() + "' names " + numClasses + " classes; use loss '"
+          + SUPPORTED_LOSSES.get(0) + "' for a multinomial model");
+    }
+    MarginsLoss loss = multinomial ? new Softmax(numClasses) : LossFunction.named(getLoss(), 0);
+    SGDConfig config = SGDConfig.of(this, SGDTask.CLASSIFICATION, getFeaturesCol(), getLabelCol(), numClasses, loss);
     return new SGDClassificationModel(uid(), new SGDOptimizer(config).optimize(dataset));
   }
 

@@ -8,30 +8,38 @@ import java.io.Serializable;
  * the executors.
  *
  * @param weightCol the weight column, or empty for weight 1
+ * @param numClasses the classes labels name, 0..numClasses-1; 0 for regression
+ * @param loss one margin's loss, or {@link Softmax} over one margin per class
  * @param l1 the L1 strength, {@code regParam * elasticNetParam}
  * @param l2 the L2 strength, {@code regParam * (1 - elasticNetParam)}
  * @param seed the order's seed for the corgipile source, or null to leave the source's own
  * @param syncIntervalSet whether the user chose {@code syncInterval}, rather than left its default
  */
-record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, LossFunction loss,
+record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, int numClasses, MarginsLoss loss,
     double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
     boolean fitIntercept, boolean standardization, boolean averaging, boolean skipInvalid, int maxIter, double tol,
     int nIterNoChange, Long seed, SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
     double syncStepSize, double syncMomentum)
     implements Serializable {
 
-  static SGDConfig of(SGDParams params, SGDTask task, String featuresCol, String labelCol, LossFunction loss) {
+  static SGDConfig of(SGDParams params, SGDTask task, String featuresCol, String labelCol, int numClasses,
+      MarginsLoss loss) {
     double reg = params.getRegParam();
     double l1Share = params.getElasticNetParam();
     boolean skipInvalid = params.getHandleInvalid().equals(SGDParams.HANDLE_INVALID_SKIP);
     Long seed = params.isSet(params.seed()) ? params.getSeed() : null;
-    return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), loss, params.getStepSize(),
+    return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), numClasses, loss, params.getStepSize(),
         StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
         reg * (1 - l1Share), params.getFitIntercept(), params.getStandardization(), params.getAveraging(),
         skipInvalid, params.getMaxIter(), params.getTol(), params.getNIterNoChange(), seed,
         SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()),
         DeltaCompression.of(params.getDeltaCompression()), params.getErrorFeedback(), params.getSyncStepSize(),
         params.getSyncMomentum());
+  }
+
+  /** The linear models trained side by side: one per class for multinomial, else one. */
+  int numMargins() {
+    return loss.numMargins();
   }
 
   boolean weighted() {

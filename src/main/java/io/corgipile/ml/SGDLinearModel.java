@@ -18,14 +18,14 @@ public interface SGDLinearModel extends SGDParams, MLWritable {
    */
   LinearFit fit();
 
-  /** The weights {@code w} of {@code w.x + b}. */
+  /** The weights {@code w} of {@code w.x + b}; a multinomial classifier has a matrix of them instead. */
   default Vector coefficients() {
-    return fit().coefficients();
+    return fit().coefficients(uid());
   }
 
-  /** The intercept {@code b} of {@code w.x + b}. */
+  /** The intercept {@code b} of {@code w.x + b}; a multinomial classifier has a vector of them instead. */
   default double intercept() {
-    return fit().intercept();
+    return fit().intercept(uid());
   }
 
   /** Whether {@link #summary()} is available: only on a model just trained, not on a loaded one. */
@@ -41,6 +41,6 @@ public interface SGDLinearModel extends SGDParams, MLWritable {
   /** Saves the params and the coefficients as {@link LinearModelData} says. */
   @Override
   default MLWriter write() {
-    return new LinearModelData.Writer(this, fit().coefficients(), fit().intercept());
+    return new LinearModelData.Writer(this, fit());
   }
 }

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 final class SGDOptimizer {
   private static final Logger LOG = LoggerFactory.getLogger(SGDOptimizer.class);
-  private static final String JOB_DESCRIPTION = "spark.job.description";
+  /** The local property that names a job in the Spark UI. */
+  static final String JOB_DESCRIPTION = "spark.job.description";
 
   /**
    * The most bytes of partition models the driver collects in a round; above it they are summed by
@@ -116,7 +117,7 @@ final class SGDOptimizer {
   private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule,
       TaskResultMeter meter, String run, Broadcast<FeatureScaling> scaling) {
     String name = config.task().estimatorName();
-    StartingModel model = new StartingModel(null, 0, 0);
+    StartingModel model = StartingModel.initial(config.numMargins());
     TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value());
     EarlyStopping stopping = new EarlyStopping(config.tol(), config.nIterNoChange());
     RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
@@ -147,16 +148,16 @@ final class SGDOptimizer {
           // with one round, the mean as it is, as syncInterval=epoch always gave
           model = rounds == 1 ? merged.model() : server.next(model, merged);
           if (epochMean != null && round >= firstAveraged) {
-            epochMean.add(model.coefficients(), model.intercept());
+            epochMean.add(model.coefficients(), model.intercepts());
           }
         }
       }
       totals.check(model);
       double[] coefficients = epochMean == null ? model.coefficients() : epochMean.coefficients(model.coefficients());
-      double intercept = epochMean == null ? model.intercept() : epochMean.intercept();
-      model = new StartingModel(coefficients, intercept, model.updatesPerPartition());
+      double[] intercepts = epochMean == null ? model.intercepts() : epochMean.intercepts();
+      model = new StartingModel(coefficients, intercepts, model.updatesPerPartition());
       double objective = totals.lossSum / totals.weightSum + penalty(coefficients);
-      history.add(objective, totals, coefficients, intercept);
+      history.add(objective, totals, coefficients, intercepts);
       int left = config.maxIter() - epoch - 1; // at most: tol may stop training earlier
       LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
           name, epoch + 1, config.maxIter(), objective, totals.rows, rounds, rounds == 1 ? "" : "s", totals.seconds,
@@ -265,7 +266,7 @@ final class SGDOptimizer {
     final List<double[]> roundSeconds = new ArrayList<>();
     final List<long[]> bytes = new ArrayList<>();
     final List<double[]> coefficients = new ArrayList<>();
-    final List<Double> intercepts = new ArrayList<>();
+    final List<double[]> intercepts = new ArrayList<>();
     long skipped;
     int residualsLost;
 
@@ -278,11 +279,11 @@ final class SGDOptimizer {
       return scaling == null ? w : scaling.originalCoefficients(w);
     }
 
-    double original(double[] w, double b) {
-      return scaling == null ? b : scaling.originalIntercept(w, b);
+    double[] original(double[] w, double[] b) {
+      return scaling == null ? b : scaling.originalIntercepts(w, b);
     }
 
-    void add(double objective, EpochTotals epoch, double[] w, double b) {
+    void add(double objective, EpochTotals epoch, double[] w, double[] b) {
       objectives.add(objective);
       rows.add(epoch.rows);
       seconds.add(epoch.seconds);
@@ -301,7 +302,7 @@ final class SGDOptimizer {
     SGDTrainingSummary summary() {
       return new SGDTrainingSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           rows.stream().mapToLong(Long::longValue).toArray(), seconds.stream().mapToDouble(Double::doubleValue).toArray(),
-          skipped, coefficients.toArray(new double[0][]), intercepts.stream().mapToDouble(Double::doubleValue).toArray(),
+          skipped, coefficients.toArray(new double[0][]), intercepts.toArray(new double[0][]),
           roundSeconds.toArray(new double[0][]), bytes.stream().mapToLong(b -> b[0]).toArray(),
           bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost);
     }
@@ -313,17 +314,20 @@ final class SGDOptimizer {
    */
   private static final class IterateMean {
     private double[] sum;
-    private double interceptSum;
+    private double[] interceptSums;
     private int count;
 
-    void add(double[] w, double b) {
+    void add(double[] w, double[] b) {
       if (sum == null) {
         sum = new double[w.length];
+        interceptSums = new double[b.length];
       }
       for (int j = 0; j < w.length; j++) {
         sum[j] += w[j];
       }
-      interceptSum += b;
+      for (int k = 0; k < b.length; k++) {
+        interceptSums[k] += b[k];
+      }
       count++;
     }
 
@@ -335,8 +339,12 @@ final class SGDOptimizer {
       return mean;
     }
 
-    double intercept() {
-      return interceptSum / count;
+    double[] intercepts() {
+      double[] mean = new double[interceptSums.length];
+      for (int k = 0; k < mean.length; k++) {
+        mean[k] = interceptSums[k] / count;
+      }
+      return mean;
     }
   }
 

@@ -45,6 +45,8 @@ public final class SGDParamSet implements java.io.Serializable {
   final DoubleParam syncMomentum;
   /** Only for the classifier. */
   final DoubleParam threshold;
+  /** Only for the classifier. */
+  final Param<String> family;
   /** Only for the regressor. */
   final DoubleParam epsilon;
 
@@ -79,7 +81,8 @@ public final class SGDParamSet implements java.io.Serializable {
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
         + " corgipile source; when set it overrides the source's seed option");
     handleInvalid = choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
-        + " is null or not finite (or, for the classifier, a label other than 0 or 1)", SGDParams.HANDLE_INVALID_VALUES);
+        + " is null or not finite (or, for the classifier, a label that is not a class: 0 or 1, or 0..K-1 for"
+        + " multinomial)", SGDParams.HANDLE_INVALID_VALUES);
     syncInterval = new SyncIntervalParam(uid);
     deltaCompression = choice(uid, "deltaCompression", "how a partition's model change travels to the driver",
         SGDParams.DELTA_COMPRESSIONS);
@@ -92,6 +95,11 @@ public final class SGDParamSet implements java.io.Serializable {
     threshold = task == SGDTask.CLASSIFICATION
         ? new CheckedDouble(uid, "threshold", "predict 1 when the probability of 1 exceeds this", "in [0, 1]",
             ParamValidators.inRange(0, 1))
+        : null;
+    family = task == SGDTask.CLASSIFICATION
+        ? choice(uid, "family", "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
+            + " labels 0..K-1, logistic loss only) or auto (multinomial when the labels name more than two classes)",
+            SGDClassifierParams.FAMILIES)
         : null;
     epsilon = task == SGDTask.REGRESSION
         ? new CheckedDouble(uid, "epsilon", "where the huber loss turns from squared to linear", "> 0",
@@ -203,6 +211,7 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(syncMomentum, SGDParams.DEFAULT_SYNC_MOMENTUM);
     if (threshold != null) {
       owner.setDefault(threshold, SGDClassifierParams.DEFAULT_THRESHOLD);
+      owner.setDefault(family, SGDClassifierParams.FAMILIES.get(0));
     }
     if (epsilon != null) {
       owner.setDefault(epsilon, SGDRegressorParams.DEFAULT_EPSILON);

@@ -53,7 +53,7 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
 
   @Override
   public SGDRegressionModel train(Dataset<?> dataset) {
-    SGDConfig config = SGDConfig.of(this, SGDTask.REGRESSION, getFeaturesCol(), getLabelCol(),
+    SGDConfig config = SGDConfig.of(this, SGDTask.REGRESSION, getFeaturesCol(), getLabelCol(), 0,
         LossFunction.named(getLoss(), getEpsilon()));
     return new SGDRegressionModel(uid(), new SGDOptimizer(config).optimize(dataset));
   }

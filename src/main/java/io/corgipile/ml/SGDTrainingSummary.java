@@ -2,6 +2,7 @@ package io.corgipile.ml;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.apache.spark.ml.linalg.Matrix;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 
@@ -20,14 +21,15 @@ public final class SGDTrainingSummary implements Serializable {
   private final double[] seconds;
   private final long skippedRows;
   private final double[][] coefficients;
-  private final double[] intercepts;
+  /** Per epoch, one intercept per margin: one, or one per class for a multinomial model. */
+  private final double[][] intercepts;
   private final double[][] roundSeconds;
   private final long[] bytesToExecutors;
   private final long[] bytesFromExecutors;
   private final int residualsLost;
 
   SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
-      double[][] coefficients, double[] intercepts, double[][] roundSeconds, long[] bytesToExecutors,
+      double[][] coefficients, double[][] intercepts, double[][] roundSeconds, long[] bytesToExecutors,
       long[] bytesFromExecutors, int residualsLost) {
     this.roundSeconds = roundSeconds;
     this.bytesToExecutors = bytesToExecutors;
@@ -111,15 +113,42 @@ public final class SGDTrainingSummary implements Serializable {
 
   /**
    * Per epoch: the model's coefficients after it, so a model of any epoch can be evaluated (for
-   * example test accuracy per epoch) without training again. The last is the model's own.
+   * example test accuracy per epoch) without training again. The last is the model's own. Fails
+   * for a multinomial model: see {@link #coefficientMatrixHistory()}.
    */
   public Vector[] coefficientsHistory() {
+    requireOneMargin("coefficientsHistory", "coefficientMatrixHistory");
     return Arrays.stream(coefficients).map(Vectors::dense).toArray(Vector[]::new);
   }
 
-  /** Per epoch: the model's intercept after it. */
+  /** Per epoch: the model's intercept after it. Fails for a multinomial model: see {@link #interceptVectorHistory()}. */
   public double[] interceptHistory() {
-    return intercepts.clone();
+    requireOneMargin("interceptHistory", "interceptVectorHistory");
+    return Arrays.stream(intercepts).mapToDouble(b -> b[0]).toArray();
+  }
+
+  /**
+   * Per epoch: the model's coefficients after it as a matrix of one row per class (multinomial), or
+   * of one row (binary, as {@code LogisticRegressionModel.coefficientMatrix}).
+   */
+  public Matrix[] coefficientMatrixHistory() {
+    return Arrays.stream(coefficients).map(w -> LinearFit.matrix(w, numMargins())).toArray(Matrix[]::new);
+  }
+
+  /** Per epoch: the model's intercepts after it, one per row of {@link #coefficientMatrixHistory()}. */
+  public Vector[] interceptVectorHistory() {
+    return Arrays.stream(intercepts).map(b -> Vectors.dense(b.clone())).toArray(Vector[]::new);
+  }
+
+  private int numMargins() {
+    return intercepts.length == 0 ? 1 : intercepts[0].length;
+  }
+
+  private void requireOneMargin(String what, String instead) {
+    if (numMargins() > 1) {
+      throw new IllegalStateException("Cannot get " + what + " of a multinomial model: it has "
+          + numMargins() + " rows of coefficients; use " + instead);
+    }
   }
 
   /** Invalid rows left out per epoch with {@code handleInvalid=skip}. */

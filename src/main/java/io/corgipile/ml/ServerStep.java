@@ -12,7 +12,7 @@ final class ServerStep {
   private final double stepSize;
   private final double momentum;
   private double[] velocity;
-  private double interceptVelocity;
+  private double[] interceptVelocity;
 
   ServerStep(double stepSize, double momentum) {
     this.stepSize = stepSize;
@@ -38,7 +38,15 @@ final class ServerStep {
       velocity[j] = momentum * velocity[j] + (to[j] - from);
       next[j] = from + stepSize * velocity[j];
     }
-    interceptVelocity = momentum * interceptVelocity + (mean.intercept() - start.intercept());
-    return new StartingModel(next, start.intercept() + stepSize * interceptVelocity, mean.updatesPerPartition());
+    double[] b = mean.intercepts();
+    if (interceptVelocity == null) {
+      interceptVelocity = new double[b.length];
+    }
+    double[] nextIntercepts = new double[b.length];
+    for (int k = 0; k < b.length; k++) {
+      interceptVelocity[k] = momentum * interceptVelocity[k] + (b[k] - start.intercepts()[k]);
+      nextIntercepts[k] = start.intercepts()[k] + stepSize * interceptVelocity[k];
+    }
+    return new StartingModel(next, nextIntercepts, mean.updatesPerPartition());
   }
 }

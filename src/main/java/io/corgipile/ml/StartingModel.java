@@ -5,7 +5,15 @@ import java.io.Serializable;
 /**
  * The model every partition starts an epoch from, broadcast by the driver.
  *
- * @param coefficients null before the first epoch, when the number of features is not yet known
+ * @param coefficients null before the first epoch, when the number of features is not yet known;
+ *     then {@link SGDConfig#numMargins()} models' coefficients, one after the other
+ * @param intercepts one per model
  * @param updatesPerPartition the mean number of updates a partition made in earlier epochs
  */
-record StartingModel(double[] coefficients, double intercept, long updatesPerPartition) implements Serializable {}
+record StartingModel(double[] coefficients, double[] intercepts, long updatesPerPartition) implements Serializable {
+
+  /** Before the first round: no coefficients yet, zero intercepts. */
+  static StartingModel initial(int numMargins) {
+    return new StartingModel(null, new double[numMargins], 0);
+  }
+}

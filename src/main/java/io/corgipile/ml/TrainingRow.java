@@ -23,9 +23,9 @@ final class TrainingRow {
       return "a row has a null label in column '" + config.labelCol() + "'";
     }
     double label = row.getDouble(LABEL);
-    if (config.task() == SGDTask.CLASSIFICATION ? label != 0 && label != 1 : !Double.isFinite(label)) {
+    if (config.task() == SGDTask.CLASSIFICATION ? !isClass(label, config.numClasses()) : !Double.isFinite(label)) {
       return "a row has label " + label + " in column '" + config.labelCol() + "'; "
-          + (config.task() == SGDTask.CLASSIFICATION ? "allowed labels are 0 and 1" : "labels must be finite");
+          + (config.task() == SGDTask.CLASSIFICATION ? allowedLabels(config.numClasses()) : "labels must be finite");
     }
     if (config.weighted()) {
       if (row.isNullAt(WEIGHT)) {
@@ -38,6 +38,16 @@ final class TrainingRow {
       }
     }
     return null;
+  }
+
+  /** Whether {@code label} is one of the integers 0..numClasses-1. */
+  static boolean isClass(double label, int numClasses) {
+    return label >= 0 && label < numClasses && label == Math.rint(label);
+  }
+
+  /** What a classifier's labels may be, for messages: "allowed labels are 0 and 1". */
+  static String allowedLabels(int numClasses) {
+    return numClasses == 2 ? "allowed labels are 0 and 1" : "allowed labels are the integers 0 to " + (numClasses - 1);
   }
 
   /** The row's weight: 1 without a weight column. */

@@ -160,6 +160,24 @@ class TrainTest {
   }
 
   @Test
+  void labelsOfMoreThanTwoClassesTrainAMultinomialModel() throws IOException {
+    String classes = data.resolve("classes").toString();
+    SharedSpark.get().range(3_000).selectExpr("cast(id % 3 as double) as label",
+        "cast(id % 3 as double) + rand(1) as x1", "rand(2) as x2").write().parquet(classes);
+    Path metrics = out.resolve("metrics.json");
+
+    Result r = train("--input", classes, "--features", "x1,x2", "--epochs", "3", "--test", classes, "--metrics",
+        metrics.toString());
+
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode m = new ObjectMapper().readTree(metrics.toFile());
+    assertThat(m.get("settings").get("loss").asText()).isEqualTo("softmax");
+    assertThat(m.get("test").get("accuracy").asDouble()).isGreaterThan(0.9);
+    assertThat(m.get("test").has("logLoss")).isTrue();
+    assertThat(m.get("test").has("areaUnderROC")).isFalse(); // a binary measure
+  }
+
+  @Test
   void refusesToReplaceOutputsUnlessToldTo() throws IOException {
     Path metrics = out.resolve("metrics.json");
     Files.writeString(metrics, "earlier");
@@ -287,14 +305,14 @@ class TrainTest {
     assertThat(missing.status()).isEqualTo(1);
     assertThat(missing.err()).startsWith("Cannot train: ").contains("nothing-here");
 
-    // labels 0 .. 4 for a binary classifier: the estimator's own error, with the value
+    // labels 0, 0.5, 1, 1.5, 2: the estimator's own error, with the value
     String labels = data.resolve("labels").toString();
-    SharedSpark.get().range(100).selectExpr("cast(id % 5 as double) as label", "cast(id as double) as x")
+    SharedSpark.get().range(100).selectExpr("cast(id % 5 as double) / 2 as label", "cast(id as double) as x")
         .write().parquet(labels);
     Result r = train("--input", labels, "--features", "x", "--epochs", "1");
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.err()).startsWith("Cannot train: Cannot train SGDClassifier: a row has label ")
-        .contains("allowed labels are 0 and 1");
+        .contains("allowed labels are the integers 0 to 2");
     assertThat(r.out()).isEmpty();
   }
 

@@ -85,6 +85,9 @@ class ParamValidationTest {
       new Bad("handleInvalid", "keep", "'keep': allowed values are error, skip"),
       new Bad("threshold", 1.5, "'1.5': allowed values are numbers in [0, 1]", Owner::classifies),
       new Bad("threshold", -0.1, "'-0.1': allowed values are numbers in [0, 1]", Owner::classifies),
+      new Bad("family", "softmax", "'softmax': allowed values are auto, binomial, multinomial", Owner::classifies),
+      new Bad("family", "Multinomial", "'Multinomial': allowed values are auto, binomial, multinomial",
+          Owner::classifies),
       new Bad("epsilon", 0.0, "'0.0': allowed values are numbers > 0", o -> !o.classifies()),
       new Bad("epsilon", -1.35, "'-1.35': allowed values are numbers > 0", o -> !o.classifies()),
       new Bad("syncInterval", "0", "'0': allowed values are " + SyncInterval.FORMAT),
@@ -136,6 +139,8 @@ class ParamValidationTest {
         "'1.5': allowed values are numbers in [0, 1]");
     assertRefused(() -> classifier.setHandleInvalid("Skip"), "handleInvalid", "'Skip': allowed values are error, skip");
     assertRefused(() -> classifier.setThreshold(1.5), "threshold", "'1.5': allowed values are numbers in [0, 1]");
+    assertRefused(() -> classifier.setFamily("softmax"), "family",
+        "'softmax': allowed values are auto, binomial, multinomial");
 
     SGDRegressor regressor = new SGDRegressor(UID);
     assertRefused(() -> regressor.setLoss("logistic"), "loss", "'logistic': allowed values are squared, huber");

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** Partition models summed by slices of coordinates give what collecting them gives. */
 class ScatterReduceTest {
   private static LinearFit fit(SGDRegressor estimator, Dataset<Row> data, long directBytes) {
-    SGDConfig config = SGDConfig.of(estimator, SGDTask.REGRESSION, "features", "label",
+    SGDConfig config = SGDConfig.of(estimator, SGDTask.REGRESSION, "features", "label", 0,
         LossFunction.named(estimator.getLoss(), estimator.getEpsilon()));
     return new SGDOptimizer(config, directBytes).optimize(data);
   }
@@ -20,8 +20,8 @@ class ScatterReduceTest {
     SGDRegressor estimator = new SGDRegressor().setMaxIter(3).setTol(0).setRegParam(0.01);
     LinearFit collected = fit(estimator, data, Long.MAX_VALUE);
     LinearFit reduced = fit(estimator, data, 0);
-    assertThat(reduced.coefficients().toArray()).containsExactly(collected.coefficients().toArray());
-    assertThat(reduced.intercept()).isEqualTo(collected.intercept());
+    assertThat(reduced.coefficients("r").toArray()).containsExactly(collected.coefficients("c").toArray());
+    assertThat(reduced.intercept("r")).isEqualTo(collected.intercept("c"));
     assertThat(reduced.summary("r").objectiveHistory()).containsExactly(collected.summary("c").objectiveHistory());
   }
 }

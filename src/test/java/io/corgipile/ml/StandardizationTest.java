@@ -66,7 +66,7 @@ class StandardizationTest {
   }
 
   private static FeatureScaling scaling(Dataset<Row> data, SGDClassifier classifier, long directBytes) {
-    SGDConfig config = SGDConfig.of(classifier, SGDTask.CLASSIFICATION, "features", "label",
+    SGDConfig config = SGDConfig.of(classifier, SGDTask.CLASSIFICATION, "features", "label", 2,
         new LossFunction.Logistic());
     Dataset<Row> trained = classifier.getWeightCol().isEmpty() ? data.select(col("features"), col("label"))
         : data.select(col("features"), col("label"), col("weight"));

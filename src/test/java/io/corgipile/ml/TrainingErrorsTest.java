@@ -62,8 +62,9 @@ class TrainingErrorsTest {
       this.estimatorName = estimatorName;
     }
 
+    /** The classifier is binomial, so labels 2 and 3 are invalid rows (MultinomialTest has those of K classes). */
     Predictor<Vector, ?, ?> newEstimator() {
-      return this == CLASSIFIER ? new SGDClassifier() : new SGDRegressor();
+      return this == CLASSIFIER ? new SGDClassifier().setFamily("binomial") : new SGDRegressor();
     }
 
     /** The label of valid features {@code x}: 0 or 1 for the classifier, a linear function of x for the regressor. */
@@ -363,7 +364,8 @@ class TrainingErrorsTest {
   void messagesNameTheConfiguredColumns() {
     Dataset<Row> renamed = partition(insert(validRows(Task.CLASSIFIER, 0, VALID), BAD_AT,
         List.of(row(features(1), 3.0)))).toDF("x", "y", "w");
-    assertFails(() -> new SGDClassifier().setFeaturesCol("x").setLabelCol("y").setMaxIter(1).fit(renamed),
+    assertFails(() -> new SGDClassifier().setFamily("binomial").setFeaturesCol("x").setLabelCol("y").setMaxIter(1)
+        .fit(renamed),
         "Cannot train SGDClassifier: a row has label 3.0 in column 'y'; allowed labels are 0 and 1" + SKIP_HINT);
 
     Dataset<Row> nullFeatures = partition(insert(validRows(Task.REGRESSOR, 0, VALID), BAD_AT,

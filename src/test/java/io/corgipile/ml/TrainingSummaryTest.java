@@ -191,7 +191,7 @@ class TrainingSummaryTest {
 
   @Test
   void summaryCountsSkippedRows() {
-    Dataset<Row> withInvalid = data.withColumn("label", when(col("id").lt(3), lit(2.0)).otherwise(col("label")));
+    Dataset<Row> withInvalid = data.withColumn("label", when(col("id").lt(3), lit(-1.0)).otherwise(col("label")));
     SGDTrainingSummary summary = classifier(2, 0).setHandleInvalid("skip").fit(withInvalid).summary();
 
     assertThat(summary.skippedRows()).isEqualTo(3);
@@ -212,7 +212,7 @@ class TrainingSummaryTest {
   @Test
   void restoresLocalPropertiesWhenTrainingFails() {
     assertLocalPropertiesRestored(new String[] {"7", null, "my job"}, () ->
-        assertThatThrownBy(() -> classifier(3, 0).setSeed(5).fit(data.withColumn("label", lit(2.0))))
+        assertThatThrownBy(() -> classifier(3, 0).setSeed(5).fit(data.withColumn("label", lit(0.5))))
             .hasMessageContaining("allowed labels are 0 and 1"));
   }
 
@@ -222,9 +222,9 @@ class TrainingSummaryTest {
    */
   @Test
   void executorDataErrorsReachTheCallerAsInvalidTrainingDataException() {
-    assertThatThrownBy(() -> classifier(2, 0).fit(data.withColumn("label", lit(2.0))))
+    assertThatThrownBy(() -> classifier(2, 0).fit(data.withColumn("label", lit(-1.0))))
         .isInstanceOf(InvalidTrainingDataException.class)
-        .hasMessageStartingWith("Cannot train SGDClassifier: a row has label 2.0 in column 'label'");
+        .hasMessageStartingWith("Cannot train SGDClassifier: a row has label -1.0 in column 'label'");
   }
 
   /** Sets {@link #LOCAL_PROPERTIES} to {@code before}, runs {@code training}, and checks they are as before. */
