@@ -1,7 +1,10 @@
 package io.corgipile.bench;
 
+import static org.apache.spark.sql.functions.avg;
+import static org.apache.spark.sql.functions.stddev;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.corgipile.SharedSpark;
 import java.nio.file.Files;
@@ -48,6 +51,26 @@ class ConvergenceBenchmarkTest {
         .isEqualTo(rows);
     assertThat(ConvergenceBenchmark.separableRows(SharedSpark.get(), 2_000, 2, 2).orderBy("id").collectAsList())
         .isNotEqualTo(rows);
+  }
+
+  /** Issue 12's multiclass set: ten classes, each a cluster of its own center, the same for a seed. */
+  @Test
+  void classRowsAreClustersOfTenClassesAndRepeatable() {
+    org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> rows =
+        ConvergenceBenchmark.classRows(SharedSpark.get(), 5_000, 1, 2);
+    assertThat(rows.columns()).hasSize(52).contains("id", "label", "f0", "f49");
+    List<org.apache.spark.sql.Row> counts = rows.groupBy("label").count().orderBy("label").collectAsList();
+    assertThat(counts).extracting(r -> r.getDouble(0)).containsExactly(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0,
+        9.0);
+    assertThat(counts).allSatisfy(r -> assertThat(r.getLong(1)).isBetween(400L, 600L));
+    // a class's mean is its center, the same for every seed; the noise has unit variance
+    org.apache.spark.sql.Row zero = rows.where("label = 0").agg(avg("f0"), stddev("f0")).head();
+    org.apache.spark.sql.Row zeroAgain = ConvergenceBenchmark.classRows(SharedSpark.get(), 5_000, 2, 2)
+        .where("label = 0").agg(avg("f0")).head();
+    assertThat(zero.getDouble(0)).isCloseTo(zeroAgain.getDouble(0), within(0.15));
+    assertThat(zero.getDouble(1)).isCloseTo(1.0, within(0.1));
+    assertThat(ConvergenceBenchmark.classRows(SharedSpark.get(), 5_000, 1, 2).orderBy("id").collectAsList())
+        .isEqualTo(rows.orderBy("id").collectAsList());
   }
 
   @Test
@@ -148,6 +171,9 @@ class ConvergenceBenchmarkTest {
         "higgs:strategies:mllib-lr:10", "higgs:strategies:mllib-svc:10", "higgs:buffer-sweep:corgipile:1",
         "higgs:buffer-sweep:corgipile:2", "higgs:buffer-sweep:corgipile:5", "higgs:buffer-sweep:corgipile:10",
         "higgs:buffer-sweep:corgipile:20");
+    assertThat(ConvergenceBenchmark.plan("classes")).extracting(ConvergenceBenchmark.RunSpec::arg)
+        .as("LinearSVC is binary").contains("classes:strategies:mllib-lr:10")
+        .doesNotContain("classes:strategies:mllib-svc:10").hasSize(12);
     assertThat(ConvergenceBenchmark.RunSpec.parse("flights:buffer-sweep:corgipile:2.5"))
         .isEqualTo(new ConvergenceBenchmark.RunSpec("flights", "buffer-sweep", "corgipile", 2.5));
   }
