@@ -409,10 +409,8 @@ public final class ConvergenceBenchmark {
    * so the classes are separable and MLlib's LogisticRegression gets every test row right.
    */
   private static Dataset separable(SparkSession spark, Settings settings, boolean shuffleCopy) {
-    String[] features = new String[SEPARABLE_FEATURES];
-    Arrays.setAll(features, i -> "f" + i);
     return generated(spark, settings, shuffleCopy, "separable", ConvergenceBenchmark::separableRows,
-        new PipelineStage[] {new VectorAssembler().setInputCols(features).setOutputCol("features")},
+        assembled(SEPARABLE_FEATURES),
         String.format(Locale.ROOT, "separable: %,d generated rows of %d features uniform on [0, 1], unscaled, label"
             + " f0 + f1 > 1, sorted by label; test: other generated rows.", settings.size().higgsRows,
             SEPARABLE_FEATURES));
@@ -424,10 +422,8 @@ public final class ConvergenceBenchmark {
    * LogisticRegression (family auto) fits it multinomial.
    */
   private static Dataset classes(SparkSession spark, Settings settings, boolean shuffleCopy) {
-    String[] features = new String[CLASS_FEATURES];
-    Arrays.setAll(features, i -> "f" + i);
     return generated(spark, settings, shuffleCopy, "classes", ConvergenceBenchmark::classRows,
-        new PipelineStage[] {new VectorAssembler().setInputCols(features).setOutputCol("features")},
+        assembled(CLASS_FEATURES),
         String.format(Locale.ROOT, "classes: %,d generated rows, %d classes of Gaussian clusters (unit variance,"
             + " centers N(0, %.2f^2) per coordinate) in %d dimensions, sorted by class; test: other generated rows.",
             settings.size().higgsRows, CLASSES, CLASS_SPREAD, CLASS_FEATURES));
@@ -455,6 +451,13 @@ public final class ConvergenceBenchmark {
           .plus(functions.element_at(functions.array(center), col("label").cast("int").plus(1))));
     }
     return d;
+  }
+
+  /** The feature stages of a generated set: columns {@code f0 .. f<n-1>} assembled, unscaled. */
+  private static PipelineStage[] assembled(int numFeatures) {
+    String[] features = new String[numFeatures];
+    Arrays.setAll(features, i -> "f" + i);
+    return new PipelineStage[] {new VectorAssembler().setInputCols(features).setOutputCol("features")};
   }
 
   /** Rows of a generated set: the same for the same seed and partitions. */
