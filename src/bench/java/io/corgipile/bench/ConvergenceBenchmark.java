@@ -36,6 +36,11 @@ import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.ml.linalg.Vector;
+import org.apache.spark.ml.param.BooleanParam;
+import org.apache.spark.ml.param.DoubleParam;
+import org.apache.spark.ml.param.IntParam;
+import org.apache.spark.ml.param.LongParam;
+import org.apache.spark.ml.param.Param;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -90,7 +95,7 @@ public final class ConvergenceBenchmark {
    * its parent: which run, and the CSV file its records go to.
    */
   record Settings(Size size, Path out, Path data, List<String> datasets, int epochs, int partitions,
-      boolean inProcess, boolean resume, RunSpec run, Path records) {
+      boolean inProcess, boolean resume, RunSpec run, Path records, List<String> strategies, String sgdParams) {
     /** The options; {@code --run} and {@code --records} are the parent's, for a JVM measuring one run. */
     static final CommandLine COMMAND_LINE = new CommandLine("run the benchmark", List.of(
         new Option("out", "DIR", "results folder"),
@@ -98,6 +103,10 @@ public final class ConvergenceBenchmark {
         new Option("datasets", "LIST", "comma list among " + String.join(",", DATASETS)),
         new Option("epochs", "N", "epochs per SGD run"),
         new Option("partitions", "N", "Spark partitions and local cores"),
+        new Option("strategies", "LIST", "only these strategies, at the 10% buffer, without the buffer sweep:"
+            + " comma list among " + String.join(",", STRATEGIES)),
+        new Option("sgd-params", "LIST", "params of the SGD strategies' SGDClassifier other than its defaults:"
+            + " comma list of name=value (maxIter and tol are the benchmark's)"),
         Option.flag("in-process", "measure every run in this JVM"),
         Option.flag("resume", "keep the runs already in the results folder's CSVs"),
         new Option("run", "SPEC", "measure only this run (dataset:experiment:strategy:percent)"),
@@ -116,14 +125,22 @@ public final class ConvergenceBenchmark {
           args.path("data", Path.of("target/bench-data")),
           args.optional("datasets").map(d -> List.of(d.split(","))).orElse(DEFAULT_DATASETS),
           args.atLeast("epochs", size.epochs, 1), args.atLeast("partitions", 2, 1), args.flag("in-process"),
-          args.flag("resume"), run, records);
+          args.flag("resume"), run, records, args.optional("strategies").map(ConvergenceBenchmark::strategies)
+              .orElse(null), args.optional("sgd-params").orElse(""));
+    }
+
+    /** The runs over {@code dataset} these settings measure. */
+    List<RunSpec> plan(String dataset) {
+      List<RunSpec> all = ConvergenceBenchmark.plan(dataset);
+      return strategies == null ? all : all.stream()
+          .filter(r -> r.experiment().equals(BenchReport.STRATEGIES) && strategies.contains(r.strategy())).toList();
     }
 
     /** The arguments that make a JVM measure {@code spec} under these settings. */
     List<String> childArgs(RunSpec spec, Path recordsFile) {
       return List.of(EnumChoice.text(size), "--data", data.toString(), "--epochs",
           Integer.toString(epochs), "--partitions", Integer.toString(partitions), "--run", spec.arg(),
-          "--records", recordsFile.toString());
+          "--records", recordsFile.toString(), "--sgd-params", sgdParams);
     }
   }
 
@@ -146,6 +163,34 @@ public final class ConvergenceBenchmark {
     boolean isStrategiesCorgipileRun() {
       return experiment.equals(BenchReport.BUFFER_SWEEP) && percent == BUFFER_PERCENT;
     }
+  }
+
+  private static List<String> strategies(String list) {
+    List<String> chosen = List.of(list.split(","));
+    for (String s : chosen) {
+      if (!STRATEGIES.contains(s)) {
+        throw new IllegalArgumentException("Cannot run the benchmark: --strategies takes a comma list among "
+            + String.join(",", STRATEGIES) + ", not '" + s + "'");
+      }
+    }
+    return chosen;
+  }
+
+  /** {@code sgd} with the params of {@code list} ("name=value,..."), each value read as its param's type. */
+  static SGDClassifier withParams(SGDClassifier sgd, String list) {
+    for (String pair : list.isEmpty() ? new String[0] : list.split(",")) {
+      String[] nameValue = pair.split("=", 2);
+      if (nameValue.length != 2 || !sgd.hasParam(nameValue[0])) {
+        throw new IllegalArgumentException("Cannot run the benchmark: --sgd-params takes name=value pairs of"
+            + " SGDClassifier params, not '" + pair + "'");
+      }
+      Param<Object> param = sgd.getParam(nameValue[0]);
+      String value = nameValue[1];
+      sgd.set(param, param instanceof DoubleParam ? Double.valueOf(value) : param instanceof IntParam
+          ? Integer.valueOf(value) : param instanceof LongParam ? Long.valueOf(value) : param instanceof BooleanParam
+          ? Boolean.valueOf(value) : value);
+    }
+    return sgd;
   }
 
   /** The datasets of more than two classes: LinearSVC, binary only, sits them out. */
@@ -218,7 +263,7 @@ public final class ConvergenceBenchmark {
   private static void measureAll(List<Dataset> datasets, Report report, Measurer measurer)
       throws InterruptedException {
     for (Dataset data : datasets) {
-      for (RunSpec spec : plan(data.name())) {
+      for (RunSpec spec : report.settings.plan(data.name())) {
         if (report.has(spec)) {
           continue; // measured by the run this one resumes
         }
@@ -567,7 +612,7 @@ public final class ConvergenceBenchmark {
       return switch (strategy) {
         case "mllib-lr" -> new LogisticRegression();
         case "mllib-svc" -> new LinearSVC();
-        default -> new SGDClassifier().setMaxIter(settings.epochs()).setTol(0);
+        default -> withParams(new SGDClassifier().setMaxIter(settings.epochs()).setTol(0), settings.sgdParams());
       };
     }
 

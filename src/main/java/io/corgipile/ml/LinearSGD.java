@@ -22,7 +22,7 @@ import io.corgipile.spark.FeatureVector;
  * with every move of a {@code v_j}. Centering is never combined with L1 ({@link FeatureSummary}),
  * whose exact zeros it would move.
  */
-final class LinearSGD {
+final class LinearSGD implements PartitionSGD {
   /**
    * Below this, {@code scale} is folded into {@code v}: {@code v} grows as {@code 1 / scale}, and
    * the sum of iterates is a difference of terms that grow with it, so this bounds the digits lost
@@ -101,15 +101,18 @@ final class LinearSGD {
     return dot;
   }
 
-  int numFeatures() {
+  @Override
+  public int numFeatures() {
     return v.length;
   }
 
-  long updates() {
+  @Override
+  public long updates() {
     return updates;
   }
 
-  double margin(FeatureVector x) {
+  @Override
+  public double margin(FeatureVector x) {
     double dot = 0;
     if (inverseStd == null) {
       for (int k = 0, n = x.numStored(); k < n; k++) {
@@ -134,8 +137,8 @@ final class LinearSGD {
     return (dot + c * alongMean - (vm + c * scaledMeanNorm2)) * scale + intercept;
   }
 
-  /** Adds one row's gradient, {@code derivative * x}, to the batch. */
-  void accumulate(FeatureVector x, double derivative) {
+  @Override
+  public void accumulate(FeatureVector x, double derivative) {
     for (int k = 0, n = x.numStored(); k < n; k++) {
       double value = x.value(k);
       if (value == 0) {
@@ -152,12 +155,13 @@ final class LinearSGD {
     batchRows++;
   }
 
-  boolean batchFull() {
+  @Override
+  public boolean batchFull() {
     return batchRows >= config.batchSize();
   }
 
-  /** Applies the batch's mean gradient and the regularization, and starts a new batch. */
-  void update() {
+  @Override
+  public void update() {
     if (batchRows == 0) {
       return;
     }
@@ -244,12 +248,9 @@ final class LinearSGD {
     move(j, after / scale - v[j]);
   }
 
-  /**
-   * The weights as plain coefficients (in the scaled features' space, under a scaling): with
-   * averaging, the mean of the iterates so far, zero wherever L1 holds the last iterate at zero (a
-   * mean of iterates is never exactly zero).
-   */
-  double[] coefficients() {
+  /** Under averaging, zero wherever L1 holds the last iterate at zero: a mean of iterates is never exactly zero. */
+  @Override
+  public double[] coefficients() {
     double[] w = new double[v.length];
     for (int j = 0; j < v.length; j++) {
       boolean heldAtZero = l1Received != null && v[j] == 0;
@@ -263,8 +264,14 @@ final class LinearSGD {
     return w;
   }
 
-  double intercept() {
+  @Override
+  public double intercept() {
     return averaged() ? interceptSum / updates : intercept;
+  }
+
+  @Override
+  public double[] squaredGradients() {
+    return null;
   }
 
   private boolean averaged() {

@@ -17,17 +17,21 @@ import java.io.Serializable;
  * @param rows valid rows trained on; 0 when it has no model
  * @param skipped invalid rows skipped ({@code handleInvalid=skip})
  * @param updates SGD updates made
+ * @param squaredGradients with {@code adagrad}, the partition's squared gradient sums after its pass,
+ *     laid out as {@link StartingModel#squaredGradients()}; null otherwise
  */
 record PartitionResult(int partition, double[] coefficients, QuantizedDelta delta, int numFeatures, double[] intercepts,
-    double weightSum, double lossSum, long rows, long skipped, long updates) implements Serializable {
+    double weightSum, double lossSum, long rows, long skipped, long updates, double[] squaredGradients)
+    implements Serializable {
 
   static PartitionResult empty(int partition, long skipped) {
-    return new PartitionResult(partition, null, null, 0, null, 0, 0, 0, skipped, 0);
+    return new PartitionResult(partition, null, null, 0, null, 0, 0, 0, skipped, 0, null);
   }
 
+  /** Without its coefficients; with {@code adagrad}'s sums, which so reach the driver with the statistics. */
   PartitionResult withoutModel() {
     return new PartitionResult(partition, null, null, numFeatures, intercepts, weightSum, lossSum, rows, skipped,
-        updates);
+        updates, squaredGradients);
   }
 
   boolean trained() {

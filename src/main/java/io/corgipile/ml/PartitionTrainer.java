@@ -11,7 +11,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * One partition's round: sequential SGD over its rows in the order they arrive, starting from the
- * broadcast model: one {@link LinearSGD} per margin of the loss (one per class for multinomial),
+ * broadcast model: one {@link PartitionSGD} per margin of the loss (one per class for multinomial),
  * each updated with its margin's derivative. Rows are {@link TrainingRow}s; under standardization
  * the model is in the scaled features' space.
  */
@@ -51,7 +51,7 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
     int partition = TaskContext.getPartitionId();
     StartingModel model = start.value();
     MarginsLoss loss = config.loss();
-    LinearSGD[] sgd = model.coefficients() == null ? null : newSgd(model.coefficients(), model);
+    PartitionSGD[] sgd = model.coefficients() == null ? null : newSgd(model.coefficients(), model);
     FeatureVector x = new FeatureVector();
     double[] margins = new double[loss.numMargins()];
     double[] derivatives = new double[margins.length];
@@ -106,25 +106,31 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
     int n = sgd[0].numFeatures();
     double[] w = new double[n * sgd.length];
     double[] intercepts = new double[sgd.length];
+    double[] squares = config.schedule() == StepSchedule.ADAGRAD ? new double[(n + 1) * sgd.length] : null;
     for (int k = 0; k < sgd.length; k++) {
       sgd[k].update();
       System.arraycopy(sgd[k].coefficients(), 0, w, k * n, n);
       intercepts[k] = sgd[k].intercept();
+      if (squares != null) { // the coefficients' sums one margin after the other, then the intercepts'
+        double[] own = sgd[k].squaredGradients();
+        System.arraycopy(own, 0, squares, k * n, n);
+        squares[n * sgd.length + k] = own[n];
+      }
     }
     long updates = sgd[0].updates(); // the same in every margin's model: they see the same rows
     if (config.deltaCompression() == DeltaCompression.NONE) {
       return List.of(new PartitionResult(partition, w, null, w.length, intercepts, weightSum, lossSum, count,
-          skipped, updates)).iterator();
+          skipped, updates, squares)).iterator();
     }
     return List.of(new PartitionResult(partition, null, compress(w, model.coefficients(), partition), w.length,
-        intercepts, weightSum, lossSum, count, skipped, updates)).iterator();
+        intercepts, weightSum, lossSum, count, skipped, updates, squares)).iterator();
   }
 
   /**
    * Fills {@code margins} with each model's margin of {@code x}; returns their sum, which is finite
    * only when every margin is.
    */
-  private static double margins(LinearSGD[] sgd, FeatureVector x, double[] margins) {
+  private static double margins(PartitionSGD[] sgd, FeatureVector x, double[] margins) {
     double sum = 0;
     for (int k = 0; k < sgd.length; k++) {
       margins[k] = sgd[k].margin(x);
@@ -174,14 +180,21 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
         : QuantizedDelta.sparse(w.length, indices, values, compression);
   }
 
-  /** One model per margin, each from its own copy of its part of {@code coefficients}. */
-  private LinearSGD[] newSgd(double[] coefficients, StartingModel model) {
+  /** One model per margin, each from its own copy of its part of {@code coefficients} (and of adagrad's sums). */
+  private PartitionSGD[] newSgd(double[] coefficients, StartingModel model) {
     int k = config.numMargins();
     int n = coefficients.length / k;
-    LinearSGD[] sgd = new LinearSGD[k];
+    double[] squares = model.squaredGradients();
+    PartitionSGD[] sgd = new PartitionSGD[k];
     for (int i = 0; i < k; i++) {
-      sgd[i] = new LinearSGD(Arrays.copyOfRange(coefficients, i * n, (i + 1) * n), model.intercepts()[i], config,
-          epoch, model.updatesPerPartition(), averaged, averageIterates, scaling == null ? null : scaling.value());
+      double[] own = null;
+      if (squares != null) {
+        own = Arrays.copyOf(Arrays.copyOfRange(squares, i * n, (i + 1) * n), n + 1);
+        own[n] = squares[n * k + i];
+      }
+      sgd[i] = PartitionSGD.create(Arrays.copyOfRange(coefficients, i * n, (i + 1) * n), model.intercepts()[i], own,
+          config, epoch, model.updatesPerPartition(), averaged, averageIterates,
+          scaling == null ? null : scaling.value());
     }
     return sgd;
   }

@@ -46,16 +46,17 @@ final class RoundJob {
    * @param bytesFromExecutors task results and shuffle writes of the round's jobs
    */
   record Result(double[] coefficients, double[] intercepts, double weightSum, double lossSum, long rows, long skipped,
-      long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds) {
+      long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds,
+      double[] squaredGradients) {
     /** The mean as the next round's starting model, taken as it is. */
     StartingModel model() {
-      return new StartingModel(coefficients, intercepts, updatesPerPartition);
+      return new StartingModel(coefficients, intercepts, updatesPerPartition, squaredGradients);
     }
 
     /** The merged models with what the round cost. */
     Result withCost(long bytesToExecutors, long bytesFromExecutors, double seconds) {
       return new Result(coefficients, intercepts, weightSum, lossSum, rows, skipped, updatesPerPartition, residualsLost,
-          bytesToExecutors, bytesFromExecutors, seconds);
+          bytesToExecutors, bytesFromExecutors, seconds, squaredGradients);
     }
   }
 
@@ -120,6 +121,7 @@ final class RoundJob {
     CoordinateMean sum = reduced;
     int numFeatures = -1;
     double[] interceptSums = new double[start.intercepts().length];
+    double[] squareSums = null;
     double weightSum = 0;
     double lossSum = 0;
     long rows = 0;
@@ -147,6 +149,12 @@ final class RoundJob {
       for (int k = 0; k < interceptSums.length; k++) {
         interceptSums[k] += w * r.intercepts()[k];
       }
+      if (r.squaredGradients() != null) {
+        squareSums = squareSums == null ? new double[r.squaredGradients().length] : squareSums;
+        for (int j = 0; j < squareSums.length; j++) {
+          squareSums[j] += w * r.squaredGradients()[j];
+        }
+      }
       weightSum += w;
       lossSum += r.lossSum();
       rows += r.rows();
@@ -155,12 +163,15 @@ final class RoundJob {
     }
     if (trained == 0 || !(weightSum > 0)) {
       return new Result(null, start.intercepts(), weightSum, lossSum, rows, skipped, start.updatesPerPartition(),
-          residualsLost, 0, 0, 0);
+          residualsLost, 0, 0, 0, start.squaredGradients());
     }
     for (int k = 0; k < interceptSums.length; k++) {
       interceptSums[k] /= weightSum;
     }
+    for (int j = 0; squareSums != null && j < squareSums.length; j++) {
+      squareSums[j] /= weightSum;
+    }
     return new Result(sum.mean(start.coefficients()), interceptSums, weightSum, lossSum, rows, skipped,
-        start.updatesPerPartition() + updates / trained, residualsLost, 0, 0, 0);
+        start.updatesPerPartition() + updates / trained, residualsLost, 0, 0, 0, squareSums);
   }
 }

@@ -155,7 +155,7 @@ final class SGDOptimizer {
       totals.check(model);
       double[] coefficients = epochMean == null ? model.coefficients() : epochMean.coefficients(model.coefficients());
       double[] intercepts = epochMean == null ? model.intercepts() : epochMean.intercepts();
-      model = new StartingModel(coefficients, intercepts, model.updatesPerPartition());
+      model = model.with(coefficients, intercepts);
       double objective = totals.lossSum / totals.weightSum + penalty(coefficients);
       history.add(objective, totals, coefficients, intercepts);
       int left = config.maxIter() - epoch - 1; // at most: tol may stop training earlier

@@ -47,6 +47,6 @@ final class ServerStep {
       interceptVelocity[k] = momentum * interceptVelocity[k] + (b[k] - start.intercepts()[k]);
       nextIntercepts[k] = start.intercepts()[k] + stepSize * interceptVelocity[k];
     }
-    return new StartingModel(next, nextIntercepts, mean.updatesPerPartition());
+    return new StartingModel(next, nextIntercepts, mean.updatesPerPartition(), mean.squaredGradients());
   }
 }

@@ -9,11 +9,19 @@ import java.io.Serializable;
  *     then {@link SGDConfig#numMargins()} models' coefficients, one after the other
  * @param intercepts one per model
  * @param updatesPerPartition the mean number of updates a partition made in earlier epochs
+ * @param squaredGradients with {@code adagrad}, the squared gradients summed so far (the partitions'
+ *     mean), laid out as the coefficients and then the intercepts; null otherwise, and before any
  */
-record StartingModel(double[] coefficients, double[] intercepts, long updatesPerPartition) implements Serializable {
+record StartingModel(double[] coefficients, double[] intercepts, long updatesPerPartition,
+    double[] squaredGradients) implements Serializable {
 
   /** Before the first round: no coefficients yet, zero intercepts. */
   static StartingModel initial(int numMargins) {
-    return new StartingModel(null, new double[numMargins], 0);
+    return new StartingModel(null, new double[numMargins], 0, null);
+  }
+
+  /** The same model with other coefficients and intercepts (an epoch's mean of rounds). */
+  StartingModel with(double[] otherCoefficients, double[] otherIntercepts) {
+    return new StartingModel(otherCoefficients, otherIntercepts, updatesPerPartition, squaredGradients);
   }
 }

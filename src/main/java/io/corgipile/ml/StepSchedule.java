@@ -13,7 +13,12 @@ enum StepSchedule {
    * {@code stepSize / sqrt(t)}, t counting a partition's updates from 1 across epochs; when the
    * driver averages P partitions' models several times an epoch, {@code stepSize / sqrt(max(1, t / P))}.
    */
-  INVSQRT;
+  INVSQRT,
+  /**
+   * Per coordinate (AdaGrad, Duchi et al. 2011): {@code stepSize / sqrt(G_j)}, {@code G_j} the sum
+   * of coordinate j's squared batch gradients so far, over epochs and rounds ({@link AdaGradSGD}).
+   */
+  ADAGRAD;
 
   /** The values of the {@code stepSchedule} param, in declaration order. */
   static List<String> names() {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.corgipile.SharedSpark;
+import io.corgipile.ml.SGDClassifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -71,6 +72,22 @@ class ConvergenceBenchmarkTest {
     assertThat(zero.getDouble(1)).isCloseTo(1.0, within(0.1));
     assertThat(ConvergenceBenchmark.classRows(SharedSpark.get(), 5_000, 1, 2).orderBy("id").collectAsList())
         .isEqualTo(rows.orderBy("id").collectAsList());
+  }
+
+  @Test
+  void sgdParamsSetTheClassifiersParamsByType() {
+    SGDClassifier sgd = ConvergenceBenchmark.withParams(new SGDClassifier(),
+        "stepSchedule=adagrad,stepSize=0.5,batchSize=4,seed=9,averaging=false");
+    assertThat(sgd.getStepSchedule()).isEqualTo("adagrad");
+    assertThat(sgd.getStepSize()).isEqualTo(0.5);
+    assertThat(sgd.getBatchSize()).isEqualTo(4);
+    assertThat(sgd.getSeed()).isEqualTo(9);
+    assertThat(sgd.getAveraging()).isFalse();
+    assertThatThrownBy(() -> ConvergenceBenchmark.withParams(new SGDClassifier(), "speed=3"))
+        .hasMessage("Cannot run the benchmark: --sgd-params takes name=value pairs of SGDClassifier params, not"
+            + " 'speed=3'");
+    assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--strategies", "fast"}))
+        .hasMessageContaining("--strategies takes a comma list among none,window,");
   }
 
   @Test
@@ -174,6 +191,9 @@ class ConvergenceBenchmarkTest {
     assertThat(ConvergenceBenchmark.plan("classes")).extracting(ConvergenceBenchmark.RunSpec::arg)
         .as("LinearSVC is binary").contains("classes:strategies:mllib-lr:10")
         .doesNotContain("classes:strategies:mllib-svc:10").hasSize(12);
+    assertThat(ConvergenceBenchmark.Settings.parse(new String[] {"small", "--strategies", "corgipile,mllib-lr"})
+        .plan("higgs")).extracting(ConvergenceBenchmark.RunSpec::arg)
+        .containsExactly("higgs:strategies:corgipile:10", "higgs:strategies:mllib-lr:10");
     assertThat(ConvergenceBenchmark.RunSpec.parse("flights:buffer-sweep:corgipile:2.5"))
         .isEqualTo(new ConvergenceBenchmark.RunSpec("flights", "buffer-sweep", "corgipile", 2.5));
   }
@@ -212,7 +232,7 @@ class ConvergenceBenchmarkTest {
         .hasMessage("Cannot use size 'huge': expected tiny, small, full");
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--size"}))
         .hasMessage("Cannot use option --size: unknown; options are --out, --data, --datasets, --epochs,"
-            + " --partitions, --in-process, --resume, --run, --records");
+            + " --partitions, --strategies, --sgd-params, --in-process, --resume, --run, --records");
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"--run", "higgs:strategies:none:10"}))
         .hasMessage("Cannot run the benchmark: --run and --records go together");
     assertThatThrownBy(() -> ConvergenceBenchmark.RunSpec.parse("higgs:strategies:sorted:10"))

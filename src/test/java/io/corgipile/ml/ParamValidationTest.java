@@ -74,7 +74,7 @@ class ParamValidationTest {
       new Bad("stepSize", 0.0, "'0.0': allowed values are numbers > 0"),
       new Bad("stepSize", -0.01, "'-0.01': allowed values are numbers > 0"),
       new Bad("stepSize", Double.NaN, "'NaN': allowed values are numbers > 0"),
-      new Bad("stepSchedule", "linear", "'linear': allowed values are constant, decay, invsqrt"),
+      new Bad("stepSchedule", "linear", "'linear': allowed values are constant, decay, invsqrt, adagrad"),
       new Bad("decayRate", 0.0, "'0.0': allowed values are numbers in (0, 1]"),
       new Bad("decayRate", 1.5, "'1.5': allowed values are numbers in (0, 1]"),
       new Bad("batchSize", 0, "'0': allowed values are integers >= 1"),
@@ -131,7 +131,7 @@ class ParamValidationTest {
     assertRefused(() -> classifier.setTol(-1), "tol", "'-1.0': allowed values are numbers >= 0");
     assertRefused(() -> classifier.setStepSize(0), "stepSize", "'0.0': allowed values are numbers > 0");
     assertRefused(() -> classifier.setStepSchedule("step"), "stepSchedule",
-        "'step': allowed values are constant, decay, invsqrt");
+        "'step': allowed values are constant, decay, invsqrt, adagrad");
     assertRefused(() -> classifier.setDecayRate(1.5), "decayRate", "'1.5': allowed values are numbers in (0, 1]");
     assertRefused(() -> classifier.setBatchSize(0), "batchSize", "'0': allowed values are integers >= 1");
     assertRefused(() -> classifier.setRegParam(-1), "regParam", "'-1.0': allowed values are numbers >= 0");

@@ -7,13 +7,13 @@ import org.junit.jupiter.api.Test;
 
 class ServerStepTest {
   private static RoundJob.Result mean(double[] w, double b) {
-    return new RoundJob.Result(w, new double[] {b}, 1, 0, 1, 0, 7, 0, 0, 0, 0);
+    return new RoundJob.Result(w, new double[] {b}, 1, 0, 1, 0, 7, 0, 0, 0, 0, null);
   }
 
   @Test
   void stepOneWithoutMomentumGivesTheMeanItself() {
     double[] w = {0.1, -0.3};
-    StartingModel next = new ServerStep(1, 0).next(new StartingModel(new double[] {5, 5}, new double[] {2}, 3), mean(w, 0.7));
+    StartingModel next = new ServerStep(1, 0).next(new StartingModel(new double[] {5, 5}, new double[] {2}, 3, null), mean(w, 0.7));
     assertThat(next.coefficients()).isSameAs(w);
     assertThat(next.intercepts()).containsExactly(0.7);
     assertThat(next.updatesPerPartition()).isEqualTo(7);
