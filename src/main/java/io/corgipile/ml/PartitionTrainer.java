@@ -1,6 +1,5 @@
 package io.corgipile.ml;
 
-import io.corgipile.spark.FeatureVector;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -10,10 +9,9 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * One partition's round: sequential SGD over its rows in the order they arrive, starting from the
- * broadcast model: one {@link PartitionSGD} per margin of the loss (one per class for multinomial),
- * each updated with its margin's derivative. Rows are {@link TrainingRow}s; under standardization
- * the model is in the scaled features' space.
+ * One partition's round: an {@link SGDPass} over its rows in the order they arrive, starting from
+ * the broadcast model, one {@link PartitionSGD} per margin of the loss (one per class for
+ * multinomial). Under standardization the model is in the scaled features' space.
  */
 final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, PartitionResult> {
   private static final long serialVersionUID = 1L;
@@ -50,65 +48,21 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
   public Iterator<PartitionResult> call(Iterator<InternalRow> rows) {
     int partition = TaskContext.getPartitionId();
     StartingModel model = start.value();
-    MarginsLoss loss = config.loss();
-    PartitionSGD[] sgd = model.coefficients() == null ? null : newSgd(model.coefficients(), model);
-    FeatureVector x = new FeatureVector();
-    double[] margins = new double[loss.numMargins()];
-    double[] derivatives = new double[margins.length];
-    double weightSum = 0;
-    double lossSum = 0;
-    long count = 0;
-    long skipped = 0;
-    while (rows.hasNext()) {
-      InternalRow row = rows.next();
-      String problem = TrainingRow.problem(config, row);
-      if (problem == null) {
-        x.pointTo(row, TrainingRow.FEATURES);
-        if (sgd == null) {
-          sgd = newSgd(new double[x.size() * margins.length], model);
-        } else if (x.size() != sgd[0].numFeatures()) {
-          throw config.featureSizeMismatch(x.size(), sgd[0].numFeatures());
-        }
-        double margin = margins(sgd, x, margins);
-        if (Double.isFinite(margin)) {
-          double label = row.getDouble(TrainingRow.LABEL);
-          double weight = TrainingRow.weight(config, row);
-          count++;
-          if (weight == 0) {
-            continue; // as if absent: no update, so no iterate to average and no step of the schedule
-          }
-          lossSum += weight * loss.lossAndDerivatives(margins, label, derivatives);
-          weightSum += weight;
-          for (int k = 0; k < sgd.length; k++) {
-            sgd[k].accumulate(x, weight * derivatives[k]);
-            if (sgd[k].batchFull()) {
-              sgd[k].update();
-            }
-          }
-          continue;
-        }
-        problem = TrainingRow.nonFiniteFeature(config, x);
-        if (problem == null) {
-          throw config.diverged("the model diverged in epoch " + (epoch + 1) + " (a margin of " + margin + ")");
-        }
-      }
-      if (!config.skipInvalid()) {
-        throw TrainingRow.invalid(config, problem);
-      }
-      skipped++;
-    }
-    if (count == 0) { // also when a model was made for a row later found invalid
+    SGDPass pass = new SGDPass(config, epoch, model.coefficients() == null ? null : newSgd(model.coefficients(), model),
+        size -> newSgd(new double[size * config.numMargins()], model), true);
+    pass.train(rows);
+    if (pass.count == 0) { // also when a model was made for a row later found invalid
       if (errorFeedback()) {
         ResidualStore.carry(run, partition, round);
       }
-      return List.of(PartitionResult.empty(partition, skipped)).iterator();
+      return List.of(PartitionResult.empty(partition, pass.skipped)).iterator();
     }
+    PartitionSGD[] sgd = pass.models();
     int n = sgd[0].numFeatures();
     double[] w = new double[n * sgd.length];
     double[] intercepts = new double[sgd.length];
     double[] squares = config.schedule() == StepSchedule.ADAGRAD ? new double[(n + 1) * sgd.length] : null;
     for (int k = 0; k < sgd.length; k++) {
-      sgd[k].update();
       System.arraycopy(sgd[k].coefficients(), 0, w, k * n, n);
       intercepts[k] = sgd[k].intercept();
       if (squares != null) { // the coefficients' sums one margin after the other, then the intercepts'
@@ -119,33 +73,11 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
     }
     long updates = sgd[0].updates(); // the same in every margin's model: they see the same rows
     if (config.deltaCompression() == DeltaCompression.NONE) {
-      return List.of(new PartitionResult(partition, w, null, w.length, intercepts, weightSum, lossSum, count,
-          skipped, updates, squares)).iterator();
+      return List.of(new PartitionResult(partition, w, null, w.length, intercepts, pass.weightSum, pass.lossSum,
+          pass.count, pass.skipped, updates, squares)).iterator();
     }
     return List.of(new PartitionResult(partition, null, compress(w, model.coefficients(), partition), w.length,
-        intercepts, weightSum, lossSum, count, skipped, updates, squares)).iterator();
-  }
-
-  /**
-   * Fills {@code margins} with each model's margin of {@code x}; returns their sum, which is finite
-   * only when every margin is.
-   */
-  private static double margins(PartitionSGD[] sgd, FeatureVector x, double[] margins) {
-    double sum = 0;
-    for (int k = 0; k < sgd.length; k++) {
-      margins[k] = sgd[k].margin(x);
-      sum += margins[k];
-    }
-    return sgd.length == 1 ? margins[0] : Double.isFinite(sum) ? sum : firstNonFinite(margins);
-  }
-
-  private static double firstNonFinite(double[] margins) {
-    for (double m : margins) {
-      if (!Double.isFinite(m)) {
-        return m;
-      }
-    }
-    return Double.NaN; // finite margins whose sum overflowed
+        intercepts, pass.weightSum, pass.lossSum, pass.count, pass.skipped, updates, squares)).iterator();
   }
 
   private boolean errorFeedback() {

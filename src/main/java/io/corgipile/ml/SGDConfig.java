@@ -14,9 +14,10 @@ import java.io.Serializable;
  * @param l2 the L2 strength, {@code regParam * (1 - elasticNetParam)}
  * @param seed the order's seed for the corgipile source, or null to leave the source's own
  * @param syncIntervalSet whether the user chose {@code syncInterval}, rather than left its default
+ * @param stepSizeSet whether the user chose {@code stepSize}; if not, {@link StepCalibration} picks it
  */
 record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, int numClasses, MarginsLoss loss,
-    double stepSize, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
+    double stepSize, boolean stepSizeSet, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
     boolean fitIntercept, boolean standardization, boolean averaging, boolean skipInvalid, int maxIter, double tol,
     int nIterNoChange, Long seed, SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
     double syncStepSize, double syncMomentum)
@@ -29,7 +30,7 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
     boolean skipInvalid = params.getHandleInvalid().equals(SGDParams.HANDLE_INVALID_SKIP);
     Long seed = params.isSet(params.seed()) ? params.getSeed() : null;
     return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), numClasses, loss, params.getStepSize(),
-        StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
+        params.isSet(params.stepSize()), StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
         reg * (1 - l1Share), params.getFitIntercept(), params.getStandardization(), params.getAveraging(),
         skipInvalid, params.getMaxIter(), params.getTol(), params.getNIterNoChange(), seed,
         SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()),
@@ -40,6 +41,25 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
   /** The linear models trained side by side: one per class for multinomial, else one. */
   int numMargins() {
     return loss.numMargins();
+  }
+
+  /** These settings with {@code stepSize} chosen. */
+  SGDConfig withStepSize(double step) {
+    return new SGDConfig(task, featuresCol, labelCol, weightCol, numClasses, loss, step, true, schedule, decayRate,
+        batchSize, l1, l2, fitIntercept, standardization, averaging, skipInvalid, maxIter, tol, nIterNoChange, seed,
+        syncInterval, syncIntervalSet, deltaCompression, errorFeedback, syncStepSize, syncMomentum);
+  }
+
+  /** The regularization term of the objective: {@code l1 |w|_1 + l2 |w|^2 / 2}. */
+  double penalty(double[] w) {
+    double sumAbs = 0;
+    double sumSquares = 0;
+    for (double x : w) {
+      sumAbs += Math.abs(x);
+      sumSquares += x * x;
+    }
+    // a zero strength adds nothing, even when the sums have overflowed
+    return (l1 > 0 ? l1 * sumAbs : 0) + (l2 > 0 ? l2 * sumSquares / 2 : 0);
   }
 
   boolean weighted() {

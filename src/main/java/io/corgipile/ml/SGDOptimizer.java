@@ -78,12 +78,13 @@ final class SGDOptimizer {
       }
       SyncSchedule schedule = SyncSchedule.of(config, trained, sc.getLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY));
       FeatureScaling scaling = config.standardization() ? featureScaling(rows, sc) : null;
+      SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
       Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
-      String run = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
-      try (TaskResultMeter meter = TaskResultMeter.start(sc, run)) {
-        return epochs(rows, sc, jsc, schedule, meter, run, scalingBroadcast);
+      String runId = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
+      try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
+        return epochs(run, rows, sc, jsc, schedule, meter, runId, scalingBroadcast);
       } finally {
-        ResidualStore.clear(run); // the driver's own, in local mode the only executor
+        ResidualStore.clear(runId); // the driver's own, in local mode the only executor
         if (scalingBroadcast != null) {
           scalingBroadcast.destroy();
         }
@@ -100,12 +101,7 @@ final class SGDOptimizer {
    * job, whatever round properties the thread holds. Null when no row has a positive weight.
    */
   private FeatureScaling featureScaling(JavaRDD<InternalRow> rows, SparkContext sc) {
-    sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "0");
-    for (String key : new String[] {ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY,
-        ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY}) {
-      sc.setLocalProperty(key, null);
-    }
-    sc.setLocalProperty(JOB_DESCRIPTION, config.task().estimatorName() + " feature summary (standardization)");
+    readEpochZero(sc, "feature summary (standardization)");
     long began = System.nanoTime();
     FeatureScaling scaling = failingOnData(() -> FeatureSummary.scaling(rows, config, directBytes));
     LOG.info(String.format(Locale.ROOT, "%s: features summarized for standardization in %.2f s (%s)",
@@ -114,11 +110,34 @@ final class SGDOptimizer {
     return scaling;
   }
 
-  private LinearFit epochs(JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule,
+  /** Sets the thread's properties for a job that reads epoch 0's input whole, whatever round properties it holds. */
+  private void readEpochZero(SparkContext sc, String job) {
+    sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "0");
+    for (String key : new String[] {ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY,
+        ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY}) {
+      sc.setLocalProperty(key, null);
+    }
+    sc.setLocalProperty(JOB_DESCRIPTION, config.task().estimatorName() + " " + job);
+  }
+
+  /** The run's settings with {@code stepSize} chosen by {@link StepCalibration}, as it was not set. */
+  private SGDConfig calibrated(JavaRDD<InternalRow> rows, SparkContext sc, FeatureScaling scaling) {
+    readEpochZero(sc, "step size calibration");
+    long began = System.nanoTime();
+    StepCalibration.Choice choice = StepCalibration.choose(failingOnData(() -> StepCalibration.sample(rows)), config,
+        scaling);
+    LOG.info(String.format(Locale.ROOT, "%s: stepSize %s chosen on %,d rows of partition 0 in %.2f s (objective"
+        + " after one pass per step: %s)", config.task().estimatorName(), choice.stepSize(), choice.sampleRows(),
+        (System.nanoTime() - began) / 1e9, choice.describe()));
+    return config.withStepSize(choice.stepSize());
+  }
+
+  private LinearFit epochs(SGDConfig config, JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule,
       TaskResultMeter meter, String run, Broadcast<FeatureScaling> scaling) {
+    // config: this run's settings, with the step size calibration chose
     String name = config.task().estimatorName();
     StartingModel model = StartingModel.initial(config.numMargins());
-    TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value());
+    TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());
     EarlyStopping stopping = new EarlyStopping(config.tol(), config.nIterNoChange());
     RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
@@ -156,7 +175,7 @@ final class SGDOptimizer {
       double[] coefficients = epochMean == null ? model.coefficients() : epochMean.coefficients(model.coefficients());
       double[] intercepts = epochMean == null ? model.intercepts() : epochMean.intercepts();
       model = model.with(coefficients, intercepts);
-      double objective = totals.lossSum / totals.weightSum + penalty(coefficients);
+      double objective = totals.lossSum / totals.weightSum + config.penalty(coefficients);
       history.add(objective, totals, coefficients, intercepts);
       int left = config.maxIter() - epoch - 1; // at most: tol may stop training earlier
       LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
@@ -260,6 +279,7 @@ final class SGDOptimizer {
   /** The epochs so far, for the summary; models in the original features' scale. */
   private static final class TrainingHistory {
     private final FeatureScaling scaling;
+    private final double stepSize;
     final List<Double> objectives = new ArrayList<>();
     final List<Long> rows = new ArrayList<>();
     final List<Double> seconds = new ArrayList<>();
@@ -270,9 +290,13 @@ final class SGDOptimizer {
     long skipped;
     int residualsLost;
 
-    /** @param scaling the scaling training's models are in, or null */
-    TrainingHistory(FeatureScaling scaling) {
+    /**
+     * @param scaling the scaling training's models are in, or null
+     * @param stepSize the step training used, set or calibrated
+     */
+    TrainingHistory(FeatureScaling scaling, double stepSize) {
       this.scaling = scaling;
+      this.stepSize = stepSize;
     }
 
     double[] original(double[] w) {
@@ -304,7 +328,7 @@ final class SGDOptimizer {
           rows.stream().mapToLong(Long::longValue).toArray(), seconds.stream().mapToDouble(Double::doubleValue).toArray(),
           skipped, coefficients.toArray(new double[0][]), intercepts.toArray(new double[0][]),
           roundSeconds.toArray(new double[0][]), bytes.stream().mapToLong(b -> b[0]).toArray(),
-          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost);
+          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost, stepSize);
     }
   }
 
@@ -346,17 +370,5 @@ final class SGDOptimizer {
       }
       return mean;
     }
-  }
-
-  /** The regularization term of the objective: {@code l1 |w|_1 + l2 |w|^2 / 2}. */
-  private double penalty(double[] w) {
-    double l1 = 0;
-    double l2 = 0;
-    for (double x : w) {
-      l1 += Math.abs(x);
-      l2 += x * x;
-    }
-    // a zero strength adds nothing, even when the sums have overflowed
-    return (config.l1() > 0 ? config.l1() * l1 : 0) + (config.l2() > 0 ? config.l2() * l2 / 2 : 0);
   }
 }

@@ -61,7 +61,11 @@ public final class SGDParamSet implements java.io.Serializable {
         ">= 0", ParamValidators.gtEq(0));
     nIterNoChange = new CheckedInt(uid, "nIterNoChange", "with tol above 0, the epochs in a row without an"
         + " improvement of tol that stop training; training returns the last epoch's model", 1);
-    stepSize = new CheckedDouble(uid, "stepSize", "the initial learning rate", "> 0", ParamValidators.gt(0));
+    stepSize = new CheckedDouble(uid, "stepSize", "the initial learning rate; when not set, the one of "
+        + StepCalibration.CANDIDATES.length + " steps from " + StepCalibration.CANDIDATES[0] + " down to "
+        + StepCalibration.CANDIDATES[StepCalibration.CANDIDATES.length - 1] + " that trains best in one pass over the"
+        + " first " + StepCalibration.SAMPLE_ROWS + " rows of partition 0 (summary().stepSize() says which)", "> 0",
+        ParamValidators.gt(0));
     stepSchedule = choice(uid, "stepSchedule", "how the learning rate changes", SGDParams.STEP_SCHEDULES);
     decayRate = new CheckedDouble(uid, "decayRate", "the factor per epoch of the decay schedule", "in (0, 1]",
         ParamValidators.inRange(0, 1, false, true));

@@ -116,8 +116,10 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * The initial learning rate (default {@value SGDClassifierParams#DEFAULT_STEP_SIZE} for the classifier,
-   * {@value SGDRegressorParams#DEFAULT_STEP_SIZE} for the regressor).
+   * The initial learning rate. When not set, {@link StepCalibration} chooses it on a sample before the
+   * first epoch ({@code summary().stepSize()} says which); its default, {@value
+   * SGDClassifierParams#DEFAULT_STEP_SIZE} for the classifier and {@value SGDRegressorParams#DEFAULT_STEP_SIZE}
+   * for the regressor, is used only when no row of the sample trains.
    */
   default DoubleParam stepSize() {
     return sgdParams().stepSize;

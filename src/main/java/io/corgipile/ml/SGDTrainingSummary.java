@@ -27,10 +27,12 @@ public final class SGDTrainingSummary implements Serializable {
   private final long[] bytesToExecutors;
   private final long[] bytesFromExecutors;
   private final int residualsLost;
+  private final double stepSize;
 
   SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
       double[][] coefficients, double[][] intercepts, double[][] roundSeconds, long[] bytesToExecutors,
-      long[] bytesFromExecutors, int residualsLost) {
+      long[] bytesFromExecutors, int residualsLost, double stepSize) {
+    this.stepSize = stepSize;
     this.roundSeconds = roundSeconds;
     this.bytesToExecutors = bytesToExecutors;
     this.bytesFromExecutors = bytesFromExecutors;
@@ -100,6 +102,14 @@ public final class SGDTrainingSummary implements Serializable {
    */
   public int residualsLost() {
     return residualsLost;
+  }
+
+  /**
+   * The initial step training used: {@code stepSize} when it was set, else the one the calibration
+   * on a sample chose (logged at INFO with what each candidate scored).
+   */
+  public double stepSize() {
+    return stepSize;
   }
 
   /** Per epoch: rows per second. */

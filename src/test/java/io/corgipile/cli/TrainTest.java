@@ -131,10 +131,11 @@ class TrainTest {
 
     assertThat(r.out()).startsWith("Trained SGDClassifier on 20,000 rows in " + epochs + " epochs")
         .contains("Test (5,000 rows): accuracy ", "Model: " + model);
-    // the feature summary's line, then one progress line per epoch, with the time left
+    // the feature summary's line, the step size calibration's, then one progress line per epoch, with the time left
     List<String> all = progress.messages(Level.INFO);
     assertThat(all.get(0)).startsWith("SGDClassifier: features summarized for standardization in ");
-    List<String> lines = all.subList(1, all.size());
+    assertThat(all.get(1)).startsWith("SGDClassifier: stepSize ").contains(" chosen on 2,000 rows of partition 0 in ");
+    List<String> lines = all.subList(2, all.size());
     assertThat(lines).hasSize(epochs);
     assertThat(lines.get(0)).startsWith("SGDClassifier epoch 1/4: objective ").contains(" rows/s), at most ");
     // nothing but the two outputs in the output folder: no temporary siblings left

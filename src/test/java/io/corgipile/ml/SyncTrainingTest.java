@@ -67,14 +67,15 @@ class SyncTrainingTest {
    */
   @Test
   void syncIntervalEpochGivesTheModelsOfOnceAnEpochAveragingBitForBit() {
-    // pinned before standardization was a param, so without it
+    // pinned before standardization and the step calibration existed, so without them (the default steps then)
     SGDClassificationModel classifier = new SGDClassifier().setMaxIter(3).setTol(0).setSyncInterval("epoch")
-        .setStandardization(false).fit(TrainingData.logistic(6_000, 5, 31, 3));
+        .setStandardization(false).setStepSize(SGDClassifierParams.DEFAULT_STEP_SIZE).fit(TrainingData.logistic(6_000, 5, 31, 3));
     assertThat(bits(classifier.coefficients().toArray(), classifier.intercept())).containsExactly(
         0x3fd57e6e2bd02f0fL, 0xbfe04ce865ac6e2dL, 0x3fe34cee6b519107L, 0xbfe8263d18763381L, 0x3fed5f3eebdf070aL,
         0x3fc45af74ed2035eL);
     SGDRegressionModel regressor = new SGDRegressor().setMaxIter(3).setTol(0).setBatchSize(4).setRegParam(0.01)
-        .setElasticNetParam(0.5).setSyncInterval("epoch").setStandardization(false).fit(corgipile("block"));
+        .setElasticNetParam(0.5).setSyncInterval("epoch").setStandardization(false)
+        .setStepSize(SGDRegressorParams.DEFAULT_STEP_SIZE).fit(corgipile("block"));
     assertThat(bits(regressor.coefficients().toArray(), regressor.intercept())).containsExactly(
         0x3fcce5874ee70042L, 0xbfd3d56a139981abL, 0x3fda974c00d5deb3L, 0xbfde49d6e2241438L, 0x3fe25384b5c82391L,
         0x3fbbaac3a8fd7184L);
