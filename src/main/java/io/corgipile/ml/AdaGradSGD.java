@@ -34,12 +34,7 @@ final class AdaGradSGD implements PartitionSGD {
   private final double[] inverseStd;
   private final double[] scaledMean;
 
-  private final double[] gradient;
-  private final int[] touched;
-  private final boolean[] isTouched;
-  private int numTouched;
-  private double interceptGradient;
-  private int batchRows;
+  private final GradientBatch batch;
   private long updates;
 
   // the iterates' sums, up to each coordinate's current update; null when averaging is off
@@ -68,9 +63,7 @@ final class AdaGradSGD implements PartitionSGD {
     this.l1Received = config.l1() > 0 ? new double[n] : null;
     this.inverseStd = scaling == null ? null : scaling.inverseStd();
     this.scaledMean = scaling == null ? null : scaling.scaledMean();
-    this.gradient = new double[n];
-    this.touched = new int[n];
-    this.isTouched = new boolean[n];
+    this.batch = new GradientBatch(n, config.batchSize());
     this.sum = averageIterates ? new double[n] : null;
   }
 
@@ -112,54 +105,37 @@ final class AdaGradSGD implements PartitionSGD {
 
   @Override
   public void accumulate(FeatureVector x, double derivative) {
-    for (int k = 0, n = x.numStored(); k < n; k++) {
-      if (x.value(k) == 0) {
-        continue; // a dense zero is an absent feature, so dense and sparse rows train alike
-      }
-      int j = x.index(k);
-      gradient[j] += derivative * scaled(x, k);
-      if (!isTouched[j]) {
-        isTouched[j] = true;
-        touched[numTouched++] = j;
-      }
-    }
-    interceptGradient += derivative;
-    batchRows++;
+    batch.add(x, derivative, inverseStd);
   }
 
   @Override
   public boolean batchFull() {
-    return batchRows >= config.batchSize();
+    return batch.full();
   }
 
   @Override
   public void update() {
-    if (batchRows == 0) {
+    int rows = batch.rows();
+    if (rows == 0) {
       return;
     }
     updates++;
     if (scaledMean != null) { // the centered gradient moves every coordinate
       for (int j = 0; j < w.length; j++) {
-        step(j, (gradient[j] - interceptGradient * scaledMean[j]) / batchRows);
-        gradient[j] = 0;
-        isTouched[j] = false;
+        step(j, (batch.sum(j) - batch.interceptSum() * scaledMean[j]) / rows);
       }
     } else {
-      for (int i = 0; i < numTouched; i++) {
-        int j = touched[i];
-        step(j, gradient[j] / batchRows);
-        gradient[j] = 0;
-        isTouched[j] = false;
+      for (int i = 0; i < batch.numTouched(); i++) {
+        int j = batch.touched(i);
+        step(j, batch.sum(j) / rows);
       }
     }
-    numTouched = 0;
     if (config.fitIntercept()) {
-      double g = interceptGradient / batchRows;
+      double g = batch.interceptSum() / rows;
       interceptSquares += g * g;
       intercept -= rate(interceptSquares) * g;
     }
-    interceptGradient = 0;
-    batchRows = 0;
+    batch.clear();
     if (sum != null) {
       interceptSum += intercept;
     }

@@ -44,13 +44,7 @@ final class LinearSGD implements PartitionSGD {
   private double c;
   private double vm;
 
-  // the running batch: gradient sums over the features it touched
-  private final double[] gradient;
-  private final int[] touched;
-  private final boolean[] isTouched;
-  private int numTouched;
-  private double interceptGradient;
-  private int batchRows;
+  private final GradientBatch batch;
 
   // L1: total penalty per weight so far, and the penalty each weight has received
   private double l1Total;
@@ -82,9 +76,7 @@ final class LinearSGD implements PartitionSGD {
     this.previousUpdates = previousUpdates;
     this.averaged = averaged;
     int n = coefficients.length;
-    this.gradient = new double[n];
-    this.touched = new int[n];
-    this.isTouched = new boolean[n];
+    this.batch = new GradientBatch(n, config.batchSize());
     this.l1Received = config.l1() > 0 ? new double[n] : null;
     this.sum = averageIterates ? new double[n] : null;
     this.inverseStd = scaling == null ? null : scaling.inverseStd();
@@ -139,30 +131,17 @@ final class LinearSGD implements PartitionSGD {
 
   @Override
   public void accumulate(FeatureVector x, double derivative) {
-    for (int k = 0, n = x.numStored(); k < n; k++) {
-      double value = x.value(k);
-      if (value == 0) {
-        continue; // a dense zero is an absent feature, so dense and sparse rows train alike
-      }
-      int j = x.index(k);
-      gradient[j] += derivative * (inverseStd == null ? value : value * inverseStd[j]);
-      if (!isTouched[j]) {
-        isTouched[j] = true;
-        touched[numTouched++] = j;
-      }
-    }
-    interceptGradient += derivative;
-    batchRows++;
+    batch.add(x, derivative, inverseStd);
   }
 
   @Override
   public boolean batchFull() {
-    return batchRows >= config.batchSize();
+    return batch.full();
   }
 
   @Override
   public void update() {
-    if (batchRows == 0) {
+    if (batch.rows() == 0) {
       return;
     }
     updates++;
@@ -170,30 +149,24 @@ final class LinearSGD implements PartitionSGD {
     if (config.l2() > 0) {
       shrink(1 - rate * config.l2());
     }
-    double step = rate / batchRows;
-    for (int i = 0; i < numTouched; i++) {
-      int j = touched[i];
-      move(j, -step * gradient[j] / scale);
-      gradient[j] = 0;
+    double step = rate / batch.rows();
+    for (int i = 0; i < batch.numTouched(); i++) {
+      int j = batch.touched(i);
+      move(j, -step * batch.sum(j) / scale);
     }
     if (scaledMean != null) { // the dense part of the centered gradient, -d * m, summed over the batch
-      c += step * interceptGradient / scale;
+      c += step * batch.interceptSum() / scale;
     }
     if (config.fitIntercept()) {
-      intercept -= step * interceptGradient;
+      intercept -= step * batch.interceptSum();
     }
     if (l1Received != null) {
       l1Total += rate * config.l1();
-      for (int i = 0; i < numTouched; i++) {
-        clipL1(touched[i]);
+      for (int i = 0; i < batch.numTouched(); i++) {
+        clipL1(batch.touched(i));
       }
     }
-    for (int i = 0; i < numTouched; i++) {
-      isTouched[touched[i]] = false;
-    }
-    numTouched = 0;
-    interceptGradient = 0;
-    batchRows = 0;
+    batch.clear();
     if (sum != null) { // add this iterate, scale * (v + c * m), to the sum
       sumScale += scale;
       cSum += scale * c;

@@ -1,0 +1,83 @@
+package io.corgipile.ml;
+
+import io.corgipile.spark.FeatureVector;
+
+/**
+ * The running batch of one linear model's SGD: its rows' gradient sums, kept only for the features
+ * they touched, so adding a row and clearing the batch cost O(non-zeros).
+ */
+final class GradientBatch {
+  private final int batchSize;
+  private final double[] sums;
+  private final int[] touched;
+  private final boolean[] isTouched;
+  private int numTouched;
+  private double interceptSum;
+  private int rows;
+
+  GradientBatch(int numFeatures, int batchSize) {
+    this.batchSize = batchSize;
+    this.sums = new double[numFeatures];
+    this.touched = new int[numFeatures];
+    this.isTouched = new boolean[numFeatures];
+  }
+
+  /**
+   * Adds one row's gradient, {@code derivative * x} (each value times {@code inverseStd}, when not
+   * null); a dense zero counts as an absent feature, so dense and sparse rows train alike.
+   */
+  void add(FeatureVector x, double derivative, double[] inverseStd) {
+    for (int k = 0, n = x.numStored(); k < n; k++) {
+      double value = x.value(k);
+      if (value == 0) {
+        continue;
+      }
+      int j = x.index(k);
+      sums[j] += derivative * (inverseStd == null ? value : value * inverseStd[j]);
+      if (!isTouched[j]) {
+        isTouched[j] = true;
+        touched[numTouched++] = j;
+      }
+    }
+    interceptSum += derivative;
+    rows++;
+  }
+
+  int rows() {
+    return rows;
+  }
+
+  boolean full() {
+    return rows >= batchSize;
+  }
+
+  /** The features the batch's rows touched: {@code touched(0 .. numTouched() - 1)}. */
+  int numTouched() {
+    return numTouched;
+  }
+
+  int touched(int i) {
+    return touched[i];
+  }
+
+  /** Coordinate j's gradient summed over the batch; 0 where no row touched it. */
+  double sum(int j) {
+    return sums[j];
+  }
+
+  /** The derivatives summed over the batch: the intercept's gradient. */
+  double interceptSum() {
+    return interceptSum;
+  }
+
+  /** Empties the batch for the next rows. */
+  void clear() {
+    for (int i = 0; i < numTouched; i++) {
+      sums[touched[i]] = 0;
+      isTouched[touched[i]] = false;
+    }
+    numTouched = 0;
+    interceptSum = 0;
+    rows = 0;
+  }
+}
