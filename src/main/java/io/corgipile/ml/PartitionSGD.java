@@ -51,6 +51,6 @@ sealed interface PartitionSGD permits LinearSGD, AdaGradSGD {
 
   double intercept();
 
-  /** With {@code adagrad}: the squared gradients summed so far, the coefficients' and the intercept's last; else null. */
+  /** With {@code adagrad}: the squared gradients summed so far, the coefficients' then the intercept's; else null. */
   double[] squaredGradients();
 }

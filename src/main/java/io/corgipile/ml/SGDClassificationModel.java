@@ -80,7 +80,7 @@ public class SGDClassificationModel
     return fit.multinomial();
   }
 
-  /** One row of coefficients per class for a multinomial model, one row for a binary one (as LogisticRegressionModel). */
+  /** One row of coefficients per class (multinomial), or one row (binary), as LogisticRegressionModel's. */
   public Matrix coefficientMatrix() {
     return fit.coefficientMatrix();
   }

@@ -132,9 +132,9 @@ final class SGDOptimizer {
     return config.withStepSize(choice.stepSize());
   }
 
-  private LinearFit epochs(SGDConfig config, JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc, SyncSchedule schedule,
-      TaskResultMeter meter, String run, Broadcast<FeatureScaling> scaling) {
-    // config: this run's settings, with the step size calibration chose
+  /** @param config this run's settings: the estimator's, with the step size the calibration chose */
+  private LinearFit epochs(SGDConfig config, JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc,
+      SyncSchedule schedule, TaskResultMeter meter, String run, Broadcast<FeatureScaling> scaling) {
     String name = config.task().estimatorName();
     StartingModel model = StartingModel.initial(config.numMargins());
     TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());

@@ -131,7 +131,7 @@ public final class SGDTrainingSummary implements Serializable {
     return Arrays.stream(coefficients).map(Vectors::dense).toArray(Vector[]::new);
   }
 
-  /** Per epoch: the model's intercept after it. Fails for a multinomial model: see {@link #interceptVectorHistory()}. */
+  /** Per epoch: the model's intercept after it. Fails for a multinomial model: see {@link #interceptVectorHistory}. */
   public double[] interceptHistory() {
     requireOneMargin("interceptHistory", "interceptVectorHistory");
     return Arrays.stream(intercepts).mapToDouble(b -> b[0]).toArray();
