@@ -28,6 +28,16 @@ sealed interface PartitionSGD permits LinearSGD, AdaGradSGD {
     return new LinearSGD(coefficients, intercept, config, epoch, previousUpdates, averaged, averageIterates, scaling);
   }
 
+  /** The coefficients of {@code models}, one per margin, one margin's after the other. */
+  static double[] coefficients(PartitionSGD[] models) {
+    int n = models[0].numFeatures();
+    double[] w = new double[n * models.length];
+    for (int k = 0; k < models.length; k++) {
+      System.arraycopy(models[k].coefficients(), 0, w, k * n, n);
+    }
+    return w;
+  }
+
   int numFeatures();
 
   long updates();

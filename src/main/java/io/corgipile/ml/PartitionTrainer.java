@@ -59,11 +59,10 @@ final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, P
     }
     PartitionSGD[] sgd = pass.models();
     int n = sgd[0].numFeatures();
-    double[] w = new double[n * sgd.length];
+    double[] w = PartitionSGD.coefficients(sgd);
     double[] intercepts = new double[sgd.length];
-    double[] squares = config.schedule() == StepSchedule.ADAGRAD ? new double[(n + 1) * sgd.length] : null;
+    double[] squares = sgd[0].squaredGradients() == null ? null : new double[(n + 1) * sgd.length];
     for (int k = 0; k < sgd.length; k++) {
-      System.arraycopy(sgd[k].coefficients(), 0, w, k * n, n);
       intercepts[k] = sgd[k].intercept();
       if (squares != null) { // the coefficients' sums one margin after the other, then the intercepts'
         double[] own = sgd[k].squaredGradients();

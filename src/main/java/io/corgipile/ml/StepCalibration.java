@@ -68,7 +68,7 @@ final class StepCalibration {
       pass.train(sample.iterator());
       rows = Math.max(rows, pass.count); // a pass that diverged stopped early
       objectives[i] = pass.models() == null || pass.diverged ? Double.POSITIVE_INFINITY
-          : pass.meanLoss(sample) + config.penalty(coefficients(pass.models()));
+          : pass.meanLoss(sample) + config.penalty(PartitionSGD.coefficients(pass.models()));
       if (objectives[i] < best) { // strictly: on a tie the larger step, tried first, stays
         best = objectives[i];
         step = CANDIDATES[i];
@@ -84,14 +84,5 @@ final class StepCalibration {
       models[k] = PartitionSGD.create(new double[numFeatures], 0, null, config, 0, 0, 1, false, scaling);
     }
     return models;
-  }
-
-  private static double[] coefficients(PartitionSGD[] models) {
-    int n = models[0].numFeatures();
-    double[] w = new double[n * models.length];
-    for (int k = 0; k < models.length; k++) {
-      System.arraycopy(models[k].coefficients(), 0, w, k * n, n);
-    }
-    return w;
   }
 }
