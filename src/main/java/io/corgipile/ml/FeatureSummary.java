@@ -103,7 +103,7 @@ final class FeatureSummary {
   }
 
   private static Iterator<Moments> summarize(int partition, Iterator<InternalRow> it, SGDConfig config) {
-    FeatureVector x = new FeatureVector();
+    FeatureVector x = TrainingRow.features(config);
     double weight = 0;
     long rows = 0;
     long nonZeros = 0;
@@ -114,7 +114,7 @@ final class FeatureSummary {
       InternalRow row = it.next();
       String problem = TrainingRow.problem(config, row);
       if (problem == null) {
-        x.pointTo(row, TrainingRow.FEATURES);
+        x.pointTo(row);
         problem = TrainingRow.nonFiniteFeature(config, x);
       }
       if (problem != null) {
@@ -130,7 +130,7 @@ final class FeatureSummary {
       } else if (x.size() != mean.length) {
         throw config.featureSizeMismatch(x.size(), mean.length);
       }
-      double w = TrainingRow.weight(config, row);
+      double w = TrainingRow.weight(row);
       if (w == 0) {
         continue; // as training does: a row of weight 0 is absent
       }

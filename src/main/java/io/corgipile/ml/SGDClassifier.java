@@ -1,6 +1,7 @@
 package io.corgipile.ml;
 
 import java.util.List;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.ml.classification.ProbabilisticClassifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
@@ -45,6 +46,12 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
   @Override
   public SGDParamSet sgdParams() {
     return sgdParams != null ? sgdParams : PendingParams.current();
+  }
+
+  /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
+  @Override
+  public StructType transformSchema(StructType schema) {
+    return FeatureColumns.used(this) ? FeatureColumns.transformSchema(this, schema) : super.transformSchema(schema);
   }
 
   /** Also clears {@code threshold}: the last of the two set decides (see {@link SGDThresholdSetter}). */

@@ -7,6 +7,7 @@ import java.io.Serializable;
  * The typed settings of one training run, read once from an estimator's params and shipped to
  * the executors.
  *
+ * @param featuresCols the numeric feature columns, or empty to train on the vector column {@code featuresCol}
  * @param weightCol the weight column, or empty for weight 1
  * @param numClasses the classes labels name, 0..numClasses-1; 0 for regression
  * @param loss one margin's loss, or {@link Softmax} over one margin per class
@@ -16,7 +17,7 @@ import java.io.Serializable;
  * @param syncIntervalSet whether the user chose {@code syncInterval}, rather than left its default
  * @param stepSizeSet whether the user chose {@code stepSize}; if not, {@link StepCalibration} picks it
  */
-record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weightCol, int numClasses, MarginsLoss loss,
+record SGDConfig(SGDTask task, String featuresCol, String[] featuresCols, String labelCol, String weightCol, int numClasses, MarginsLoss loss,
     double stepSize, boolean stepSizeSet, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
     boolean fitIntercept, boolean standardization, boolean averaging, boolean skipInvalid, int maxIter, double tol,
     int nIterNoChange, Long seed, SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
@@ -29,7 +30,7 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
     double l1Share = params.getElasticNetParam();
     boolean skipInvalid = params.getHandleInvalid().equals(SGDParams.HANDLE_INVALID_SKIP);
     Long seed = params.isSet(params.seed()) ? params.getSeed() : null;
-    return new SGDConfig(task, featuresCol, labelCol, params.getWeightCol(), numClasses, loss, params.getStepSize(),
+    return new SGDConfig(task, featuresCol, params.getFeaturesCols(), labelCol, params.getWeightCol(), numClasses, loss, params.getStepSize(),
         params.isSet(params.stepSize()), StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
         reg * (1 - l1Share), params.getFitIntercept(), params.getStandardization(), params.getAveraging(),
         skipInvalid, params.getMaxIter(), params.getTol(), params.getNIterNoChange(), seed,
@@ -45,7 +46,7 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
 
   /** These settings with {@code stepSize} chosen. */
   SGDConfig withStepSize(double step) {
-    return new SGDConfig(task, featuresCol, labelCol, weightCol, numClasses, loss, step, true, schedule, decayRate,
+    return new SGDConfig(task, featuresCol, featuresCols, labelCol, weightCol, numClasses, loss, step, true, schedule, decayRate,
         batchSize, l1, l2, fitIntercept, standardization, averaging, skipInvalid, maxIter, tol, nIterNoChange, seed,
         syncInterval, syncIntervalSet, deltaCompression, errorFeedback, syncStepSize, syncMomentum);
   }
@@ -60,6 +61,11 @@ record SGDConfig(SGDTask task, String featuresCol, String labelCol, String weigh
     }
     // a zero strength adds nothing, even when the sums have overflowed
     return (l1 > 0 ? l1 * sumAbs : 0) + (l2 > 0 ? l2 * sumSquares / 2 : 0);
+  }
+
+  /** Whether the features are numeric columns ({@code featuresCols}) rather than one vector column. */
+  boolean featureColumns() {
+    return featuresCols.length > 0;
   }
 
   boolean weighted() {

@@ -64,7 +64,7 @@ final class SGDOptimizer {
           + " (CrossValidator and TrainValidationSplit cache their folds, so there this is expected).",
           config.task().estimatorName());
     }
-    Dataset<?> trained = dataset.select(columns(dataset));
+    Dataset<?> trained = dataset.select(TrainingRow.columns(config, dataset));
     JavaRDD<InternalRow> rows = DatasetInternals.internalRows(trained).toJavaRDD();
     SparkContext sc = dataset.sparkSession().sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
@@ -207,25 +207,6 @@ final class SGDOptimizer {
       }
       throw e;
     }
-  }
-
-  /** The columns trained on, in {@link PartitionTrainer}'s order, checked against the schema. */
-  private Column[] columns(Dataset<?> dataset) {
-    List<Column> columns = new ArrayList<>(List.of(col(config.featuresCol()), col(config.labelCol()).cast("double")));
-    if (config.weighted()) {
-      Optional<StructField> weight = Arrays.stream(dataset.schema().fields())
-          .filter(f -> f.name().equalsIgnoreCase(config.weightCol())).findFirst();
-      if (weight.isEmpty()) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
-            + "' is not a column; the columns are " + Arrays.toString(dataset.columns()));
-      }
-      if (!(weight.get().dataType() instanceof NumericType)) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
-            + "' has type " + weight.get().dataType().simpleString() + "; it must be numeric");
-      }
-      columns.add(col(config.weightCol()).cast("double"));
-    }
-    return columns.toArray(new Column[0]);
   }
 
   /** An executor's complaint about the data as the driver's own exception, or null for any other failure. */

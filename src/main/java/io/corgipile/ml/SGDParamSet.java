@@ -1,5 +1,7 @@
 package io.corgipile.ml;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.source.ReadOptions;
 import java.util.List;
@@ -36,6 +38,7 @@ public final class SGDParamSet implements java.io.Serializable {
   final BooleanParam standardization;
   final BooleanParam averaging;
   final Param<String> weightCol;
+  final Param<String[]> featuresCols;
   final LongParam seed;
   final Param<String> handleInvalid;
   final Param<String> syncInterval;
@@ -82,6 +85,9 @@ public final class SGDParamSet implements java.io.Serializable {
         + " averaging) rather than the last: with one round per epoch, from the second epoch on, each partition's mean"
         + " over its pass; with several, the mean of the models the rounds end on (of the first epoch's second half)");
     weightCol = new Param<>(uid, "weightCol", "the column of row weights; empty: every row weighs 1");
+    featuresCols = new ColumnsParam(uid, "featuresCols", "numeric columns to train on and predict from, in"
+        + " this order, instead of the vector column featuresCol (no VectorAssembler needed, and training reads"
+        + " them without a vector per row); empty: featuresCol");
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
         + " corgipile source; when set it overrides the source's seed option");
     handleInvalid = choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
@@ -135,6 +141,37 @@ public final class SGDParamSet implements java.io.Serializable {
     public void validate(String value) {
       if (!allowed.contains(value)) {
         throw invalid(this, value, String.join(", ", allowed));
+      }
+    }
+  }
+
+  /**
+   * Column names, saved as MLlib's {@code StringArrayParam} saves them (a JSON array), which cannot be
+   * used here: it takes its stage, which does not exist yet when this holder is made.
+   */
+  private static final class ColumnsParam extends Param<String[]> {
+    private static final long serialVersionUID = 1L;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    ColumnsParam(String uid, String name, String doc) {
+      super(uid, name, doc);
+    }
+
+    @Override
+    public String jsonEncode(String[] value) {
+      try {
+        return JSON.writeValueAsString(value);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("Cannot save param " + name() + ": " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public String[] jsonDecode(String json) {
+      try {
+        return JSON.readValue(json, String[].class);
+      } catch (JsonProcessingException e) {
+        throw new IllegalArgumentException("Cannot load param " + name() + ": not a JSON array of strings: " + json, e);
       }
     }
   }
@@ -206,6 +243,7 @@ public final class SGDParamSet implements java.io.Serializable {
     owner.setDefault(standardization, SGDParams.DEFAULT_STANDARDIZATION);
     owner.setDefault(averaging, SGDParams.DEFAULT_AVERAGING);
     owner.setDefault(weightCol, SGDParams.DEFAULT_WEIGHT_COL);
+    owner.setDefault(featuresCols, new String[0]);
     owner.setDefault(seed, ReadOptions.SEED_DEFAULT);
     owner.setDefault(handleInvalid, SGDParams.HANDLE_INVALID_ERROR);
     owner.setDefault(syncInterval, SGDParams.DEFAULT_SYNC_INTERVAL);

@@ -82,6 +82,12 @@ public interface SGDParamSetters<E extends SGDParamSetters<E>> extends SGDParams
     return self();
   }
 
+  /** Numeric columns to train on instead of {@code featuresCol}; see {@link #featuresCols()}. */
+  default E setFeaturesCols(String... value) {
+    set(featuresCols(), value);
+    return self();
+  }
+
   default E setSeed(long value) {
     set(seed(), value);
     return self();

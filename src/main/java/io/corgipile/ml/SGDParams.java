@@ -224,6 +224,20 @@ public interface SGDParams extends Params {
     return $(weightCol());
   }
 
+  /**
+   * Numeric columns to train on and predict from, in this order, instead of the vector column {@code
+   * featuresCol}: no {@code VectorAssembler} is needed, and training reads the values without making a
+   * vector per row. Empty (the default): {@code featuresCol}. A model's {@code predict(Vector)} takes the
+   * columns' values in this order.
+   */
+  default Param<String[]> featuresCols() {
+    return sgdParams().featuresCols;
+  }
+
+  default String[] getFeaturesCols() {
+    return $(featuresCols());
+  }
+
   /** The seed of the CorgiPile order; when set it overrides the corgipile source's {@code seed} option. */
   default LongParam seed() {
     return sgdParams().seed;

@@ -17,7 +17,7 @@ final class SGDPass {
   private final int epoch;
   private final IntFunction<PartitionSGD[]> newModels;
   private final MarginsLoss loss;
-  private final FeatureVector x = new FeatureVector();
+  private final FeatureVector x;
   private final double[] margins;
   private final double[] derivatives;
   private PartitionSGD[] sgd;
@@ -46,6 +46,7 @@ final class SGDPass {
     this.sgd = models;
     this.newModels = newModels;
     this.loss = config.loss();
+    this.x = TrainingRow.features(config);
     this.margins = new double[loss.numMargins()];
     this.derivatives = new double[margins.length];
   }
@@ -60,7 +61,7 @@ final class SGDPass {
     while (rows.hasNext() && !diverged) {
       InternalRow row = rows.next();
       if (valid(row)) {
-        double weight = TrainingRow.weight(config, row);
+        double weight = TrainingRow.weight(row);
         if (weight == 0) {
           continue; // as if absent: no update, so no iterate to average and no step of the schedule
         }
@@ -87,7 +88,7 @@ final class SGDPass {
     double weights = 0;
     for (InternalRow row : rows) {
       if (valid(row) && !diverged) {
-        double weight = TrainingRow.weight(config, row);
+        double weight = TrainingRow.weight(row);
         sum += weight * loss.lossAndDerivatives(margins, row.getDouble(TrainingRow.LABEL), derivatives);
         weights += weight;
       }
@@ -102,7 +103,7 @@ final class SGDPass {
   private boolean valid(InternalRow row) {
     String problem = TrainingRow.problem(config, row);
     if (problem == null) {
-      x.pointTo(row, TrainingRow.FEATURES);
+      x.pointTo(row);
       if (sgd == null) {
         sgd = newModels.apply(x.size());
       } else if (x.size() != sgd[0].numFeatures()) {

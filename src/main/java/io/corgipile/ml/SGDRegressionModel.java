@@ -1,5 +1,8 @@
 package io.corgipile.ml;
 
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
@@ -44,6 +47,24 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
   @Override
   public LinearFit fit() {
     return fit;
+  }
+
+  /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
+  @Override
+  public StructType transformSchema(StructType schema) {
+    return FeatureColumns.used(this) ? FeatureColumns.transformSchema(this, schema) : super.transformSchema(schema);
+  }
+
+  /** With {@code featuresCols}, predicts from those columns instead of {@code featuresCol}. */
+  @Override
+  public Dataset<Row> transform(Dataset<?> dataset) {
+    return FeatureColumns.used(this) ? FeatureColumns.transform(this, dataset) : super.transform(dataset);
+  }
+
+  /** Numeric columns to predict from instead of {@code featuresCol}; see {@link #featuresCols()}. */
+  public SGDRegressionModel setFeaturesCols(String... value) {
+    set(featuresCols(), value);
+    return this;
   }
 
   @Override

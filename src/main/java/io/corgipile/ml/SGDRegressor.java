@@ -1,6 +1,7 @@
 package io.corgipile.ml;
 
 import java.util.List;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
@@ -44,6 +45,12 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
   @Override
   public SGDParamSet sgdParams() {
     return sgdParams != null ? sgdParams : PendingParams.current();
+  }
+
+  /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
+  @Override
+  public StructType transformSchema(StructType schema) {
+    return FeatureColumns.used(this) ? FeatureColumns.transformSchema(this, schema) : super.transformSchema(schema);
   }
 
   public SGDRegressor setEpsilon(double value) {

@@ -1,26 +1,78 @@
 package io.corgipile.ml;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
 import io.corgipile.spark.FeatureVector;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StructField;
 
 /**
- * The layout of a row as training reads it, {@code (features, label, weight?)}, and what makes one
- * unusable: one home for the checks both the feature summary and the SGD pass apply.
+ * The layout of a row as training reads it, {@code (label, weight, features...)}: the features are
+ * one vector field, or one double field per column of {@code featuresCols}. The one home of that
+ * layout and of what makes a row unusable, for the feature summary, the SGD pass and the step
+ * calibration alike.
  */
 final class TrainingRow {
-  static final int FEATURES = 0;
-  static final int LABEL = 1;
-  static final int WEIGHT = 2;
+  static final int LABEL = 0;
+  /** The weight column's value, 1 without a weight column. */
+  static final int WEIGHT = 1;
+  /** The vector field, or the first of the feature columns. */
+  static final int FEATURES = 2;
 
   private TrainingRow() {}
 
+  /**
+   * The columns that make {@code dataset}'s rows into training rows, checked against its schema. The
+   * feature columns' names and types are checked when the stage's schema is ({@link FeatureColumns}).
+   */
+  static Column[] columns(SGDConfig config, Dataset<?> dataset) {
+    List<Column> columns = new ArrayList<>(List.of(col(config.labelCol()).cast("double")));
+    if (config.weighted()) {
+      Optional<StructField> weight = Arrays.stream(dataset.schema().fields())
+          .filter(f -> f.name().equalsIgnoreCase(config.weightCol())).findFirst();
+      if (weight.isEmpty()) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
+            + "' is not a column; the columns are " + Arrays.toString(dataset.columns()));
+      }
+      if (!(weight.get().dataType() instanceof NumericType)) {
+        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
+            + "' has type " + weight.get().dataType().simpleString() + "; it must be numeric");
+      }
+      columns.add(col(config.weightCol()).cast("double"));
+    } else {
+      columns.add(lit(1.0));
+    }
+    if (config.featureColumns()) {
+      for (String name : config.featuresCols()) {
+        columns.add(col(name).cast("double"));
+      }
+    } else {
+      columns.add(col(config.featuresCol()));
+    }
+    return columns.toArray(new Column[0]);
+  }
+
+  /** A view of a training row's features. */
+  static FeatureVector features(SGDConfig config) {
+    return config.featureColumns() ? FeatureVector.ofColumns(FEATURES, config.featuresCols().length)
+        : FeatureVector.ofVector(FEATURES);
+  }
+
   /** What makes the row unusable, or null. Features are checked for finiteness by {@link #nonFiniteFeature}. */
   static String problem(SGDConfig config, InternalRow row) {
-    if (row.isNullAt(FEATURES)) {
-      return "a row has null features in column '" + config.featuresCol() + "'";
-    }
-    if (row.isNullAt(LABEL)) {
-      return "a row has a null label in column '" + config.labelCol() + "'";
+    if (row.anyNull()) {
+      String nulls = nulls(config, row);
+      if (nulls != null) {
+        return nulls;
+      }
     }
     double label = row.getDouble(LABEL);
     if (config.task() == SGDTask.CLASSIFICATION ? !isClass(label, config.numClasses()) : !Double.isFinite(label)) {
@@ -28,13 +80,29 @@ final class TrainingRow {
           + (config.task() == SGDTask.CLASSIFICATION ? allowedLabels(config.numClasses()) : "labels must be finite");
     }
     if (config.weighted()) {
-      if (row.isNullAt(WEIGHT)) {
-        return "a row has a null weight in column '" + config.weightCol() + "'";
-      }
       double weight = row.getDouble(WEIGHT);
       if (!(weight >= 0) || Double.isInfinite(weight)) {
         return "a row has weight " + weight + " in column '" + config.weightCol()
             + "'; weights must be finite and >= 0";
+      }
+    }
+    return null;
+  }
+
+  /** The first null the row holds, as a problem. */
+  private static String nulls(SGDConfig config, InternalRow row) {
+    if (row.isNullAt(LABEL)) {
+      return "a row has a null label in column '" + config.labelCol() + "'";
+    }
+    if (row.isNullAt(WEIGHT)) {
+      return "a row has a null weight in column '" + config.weightCol() + "'";
+    }
+    if (!config.featureColumns()) {
+      return row.isNullAt(FEATURES) ? "a row has null features in column '" + config.featuresCol() + "'" : null;
+    }
+    for (int k = 0; k < config.featuresCols().length; k++) {
+      if (row.isNullAt(FEATURES + k)) {
+        return "a row has a null in feature column '" + config.featuresCols()[k] + "'";
       }
     }
     return null;
@@ -51,15 +119,17 @@ final class TrainingRow {
   }
 
   /** The row's weight: 1 without a weight column. */
-  static double weight(SGDConfig config, InternalRow row) {
-    return config.weighted() ? row.getDouble(WEIGHT) : 1.0;
+  static double weight(InternalRow row) {
+    return row.getDouble(WEIGHT);
   }
 
   /** A feature that is NaN or infinite, as a problem, or null. */
   static String nonFiniteFeature(SGDConfig config, FeatureVector x) {
     for (int k = 0, n = x.numStored(); k < n; k++) {
       if (!Double.isFinite(x.value(k))) {
-        return "a row has feature " + x.index(k) + " = " + x.value(k) + " in column '" + config.featuresCol() + "'";
+        return config.featureColumns()
+            ? "a row has " + x.value(k) + " in feature column '" + config.featuresCols()[k] + "'"
+            : "a row has feature " + x.index(k) + " = " + x.value(k) + " in column '" + config.featuresCol() + "'";
       }
     }
     return null;

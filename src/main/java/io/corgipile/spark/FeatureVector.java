@@ -6,7 +6,8 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 
 /**
- * A reusable view of an MLlib vector stored in an {@link InternalRow}, read in place.
+ * A reusable view of the features in an {@link InternalRow}, read in place: an MLlib vector stored in
+ * one field, or consecutive double fields, one per feature.
  *
  * <p>No {@code Vector} or {@code Row} object per row. The vector's SQL form (VectorUDT) is a struct of
  * {@code type} (0 sparse, 1 dense), {@code size}, {@code indices} and {@code values}; a dense
@@ -17,6 +18,11 @@ public final class FeatureVector {
   private static final int VECTOR_FIELDS = 4;
   private static final byte SPARSE = 0;
 
+  private final int ordinal;
+  /** The double fields that are the features, from {@link #ordinal}; 0 for a vector field. */
+  private final int columns;
+  private InternalRow row;
+
   private final UnsafeRow struct = new UnsafeRow(VECTOR_FIELDS);
   private final UnsafeArrayData unsafeIndices = new UnsafeArrayData();
   private final UnsafeArrayData unsafeValues = new UnsafeArrayData();
@@ -25,8 +31,34 @@ public final class FeatureVector {
   private boolean sparse;
   private int size;
 
-  /** Points this view at the vector in field {@code ordinal} of {@code row}, which must not be null. */
-  public void pointTo(InternalRow row, int ordinal) {
+  /** A view of the vector in field {@code ordinal}. */
+  public static FeatureVector ofVector(int ordinal) {
+    return new FeatureVector(ordinal, 0);
+  }
+
+  /** A view of {@code count} double fields from {@code first}, feature {@code k} in field {@code first + k}. */
+  public static FeatureVector ofColumns(int first, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("Cannot view features in columns: no columns");
+    }
+    return new FeatureVector(first, count);
+  }
+
+  private FeatureVector(int ordinal, int columns) {
+    this.ordinal = ordinal;
+    this.columns = columns;
+  }
+
+  /**
+   * Points this view at the features of {@code row}: its vector field, which must not be null, or its
+   * feature fields, none of which may be null.
+   */
+  public void pointTo(InternalRow row) {
+    if (columns > 0) {
+      this.row = row;
+      size = columns;
+      return;
+    }
     InternalRow vector;
     if (row instanceof UnsafeRow unsafe) {
       UnsafeRows.pointToStruct(unsafe, ordinal, struct);
@@ -58,9 +90,9 @@ public final class FeatureVector {
     return size;
   }
 
-  /** Stored entries: the non-zeros of a sparse vector, every entry of a dense one. */
+  /** Stored entries: the non-zeros of a sparse vector, every entry of a dense one or of columns. */
   public int numStored() {
-    return values.numElements();
+    return columns > 0 ? columns : values.numElements();
   }
 
   /** The feature index of stored entry {@code k}. */
@@ -69,6 +101,6 @@ public final class FeatureVector {
   }
 
   public double value(int k) {
-    return values.getDouble(k);
+    return columns > 0 ? row.getDouble(ordinal + k) : values.getDouble(k);
   }
 }

@@ -24,7 +24,7 @@ class AdaGradSGDTest {
   private static final double STEP = 0.5;
 
   private static SGDConfig config(double l1, double l2, int batch) {
-    return new SGDConfig(SGDTask.CLASSIFICATION, "features", "label", "", 2, new LossFunction.Logistic(), STEP, true,
+    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(), STEP, true,
         StepSchedule.ADAGRAD, 1.0, batch, l1, l2, true, false, false, false, 1, 0, 1, null, SyncInterval.EPOCH, false,
         DeltaCompression.NONE, false, 1, 0);
   }
@@ -89,7 +89,7 @@ class AdaGradSGDTest {
   /** Rows of 1 to 3 of the 12 features, each feature in about a sixth of them. */
   private static void train(AdaGradSGD lazy, PlainAdaGrad plain, int batch) {
     Random random = new Random(11);
-    FeatureVector x = new FeatureVector();
+    FeatureVector x = FeatureVector.ofVector(0);
     double[] gradient = new double[FEATURES];
     boolean[] touched = new boolean[FEATURES];
     double interceptGradient = 0;
@@ -103,7 +103,7 @@ class AdaGradSGDTest {
         dense[indices[k]] = values[k];
       }
       double label = random.nextBoolean() ? 1 : 0;
-      x.pointTo(sparseRow(indices, values), 0);
+      x.pointTo(sparseRow(indices, values));
 
       double margin = lazy.margin(x);
       assertThat(margin).as("margin of row %d", i).isCloseTo(plain.margin(dense), within(1e-9));
@@ -173,8 +173,8 @@ class AdaGradSGDTest {
     double[] squares = new double[FEATURES + 1];
     java.util.Arrays.fill(squares, 100);
     AdaGradSGD carried = new AdaGradSGD(new double[FEATURES], 0, squares, config(0, 0, 1), false, null);
-    FeatureVector x = new FeatureVector();
-    x.pointTo(sparseRow(new int[] {3}, new double[] {2}), 0);
+    FeatureVector x = FeatureVector.ofVector(0);
+    x.pointTo(sparseRow(new int[] {3}, new double[] {2}));
     carried.accumulate(x, 1.0);
     carried.update();
     // G = 100 + 2^2, so the step is 0.5 / sqrt(104) * 2

@@ -18,7 +18,7 @@ class LinearSGDTest {
   private static final int ROWS = 200;
 
   private static SGDConfig config(double l1, double l2, boolean averaging) {
-    return new SGDConfig(SGDTask.CLASSIFICATION, "features", "label", "", 2, new LossFunction.Logistic(), 0.3, true,
+    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(), 0.3, true,
         StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, false, averaging, false, 1, 0, 1, null, SyncInterval.EPOCH, false,
         DeltaCompression.NONE, false, 1, 0);
   }
@@ -49,10 +49,10 @@ class LinearSGDTest {
     double[] meanCoefficients = new double[FEATURES];
     double meanIntercept = 0;
     Random random = new Random(3);
-    FeatureVector x = new FeatureVector();
+    FeatureVector x = FeatureVector.ofVector(0);
     for (int i = 0; i < ROWS; i++) {
       double[] values = random.doubles(FEATURES).map(v -> v * 2 - 1).toArray();
-      x.pointTo(denseRow(values), 0);
+      x.pointTo(denseRow(values));
       double label = random.nextBoolean() ? 1 : 0;
       for (LinearSGD sgd : new LinearSGD[] {averaged, plain}) {
         double margin = sgd.margin(x);
@@ -77,8 +77,8 @@ class LinearSGDTest {
   @CsvSource({"0, true", "1, false"})
   void withoutIterateAveragingTheCoefficientsAreTheLastIterate(int epoch, boolean averaging) {
     LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, 1, false, null);
-    FeatureVector x = new FeatureVector();
-    x.pointTo(denseRow(new double[] {1, 2, 3, 4, 5}), 0);
+    FeatureVector x = FeatureVector.ofVector(0);
+    x.pointTo(denseRow(new double[] {1, 2, 3, 4, 5}));
     sgd.accumulate(x, 1.0);
     sgd.update();
     sgd.accumulate(x, -0.5);
@@ -109,14 +109,14 @@ class LinearSGDTest {
       scaledMean[j] = mean[j] * inverseStd[j];
     }
     FeatureScaling scaling = new FeatureScaling(inverseStd, centered ? scaledMean : null);
-    SGDConfig config = new SGDConfig(SGDTask.CLASSIFICATION, "features", "label", "", 2, new LossFunction.Logistic(),
+    SGDConfig config = new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(),
         0.3, true, StepSchedule.INVSQRT, 1.0, batch, 0, l2, true, true, averaging, false, 1, 0, 1, null, SyncInterval.EPOCH,
         false, DeltaCompression.NONE, false, 1, 0);
     LinearSGD lazy = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, scaling);
     LinearSGD explicit = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, null);
     Random random = new Random(5);
-    FeatureVector x = new FeatureVector();
-    FeatureVector z = new FeatureVector();
+    FeatureVector x = FeatureVector.ofVector(0);
+    FeatureVector z = FeatureVector.ofVector(0);
     LossFunction loss = new LossFunction.Logistic();
     for (int i = 0; i < ROWS; i++) {
       double[] raw = new double[FEATURES];
@@ -127,8 +127,8 @@ class LinearSGDTest {
       for (int j = 0; j < FEATURES; j++) {
         scaled[j] = raw[j] * inverseStd[j] - (centered ? scaledMean[j] : 0);
       }
-      x.pointTo(sparseRowOf(raw), 0);
-      z.pointTo(denseRow(scaled), 0);
+      x.pointTo(sparseRowOf(raw));
+      z.pointTo(denseRow(scaled));
       double label = raw[0] + 20 * raw[1] > 0 ? 1 : 0;
       double lazyMargin = lazy.margin(x);
       double explicitMargin = explicit.margin(z);
