@@ -1,0 +1,164 @@
+package io.corgipile.bench;
+
+import io.corgipile.ml.SGDClassifier;
+import io.corgipile.ml.SGDTrainingSummary;
+import java.io.IOException;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.spark.ml.Pipeline;
+import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.PipelineStage;
+import org.apache.spark.ml.feature.StandardScaler;
+import org.apache.spark.ml.feature.VectorAssembler;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * What a training epoch costs against a plain Parquet scan of the same columns, in one JVM: the
+ * feature columns trained on directly ({@code featuresCols}) and through the usual MLlib feature
+ * pipeline ({@code VectorAssembler}, with and without {@code StandardScaler}). Run it through {@code
+ * scripts/bench epoch}, whose {@code --help} explains the arguments (those of {@code scripts/bench-scan}).
+ */
+public final class TrainingEpochBenchmark {
+  /** Epochs per fit: the seconds reported are their mean. */
+  static final int EPOCHS = 3;
+  /** Fixed, so that no fit pays for the step calibration. */
+  static final double STEP_SIZE = 0.01;
+
+  private TrainingEpochBenchmark() {}
+
+  /** One way of training (or, for {@code parquet}, of scanning). */
+  private record Variant(String name, String describe, String shuffle, String pipeline) {}
+
+  static final List<Variant> VARIANTS = List.of(
+      new Variant("parquet", "spark.read().parquet(path), the 29 columns consumed as rows (the baseline)", null, null),
+      new Variant("columns-none", "SGDClassifier.featuresCols, standardization, shuffle=none", "none", "columns"),
+      new Variant("columns-corgipile", "SGDClassifier.featuresCols, standardization, shuffle=corgipile", "corgipile",
+          "columns"),
+      new Variant("assembler-corgipile", "VectorAssembler, SGDClassifier (standardization), shuffle=corgipile",
+          "corgipile", "assembler"),
+      new Variant("scaler-corgipile", "VectorAssembler, StandardScaler, SGDClassifier (standardization=false),"
+          + " shuffle=corgipile", "corgipile", "scaler"));
+
+  public static void main(String[] argv) throws Exception {
+    ScanArgs args;
+    List<Variant> variants;
+    try {
+      args = ScanArgs.parse(argv);
+      variants = chosen(args.variants);
+    } catch (IllegalArgumentException e) {
+      System.err.println("bench epoch: " + e.getMessage() + " (see scripts/bench epoch --help)");
+      System.exit(2);
+      return;
+    }
+    SparkSession spark = SparkSession.builder().master(args.master).appName("corgipile-bench-epoch")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+    try {
+      ScanTable table = new ScanTable();
+      FileLock lock = ScanTable.prepare(spark, args, table);
+      try {
+        measure(spark, args, variants, table, System.getenv().getOrDefault("BENCH_COMMAND",
+            "scripts/bench epoch " + String.join(" ", argv)));
+      } finally {
+        lock.channel().close();
+      }
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static List<Variant> chosen(List<String> names) {
+    if (names == null) {
+      return VARIANTS;
+    }
+    List<Variant> chosen = new ArrayList<>(List.of(VARIANTS.get(0))); // the baseline, always
+    for (String name : names) {
+      Variant v = VARIANTS.stream().filter(x -> x.name.equals(name)).findFirst().orElseThrow(() ->
+          new IllegalArgumentException("Cannot run variant '" + name + "': known variants are "
+              + VARIANTS.stream().map(Variant::name).collect(Collectors.joining(", "))));
+      if (!chosen.contains(v)) {
+        chosen.add(v);
+      }
+    }
+    return chosen;
+  }
+
+  private static void measure(SparkSession spark, ScanArgs args, List<Variant> variants, ScanTable table,
+      String command) throws IOException {
+    Map<String, List<Double>> seconds = new LinkedHashMap<>();
+    variants.forEach(v -> seconds.put(v.name, new ArrayList<>()));
+    StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch\n");
+    for (int rep = 0; rep <= args.reps; rep++) { // rep 0 warms up
+      for (int k = 0; k < variants.size(); k++) {
+        Variant v = variants.get((k + rep) % variants.size());
+        double s = v.pipeline == null ? scan(spark, table) : epoch(spark, table, v);
+        System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch%n",
+            rep == 0 ? "warmup" : "timed ", rep, v.name, s);
+        if (rep > 0) {
+          seconds.get(v.name).add(s);
+          csv.append(String.format(Locale.ROOT, "%s,%d,%.4f%n", v.name, rep, s));
+        }
+      }
+    }
+    double baseline = median(seconds.get("parquet"));
+    StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# Training epoch against a plain scan%n%n"
+        + "`%s`, %s, table %s: %,d rows, %d row groups, %.1f MB; master %s; medians of %d timed"
+        + " repetitions after one warm-up, in rotated order; a training variant's seconds are the mean of its %d"
+        + " epochs (`summary().secondsPerEpoch()`), step size fixed at %s.%n%n"
+        + "| variant | what | median s per epoch | vs plain scan |%n|---|---|---:|---:|%n",
+        command, System.getenv().getOrDefault("BENCH_CODE", "code unknown"), table.path, table.rows, table.rowGroups,
+        table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE));
+    for (Variant v : variants) {
+      double m = median(seconds.get(v.name));
+      md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx |%n", v.name, v.describe, m, m / baseline));
+    }
+    Files.createDirectories(args.out);
+    Files.writeString(args.out.resolve("epoch.csv"), csv, StandardCharsets.UTF_8);
+    Files.writeString(args.out.resolve("summary.md"), md, StandardCharsets.UTF_8);
+    System.out.print(md);
+  }
+
+  private static double scan(SparkSession spark, ScanTable table) {
+    ScanVariant parquet = new ScanVariant("parquet", false, Map.of());
+    return ScanMeasurement.measure(spark, parquet, table.path, ScanTable.columns(), "epoch", 0, 0, false).seconds;
+  }
+
+  private static double epoch(SparkSession spark, ScanTable table, Variant v) {
+    System.gc();
+    Dataset<Row> data = spark.read().format("corgipile").option("shuffle", v.shuffle).load(table.path);
+    String[] features = ScanTable.columns().stream().filter(c -> !c.equals("label")).toArray(String[]::new);
+    SGDClassifier sgd = new SGDClassifier().setFamily("binomial").setMaxIter(EPOCHS).setTol(0).setStepSize(STEP_SIZE)
+        .setSeed(1);
+    List<PipelineStage> stages = new ArrayList<>();
+    switch (v.pipeline) {
+      case "columns" -> sgd.setFeaturesCols(features);
+      case "assembler" -> stages.add(new VectorAssembler().setInputCols(features).setOutputCol("features"));
+      case "scaler" -> {
+        stages.add(new VectorAssembler().setInputCols(features).setOutputCol("raw"));
+        stages.add(new StandardScaler().setInputCol("raw").setOutputCol("features"));
+        sgd.setStandardization(false);
+      }
+      default -> throw new IllegalStateException(v.pipeline);
+    }
+    stages.add(sgd);
+    PipelineModel model = new Pipeline().setStages(stages.toArray(new PipelineStage[0])).fit(data);
+    SGDTrainingSummary summary = ((io.corgipile.ml.SGDClassificationModel) model.stages()[stages.size() - 1])
+        .summary();
+    return Arrays.stream(summary.secondsPerEpoch()).average().orElseThrow();
+  }
+
+  private static double median(List<Double> values) {
+    double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+}
