@@ -7,7 +7,6 @@ import io.corgipile.ml.SGDLinearModel;
 import io.corgipile.ml.SGDParamSetters;
 import io.corgipile.ml.SGDRegressor;
 import io.corgipile.source.ReadOptions;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,12 +14,9 @@ import java.util.Map;
 import org.apache.spark.ml.Pipeline;
 import org.apache.spark.ml.PipelineModel;
 import org.apache.spark.ml.PipelineStage;
-import org.apache.spark.ml.Transformer;
 import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.evaluation.RegressionEvaluator;
-import org.apache.spark.ml.feature.StandardScaler;
-import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
@@ -87,8 +83,8 @@ final class TrainingJob {
   }
 
   /**
-   * Assembly (numeric columns into a vector) and scaling to unit variance, which SGD's step size
-   * assumes; without centring, so sparse vectors stay sparse. Then the estimator.
+   * The estimator on the numeric columns ({@code featuresCols}, read without a vector per row) or on
+   * the one vector column; it standardizes the features itself.
    */
   private PipelineStage[] stages(StructType schema) {
     List<String> columns = Arrays.asList(schema.fieldNames());
@@ -102,40 +98,28 @@ final class TrainingJob {
             + "'; its columns are " + String.join(", ", columns));
       }
     }
-    List<PipelineStage> stages = new ArrayList<>();
-    String vector;
     DataType first = schema.apply(args.features().get(0)).dataType();
     if (args.features().size() == 1 && first.equals(SQLDataTypes.VectorType())) {
-      vector = args.features().get(0);
-    } else {
-      for (String feature : args.features()) {
-        DataType type = schema.apply(feature).dataType();
-        if (!(type instanceof NumericType)) {
-          throw new UsageException("Cannot use --features: column '" + feature + "' is " + type.simpleString()
-              + "; features are numeric columns or one vector column");
-        }
+      return new PipelineStage[] {estimator(args.features().get(0), null)};
+    }
+    for (String feature : args.features()) {
+      DataType type = schema.apply(feature).dataType();
+      if (!(type instanceof NumericType)) {
+        throw new UsageException("Cannot use --features: column '" + feature + "' is " + type.simpleString()
+            + "; features are numeric columns or one vector column");
       }
-      vector = unusedName(columns, "assembled_features");
-      stages.add(new VectorAssembler().setInputCols(args.features().toArray(new String[0])).setOutputCol(vector));
     }
-    String features = unusedName(columns, "features");
-    stages.add(new StandardScaler().setWithMean(false).setWithStd(true).setInputCol(vector).setOutputCol(features));
-    stages.add(estimator(features));
-    return stages.toArray(new PipelineStage[0]);
+    return new PipelineStage[] {estimator(null, args.features().toArray(new String[0]))};
   }
 
-  private static String unusedName(List<String> columns, String name) {
-    String candidate = name;
-    for (int i = 1; columns.contains(candidate); i++) {
-      candidate = name + "_" + i;
+  /** The estimator on the vector column {@code vector}, or on the numeric {@code columns}. */
+  private PipelineStage estimator(String vector, String[] columns) {
+    if (args.task() == Task.CLASSIFICATION) {
+      SGDClassifier classifier = configure(new SGDClassifier().setLabelCol(args.label()));
+      return columns == null ? classifier.setFeaturesCol(vector) : classifier.setFeaturesCols(columns);
     }
-    return candidate;
-  }
-
-  private PipelineStage estimator(String features) {
-    return args.task() == Task.CLASSIFICATION
-        ? configure(new SGDClassifier().setLabelCol(args.label()).setFeaturesCol(features))
-        : configure(new SGDRegressor().setLabelCol(args.label()).setFeaturesCol(features));
+    SGDRegressor regressor = configure(new SGDRegressor().setLabelCol(args.label()));
+    return columns == null ? regressor.setFeaturesCol(vector) : regressor.setFeaturesCols(columns);
   }
 
   private <E extends PipelineStage & SGDParamSetters<E>> E configure(E estimator) {
