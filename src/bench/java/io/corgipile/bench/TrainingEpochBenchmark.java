@@ -37,13 +37,19 @@ public final class TrainingEpochBenchmark {
   private TrainingEpochBenchmark() {}
 
   /** One way of training (or, for {@code parquet}, of scanning). */
-  private record Variant(String name, String describe, String shuffle, String pipeline) {}
+  private record Variant(String name, String describe, String shuffle, String pipeline, String syncInterval) {
+    Variant(String name, String describe, String shuffle, String pipeline) {
+      this(name, describe, shuffle, pipeline, null);
+    }
+  }
 
   static final List<Variant> VARIANTS = List.of(
       new Variant("parquet", "spark.read().parquet(path), the 29 columns consumed as rows (the baseline)", null, null),
       new Variant("columns-none", "SGDClassifier.featuresCols, standardization, shuffle=none", "none", "columns"),
       new Variant("columns-corgipile", "SGDClassifier.featuresCols, standardization, shuffle=corgipile", "corgipile",
           "columns"),
+      new Variant("columns-corgipile-epoch", "SGDClassifier.featuresCols, standardization, shuffle=corgipile,"
+          + " syncInterval=epoch (one round per epoch)", "corgipile", "columns", "epoch"),
       new Variant("assembler-corgipile", "VectorAssembler, SGDClassifier (standardization), shuffle=corgipile",
           "corgipile", "assembler"),
       new Variant("scaler-corgipile", "VectorAssembler, StandardScaler, SGDClassifier (standardization=false),"
@@ -95,6 +101,7 @@ public final class TrainingEpochBenchmark {
 
   private static void measure(SparkSession spark, ScanArgs args, List<Variant> variants, ScanTable table,
       String command) throws IOException {
+    String loadBefore = ScanReport.loadAverage();
     Map<String, List<Double>> seconds = new LinkedHashMap<>();
     variants.forEach(v -> seconds.put(v.name, new ArrayList<>()));
     StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch\n");
@@ -114,10 +121,11 @@ public final class TrainingEpochBenchmark {
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# Training epoch against a plain scan%n%n"
         + "`%s`, %s, table %s: %,d rows, %d row groups, %.1f MB; master %s; medians of %d timed"
         + " repetitions after one warm-up, in rotated order; a training variant's seconds are the mean of its %d"
-        + " epochs (`summary().secondsPerEpoch()`), step size fixed at %s.%n%n"
+        + " epochs (`summary().secondsPerEpoch()`), step size fixed at %s, other params at their defaults (so"
+        + " syncInterval=buffer: a round per buffer); load average %s before, %s after.%n%n"
         + "| variant | what | median s per epoch | vs plain scan |%n|---|---|---:|---:|%n",
         command, System.getenv().getOrDefault("BENCH_CODE", "code unknown"), table.path, table.rows, table.rowGroups,
-        table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE));
+        table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE, loadBefore, ScanReport.loadAverage()));
     for (Variant v : variants) {
       double m = median(seconds.get(v.name));
       md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx |%n", v.name, v.describe, m, m / baseline));
@@ -139,6 +147,9 @@ public final class TrainingEpochBenchmark {
     String[] features = ScanTable.columns().stream().filter(c -> !c.equals("label")).toArray(String[]::new);
     SGDClassifier sgd = new SGDClassifier().setFamily("binomial").setMaxIter(EPOCHS).setTol(0).setStepSize(STEP_SIZE)
         .setSeed(1);
+    if (v.syncInterval != null) {
+      sgd.setSyncInterval(v.syncInterval);
+    }
     List<PipelineStage> stages = new ArrayList<>();
     switch (v.pipeline) {
       case "columns" -> sgd.setFeaturesCols(features);
