@@ -44,7 +44,9 @@ final class ScanEpochReport {
     md.append("- memory: ").append(cgroup == null ? "no limit (the table may be read from the page cache)"
         : cgroup.describe() + "; the JVM ran in it from its start, so its heap, native memory and the page cache "
             + "of the table, the copy and Spark's shuffle and spill files were charged to it; before each "
-            + "variant the table's pages were evicted from the page cache (dd iflag=nocache), wherever charged")
+            + "variant the table's pages were evicted from the page cache (dd iflag=nocache), wherever charged; "
+            + "a page another process reads into the page cache meanwhile is charged to that process and read "
+            + "here from memory, so the storage bytes hold only if nothing else read the table during the run")
         .append('\n');
     md.append("- machine load average (1/5/15 min) before: ").append(loadBefore).append(", after: ")
         .append(loadAfter).append(" (other processes on the machine disturb the times)\n");
