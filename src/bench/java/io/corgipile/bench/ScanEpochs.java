@@ -54,6 +54,10 @@ final class ScanEpochs {
         ScanTable.deleteRecursively(copy);
       }
       pos++;
+      if (pos < variants.size()) { // a run killed later (out of memory in its cgroup, say) keeps what it measured
+        ScanEpochReport.write(spark, args, variants, command, date, table, all, residentBefore, loadBefore,
+            ScanReport.loadAverage() + " (after " + v.name + "; the run went on)", ctx.cgroup());
+      }
     }
     String loadAfter = ScanReport.loadAverage();
     return ScanEpochReport.write(spark, args, variants, command, date, table, all, residentBefore, loadBefore,
