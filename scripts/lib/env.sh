@@ -88,5 +88,54 @@ run_benchmark() {
   compile_benchmarks
   record_provenance "$script" "$@"
   benchmark_java
-  exec "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@"
+  local limit
+  limit="$(memory_limit_argument "$@")" || return 2
+  if [[ -z "$limit" ]]; then
+    exec "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@"
+  fi
+  if [[ "$class" == ScanBenchmark ]]; then
+    # the table is generated (or found) outside the limit; only the measurement runs in it
+    "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@" --generate-only
+  fi
+  # G1 as without a limit: in a cgroup under 2 GiB the JVM would pick the serial collector itself
+  run_in_memory_cgroup "$limit" "${BENCH_JAVA[@]}" -XX:+UseG1GC "${jvm[@]}" -cp "$(benchmark_classpath)" \
+    "io.corgipile.bench.$class" "$@"
+}
+
+# Prints the value of --memory-limit among the arguments (--memory-limit SIZE or --memory-limit=SIZE),
+# nothing when absent; fails with a message when it has no value.
+memory_limit_argument() {
+  local a value=""
+  while [[ $# -gt 0 ]]; do
+    a="$1"
+    shift
+    case "$a" in
+      --memory-limit=*) value="${a#--memory-limit=}" ;;
+      --memory-limit)
+        if [[ $# -eq 0 || "$1" == --* ]]; then
+          echo "Cannot use option --memory-limit: it needs a value (SIZE, e.g. 1g)" >&2
+          return 2
+        fi
+        value="$1"
+        shift
+        ;;
+    esac
+  done
+  echo "$value"
+}
+
+# Runs a command in a new memory cgroup of LIMIT bytes (768m, 1g: see MemoryCgroup) that it enters
+# before it starts, so everything it allocates and every page of page cache it brings in is charged to
+# the cgroup; removes the cgroup afterwards. Needs root and a memory controller (cgroup v1 or v2).
+# BENCH_CGROUP tells the command where it runs. Usage: run_in_memory_cgroup LIMIT COMMAND...
+run_in_memory_cgroup() {
+  local limit="$1" cgroup status=0
+  shift
+  cgroup="$(java -cp "$(benchmark_classpath)" io.corgipile.bench.MemoryCgroup create "$limit" \
+    "corgipile-bench-$$")" || return 2
+  echo "[bench] running in memory cgroup $cgroup (limit $limit)" >&2
+  # the child shell joins the cgroup, then becomes the command: nothing of it starts outside
+  BENCH_CGROUP="$cgroup" bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" "$@" || status=$?
+  rmdir "$cgroup" 2>/dev/null || echo "[bench] could not remove $cgroup (processes left in it?)" >&2
+  return "$status"
 }

@@ -55,6 +55,14 @@ record BenchRun(String experiment, String dataset, String strategy, double buffe
     return epochs.stream().mapToLong(EpochRecord::peakHeapBytes).max().getAsLong();
   }
 
+  double meanStorageBytesRead() {
+    return mean(r -> r.storageBytesRead() < 0 ? Double.NaN : r.storageBytesRead());
+  }
+
+  long peakBufferBytes() {
+    return epochs.stream().mapToLong(EpochRecord::peakBufferBytes).max().getAsLong();
+  }
+
   /** The mean over the epochs where {@code value} is not NaN; NaN if there are none. */
   double mean(ToDoubleFunction<EpochRecord> value) {
     return epochs.stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);

@@ -109,6 +109,7 @@ public final class ConvergenceBenchmark {
             + " comma list of name=value (maxIter and tol are the benchmark's)"),
         Option.flag("in-process", "measure every run in this JVM"),
         Option.flag("resume", "keep the runs already in the results folder's CSVs"),
+        new Option("memory-limit", "SIZE", "run in a memory cgroup of this size (set up by scripts/bench)"),
         new Option("run", "SPEC", "measure only this run (dataset:experiment:strategy:percent)"),
         new Option("records", "FILE", "the CSV file the run's records go to")), 1);
 
@@ -120,6 +121,14 @@ public final class ConvergenceBenchmark {
       Path records = args.optional("records").map(Path::of).orElse(null);
       if ((run == null) != (records == null)) {
         throw new IllegalArgumentException("Cannot run the benchmark: --run and --records go together");
+      }
+      String limit = args.optional("memory-limit").orElse(null);
+      if (limit != null) {
+        MemoryCgroup.parseLimit(limit);
+        if (System.getenv("BENCH_CGROUP") == null) {
+          throw new IllegalArgumentException("Cannot run the benchmark with --memory-limit " + limit + ": this JVM is "
+              + "in no memory cgroup; start it through scripts/bench, which sets one up (BENCH_CGROUP)");
+        }
       }
       return new Settings(size, args.path("out", Path.of("results", EnumChoice.text(size))),
           args.path("data", Path.of("target/bench-data")),
@@ -585,12 +594,30 @@ public final class ConvergenceBenchmark {
     private final Settings settings;
     private final Dataset data;
     private final ReadMetrics metrics;
+    private final BufferPeak buffers;
+    private final boolean memoryLimited;
 
     Experiments(SparkSession spark, Settings settings, Dataset data) {
       this.spark = spark;
       this.settings = settings;
       this.data = data;
       this.metrics = ReadMetrics.register(spark);
+      this.buffers = BufferPeak.register(spark);
+      this.memoryLimited = MemoryCgroup.current().isPresent();
+    }
+
+    /**
+     * Under --memory-limit every run starts with none of its data in the page cache, wherever the
+     * pages are charged (the data was prepared, and earlier runs read it, maybe outside the cgroup).
+     */
+    private void evictUnderMemoryLimit() {
+      if (memoryLimited) {
+        List<java.nio.file.Path> files = new ArrayList<>(List.of(java.nio.file.Path.of(data.sortedTrain())));
+        if (data.shuffledTrain() != null) {
+          files.add(java.nio.file.Path.of(data.shuffledTrain()));
+        }
+        PageCache.evict(files);
+      }
     }
 
     /** Trains {@code spec}'s strategy briefly on the test table, then measures it on the training table. */
@@ -650,10 +677,13 @@ public final class ConvergenceBenchmark {
     }
 
     private List<EpochRecord> sgd(RunSpec spec, org.apache.spark.sql.Dataset<Row> train) {
-      PeakHeap heap = PeakHeap.start();
+      evictUnderMemoryLimit();
+      buffers.reset();
+      HeapPeak heap = HeapPeak.start();
       metrics.reset();
       PipelineModel model = pipeline(solver(spec.strategy())).fit(train);
-      long peak = heap.peak();
+      long peak = heap.stop().peakUsed();
+      long bufferPeak = buffers.peak();
       SGDClassificationModel sgd = (SGDClassificationModel) model.stages()[model.stages().length - 1];
       SGDTrainingSummary summary = sgd.summary();
       org.apache.spark.sql.Dataset<Row> test = features(model, spark.read().parquet(data.test())).cache();
@@ -664,12 +694,12 @@ public final class ConvergenceBenchmark {
             summary.coefficientMatrixHistory()[e], summary.interceptVectorHistory()[e]);
         org.apache.spark.sql.Dataset<Row> predictions = epochModel.transform(test);
         cumulative += summary.secondsPerEpoch()[e];
-        long bytesRead = metrics.bytesOfEpoch(e + 1); // before ShuffleQuality's job, which sets the epoch too
+        ProcIo io = metrics.ioOfEpoch(e + 1); // before ShuffleQuality's job, which sets the epoch too
         records.add(new EpochRecord(spec.experiment(), data.name(), spec.strategy(),
             isBuffered(spec.strategy()) ? spec.percent() : Double.NaN,
             e + 1, summary.objectiveHistory()[e], accuracy(predictions), auc(predictions),
-            summary.secondsPerEpoch()[e], cumulative, bytesRead,
-            ShuffleQuality.of(spark, train, e, spec.percent()), peak));
+            summary.secondsPerEpoch()[e], cumulative, io.rchar(),
+            ShuffleQuality.of(spark, train, e, spec.percent()), peak, io.readBytes(), bufferPeak));
       }
       test.unpersist();
       return records;
@@ -680,15 +710,19 @@ public final class ConvergenceBenchmark {
     }
 
     private EpochRecord batch(RunSpec spec) {
-      PeakHeap heap = PeakHeap.start();
+      evictUnderMemoryLimit();
+      buffers.reset();
+      HeapPeak heap = HeapPeak.start();
       metrics.reset();
       long start = System.nanoTime();
       PipelineModel model = pipeline(solver(spec.strategy())).fit(input(spec, data.sortedTrain(), null));
       double seconds = (System.nanoTime() - start) / 1e9;
-      long peak = heap.peak();
+      long peak = heap.stop().peakUsed();
+      ProcIo io = metrics.ioOfAll();
       org.apache.spark.sql.Dataset<Row> predictions = model.transform(spark.read().parquet(data.test())).cache();
       EpochRecord record = new EpochRecord(spec.experiment(), data.name(), spec.strategy(), Double.NaN, 1, Double.NaN,
-          accuracy(predictions), auc(predictions), seconds, seconds, metrics.bytesOfAll(), Double.NaN, peak);
+          accuracy(predictions), auc(predictions), seconds, seconds, io.rchar(), Double.NaN, peak, io.readBytes(),
+          buffers.peak());
       predictions.unpersist();
       return record;
     }

@@ -20,23 +20,37 @@ package io.corgipile.bench;
  * @param shuffleQuality the variance, across the buffer-sized chunks of each partition's stream in
  *     this epoch, of the share of positive labels; a uniform shuffle gives about p(1-p)/chunk, sorted
  *     data read in order up to p(1-p). NaN for MLlib's solvers
- * @param peakHeapBytes an upper bound of the heap in use during the run, the sum of the heap pools'
- *     peaks (see {@link PeakHeap}; driver and executors share a JVM in
- *     local mode), the same on every record of a run
+ * @param peakHeapBytes the peak of used heap during the run, sampled and taken before every collection
+ *     (see {@link HeapPeak}; driver and executors share a JVM in local mode), the same on every record
+ *     of a run; before issue 13 (CSVs without the two columns below) the sum of the heap pools' peaks
+ * @param storageBytesRead bytes the JVM had the kernel fetch from storage in the epoch's job
+ *     (read_bytes of /proc/self/io: page cache hits not counted); -1 in CSVs written before issue 13
+ * @param peakBufferBytes the scan metric peakBufferBytes of the run (the most memory one task's
+ *     shuffle buffers allocated), the same on every record of a run; 0 without buffers, -1 in CSVs
+ *     written before issue 13
  */
 public record EpochRecord(String experiment, String dataset, String strategy, double bufferPercent, int epoch,
     double objective, double testAccuracy, double testAuc, double epochSeconds, double cumulativeSeconds,
-    long bytesRead, double shuffleQuality, long peakHeapBytes) {
+    long bytesRead, double shuffleQuality, long peakHeapBytes, long storageBytesRead, long peakBufferBytes) {
+
+  /** A record of a CSV written before issue 13, without storage bytes and buffer peak (-1 for both). */
+  public EpochRecord(String experiment, String dataset, String strategy, double bufferPercent, int epoch,
+      double objective, double testAccuracy, double testAuc, double epochSeconds, double cumulativeSeconds,
+      long bytesRead, double shuffleQuality, long peakHeapBytes) {
+    this(experiment, dataset, strategy, bufferPercent, epoch, objective, testAccuracy, testAuc, epochSeconds,
+        cumulativeSeconds, bytesRead, shuffleQuality, peakHeapBytes, -1, -1);
+  }
 
   /** The same epoch, counted in another experiment. */
   EpochRecord withExperiment(String experiment) {
     return new EpochRecord(experiment, dataset, strategy, bufferPercent, epoch, objective, testAccuracy, testAuc,
-        epochSeconds, cumulativeSeconds, bytesRead, shuffleQuality, peakHeapBytes);
+        epochSeconds, cumulativeSeconds, bytesRead, shuffleQuality, peakHeapBytes, storageBytesRead,
+        peakBufferBytes);
   }
 
   /** The same epoch, ending at another time of its run. */
   EpochRecord withCumulativeSeconds(double seconds) {
     return new EpochRecord(experiment, dataset, strategy, bufferPercent, epoch, objective, testAccuracy, testAuc,
-        epochSeconds, seconds, bytesRead, shuffleQuality, peakHeapBytes);
+        epochSeconds, seconds, bytesRead, shuffleQuality, peakHeapBytes, storageBytesRead, peakBufferBytes);
   }
 }

@@ -1,10 +1,6 @@
 package io.corgipile.bench;
 
 import io.corgipile.source.ReadOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.scheduler.SparkListener;
@@ -13,25 +9,25 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Bytes each training epoch read: the growth of this JVM's {@code rchar} in {@code /proc/self/io}
- * (bytes read by system calls, from disk or page cache) between the start and the end of the
- * epoch's job, recognized by the local property {@link ReadOptions#EPOCH_LOCAL_PROPERTY} (the epoch
- * from 0) that SGDClassifier sets for each epoch's job and Spark copies into the job's properties;
- * epochs are numbered from 1 here. {@link ShuffleQuality} sets the property too, for its own job
- * after training: read an epoch's bytes before measuring its shuffle quality, as the benchmark does.
- * In local mode the executors are this JVM, so it counts Parquet row groups, files and shuffle
- * files alike; Spark's own input metrics miss most of what its vectorized Parquet reader reads.
- * Listener events arrive a little late, so an epoch's count can shift by a few reads at its edges;
- * shuffle blocks Spark memory-maps (over 2 MB) are read without system calls and not counted.
+ * Bytes each training epoch read: the growth of this JVM's (and its running children's) counters in
+ * {@code /proc/PID/io} between the start and the end of the epoch's job: {@code rchar} (bytes read by
+ * system calls, from disk or page cache) and {@code read_bytes} (bytes the kernel fetched from storage
+ * for it: what a table larger than memory costs). The job is recognized by the local property
+ * {@link ReadOptions#EPOCH_LOCAL_PROPERTY} (the epoch from 0) that SGDClassifier sets for each epoch's
+ * job and Spark copies into the job's properties; epochs are numbered from 1 here. {@link ShuffleQuality}
+ * sets the property too, for its own job after training: read an epoch's bytes before measuring its
+ * shuffle quality, as the benchmark does. In local mode the executors are this JVM, so it counts Parquet
+ * row groups, files and shuffle files alike; Spark's own input metrics miss most of what its vectorized
+ * Parquet reader reads. Listener events arrive a little late, so an epoch's count can shift by a few
+ * reads at its edges; shuffle blocks Spark memory-maps (over 2 MB) are read without system calls and
+ * not counted in rchar (in read_bytes they are, when they come from storage).
  */
 final class ReadMetrics extends SparkListener {
-  private static final Path PROC_IO = Path.of("/proc/self/io");
-
   private final SparkSession spark;
   private final Map<Integer, Integer> epochOfJob = new ConcurrentHashMap<>();
-  private final Map<Integer, Long> startOfEpoch = new ConcurrentHashMap<>();
-  private final Map<Integer, Long> bytesOfEpoch = new ConcurrentHashMap<>();
-  private volatile long startOfAll;
+  private final Map<Integer, ProcIo> startOfEpoch = new ConcurrentHashMap<>();
+  private final Map<Integer, ProcIo> bytesOfEpoch = new ConcurrentHashMap<>();
+  private volatile ProcIo startOfAll = ProcIo.ZERO;
 
   private ReadMetrics(SparkSession spark) {
     this.spark = spark;
@@ -48,17 +44,23 @@ final class ReadMetrics extends SparkListener {
     epochOfJob.clear();
     startOfEpoch.clear();
     bytesOfEpoch.clear();
-    startOfAll = bytesReadByThisJvm();
+    startOfAll = ProcIo.ofTree();
   }
 
+  /** rchar's growth in the epoch's job. */
   long bytesOfEpoch(int epoch) {
+    return ioOfEpoch(epoch).rchar();
+  }
+
+  /** The counters' growth in the epoch's job. */
+  ProcIo ioOfEpoch(int epoch) {
     drain();
-    return bytesOfEpoch.getOrDefault(epoch, 0L);
+    return bytesOfEpoch.getOrDefault(epoch, ProcIo.ZERO);
   }
 
   /** Since {@link #reset()}. */
-  long bytesOfAll() {
-    return bytesReadByThisJvm() - startOfAll;
+  ProcIo ioOfAll() {
+    return ProcIo.ofTree().minus(startOfAll);
   }
 
   /** Listener events arrive asynchronously: wait for those of the jobs already finished. */
@@ -77,7 +79,7 @@ final class ReadMetrics extends SparkListener {
     if (property != null) {
       int epoch = Integer.parseInt(property) + 1;
       epochOfJob.put(job.jobId(), epoch);
-      startOfEpoch.put(epoch, bytesReadByThisJvm());
+      startOfEpoch.put(epoch, ProcIo.ofTree());
     }
   }
 
@@ -85,20 +87,7 @@ final class ReadMetrics extends SparkListener {
   public void onJobEnd(SparkListenerJobEnd job) {
     Integer epoch = epochOfJob.get(job.jobId());
     if (epoch != null) {
-      bytesOfEpoch.put(epoch, bytesReadByThisJvm() - startOfEpoch.get(epoch));
-    }
-  }
-
-  static long bytesReadByThisJvm() {
-    try {
-      for (String line : Files.readAllLines(PROC_IO)) {
-        if (line.startsWith("rchar:")) {
-          return Long.parseLong(line.substring("rchar:".length()).trim());
-        }
-      }
-      throw new IllegalStateException("Cannot read bytes read: no rchar line in " + PROC_IO);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read bytes read from " + PROC_IO + " (Linux only)", e);
+      bytesOfEpoch.put(epoch, ProcIo.ofTree().minus(startOfEpoch.get(epoch)));
     }
   }
 }

@@ -22,6 +22,8 @@ import java.util.stream.Collectors;
  */
 final class ReportCsv {
   private static final RecordComponent[] FIELDS = EpochRecord.class.getRecordComponents();
+  /** CSVs written before issue 13 lack storageBytesRead and peakBufferBytes. */
+  private static final int OLD_FIELDS = 13;
 
   private ReportCsv() {}
 
@@ -60,14 +62,16 @@ final class ReportCsv {
     List<List<String>> rows = rows(Files.readString(file, StandardCharsets.UTF_8));
     List<EpochRecord> records = new ArrayList<>();
     for (List<String> f : rows.subList(Math.min(1, rows.size()), rows.size())) {
-      if (f.size() != FIELDS.length) {
+      if (f.size() != FIELDS.length && f.size() != OLD_FIELDS) {
         throw new IOException("Cannot read " + file + ": a line has " + f.size() + " fields, not "
-            + FIELDS.length + ": " + f);
+            + FIELDS.length + " (or " + OLD_FIELDS + ", written before issue 13): " + f);
       }
+      boolean old = f.size() == OLD_FIELDS;
       records.add(new EpochRecord(f.get(0), f.get(1), f.get(2), Double.parseDouble(f.get(3)),
           Integer.parseInt(f.get(4)), Double.parseDouble(f.get(5)), Double.parseDouble(f.get(6)),
           Double.parseDouble(f.get(7)), Double.parseDouble(f.get(8)), Double.parseDouble(f.get(9)),
-          Long.parseLong(f.get(10)), Double.parseDouble(f.get(11)), Long.parseLong(f.get(12))));
+          Long.parseLong(f.get(10)), Double.parseDouble(f.get(11)), Long.parseLong(f.get(12)),
+          old ? -1 : Long.parseLong(f.get(13)), old ? -1 : Long.parseLong(f.get(14))));
     }
     return records;
   }

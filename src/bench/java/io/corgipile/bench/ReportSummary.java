@@ -63,13 +63,14 @@ final class ReportSummary {
 
   private static void table(StringBuilder md, List<BenchRun> runs) {
     md.append("| run | buffer | final accuracy | final AUC | epochs | mean epoch s | total s | mean MiB read / epoch "
-        + "| mean shuffle quality | peak heap MiB |\n");
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        + "| mean MiB from storage / epoch | mean shuffle quality | peak heap MiB | peakBufferBytes MiB |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (BenchRun r : runs) {
-      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n",
+      md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |\n",
           cell(r.strategy()), percent(r.bufferPercent()), f4(r.last().testAccuracy()), f4(r.last().testAuc()),
           r.epochs().size(), f3(r.meanEpochSeconds()), f3(r.last().cumulativeSeconds()), mib(r.meanBytesRead()),
-          sci(r.meanShuffleQuality()), mib(r.peakHeapBytes())));
+          mib(r.meanStorageBytesRead()), sci(r.meanShuffleQuality()), mib(r.peakHeapBytes()),
+          r.peakBufferBytes() < 0 ? "" : mib(r.peakBufferBytes())));
     }
   }
 
@@ -217,10 +218,15 @@ final class ReportSummary {
         "- mean shuffle quality: the variance, across the buffer-sized chunks of each partition's stream, of the "
             + "share of positive labels, averaged over the epochs; lower is better shuffled (a uniform shuffle "
             + "gives about p(1-p)/chunk, sorted data read in order up to p(1-p)); n/a where not measured.",
-        "- peak heap MiB: an upper bound of the heap in use during the run (driver and executors share a JVM"
-            + " in local mode): the sum of each heap pool's peak, which the pools reach at different moments, so"
-            + " it can exceed the heap's maximum and says as much about when garbage was collected as about the"
-            + " shuffle buffer.",
+        "- mean MiB from storage / epoch: bytes the kernel fetched from storage for the JVM during an epoch's "
+            + "job (read_bytes of /proc/self/io: page cache hits are not counted, readahead and memory-mapped "
+            + "shuffle reads are), averaged; n/a in runs measured before issue 13.",
+        "- peak heap MiB: the peak of used heap during the run (driver and executors share a JVM in local "
+            + "mode), sampled every " + HeapPeak.SAMPLE_MILLIS + " ms and taken before every garbage collection; "
+            + "used heap includes garbage not yet collected, so it depends on when the collector ran. Runs "
+            + "measured before issue 13 report the sum of each heap pool's peak instead (an upper bound).",
+        "- peakBufferBytes MiB: the scan metric of the same name, the most memory one task's shuffle buffers "
+            + "allocated (two buffers with prefetch); 0 without buffers, empty in runs measured before issue 13.",
         "- corgipile / none, mean epoch seconds: corgipile's mean epoch time over none's (no shuffle at all): "
             + "the cost of CorgiPile's shuffle; the goal is at most " + MAX_SLOWDOWN_VS_NONE + "x.",
         "- full-shuffle / corgipile, mean epoch seconds: how many times longer a fully shuffled epoch takes "

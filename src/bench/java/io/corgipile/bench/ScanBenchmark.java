@@ -39,6 +39,8 @@ public final class ScanBenchmark {
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.debug.maxToStringFields", "100")
+        // shuffle and spill files on the table's disk, in the cgroup's page cache (not a tmpfs)
+        .config("spark.local.dir", args.localDir.toAbsolutePath().toString())
         .getOrCreate();
     int exit = 0;
     try {
@@ -62,6 +64,7 @@ public final class ScanBenchmark {
 
   static int measureAll(SparkSession spark, ScanArgs args, List<ScanVariant> variants, String command, String date,
       ScanTable table) throws IOException {
+
     System.err.printf(Locale.ROOT, "[bench-scan] table %s: %,d rows, %d files, %d row groups, %.1f MB%s%n",
         table.path, table.rows, table.files, table.rowGroups, table.compressedBytes / 1e6,
         table.generatedNow ? String.format(Locale.ROOT, ", generated in %.1f s", table.generationSeconds)
@@ -69,19 +72,31 @@ public final class ScanBenchmark {
     if (args.generateOnly) {
       return 0;
     }
-    List<String> columns = ScanTable.columns();
+    MemoryCgroup cgroup = MemoryCgroup.current().orElse(null);
+    if (args.memoryLimit != null && cgroup == null) {
+      throw new IllegalStateException("Cannot run bench-scan with --memory-limit " + args.memoryLimit + ": this JVM "
+          + "is in no memory cgroup; start it through scripts/bench-scan, which sets one up (BENCH_CGROUP)");
+    }
+    ScanMeasurement.Context ctx = new ScanMeasurement.Context(spark, ScanTable.columns(), args.cold,
+        BufferPeak.register(spark), cgroup, args.seed);
+    if (cgroup != null) {
+      System.err.println("[bench-scan] in " + cgroup.describe());
+    }
+    if (args.epochs > 0) {
+      return ScanEpochs.run(ctx, args, variants, command, date, table);
+    }
 
     String loadBefore = ScanReport.loadAverage();
     List<ScanMeasurement> all = new ArrayList<>();
     int pos = 0;
     for (ScanVariant v : variants) {
-      all.add(ScanMeasurement.measure(spark, v, table.path, columns, "warmup", 0, pos++, args.cold));
+      all.add(ScanMeasurement.measure(ctx, v, table.path, "warmup", 0, pos++, 0));
     }
     int n = variants.size();
     for (int rep = 1; rep <= args.reps; rep++) {
       for (int k = 0; k < n; k++) {
         ScanVariant v = variants.get((k + rep - 1) % n);
-        all.add(ScanMeasurement.measure(spark, v, table.path, columns, "timed", rep, k, args.cold));
+        all.add(ScanMeasurement.measure(ctx, v, table.path, "timed", rep, k, 0));
       }
     }
 

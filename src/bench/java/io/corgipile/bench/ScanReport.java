@@ -28,21 +28,21 @@ final class ScanReport {
   static int write(SparkSession spark, ScanArgs args, List<ScanVariant> variants, String command, String date,
       ScanTable table, List<ScanMeasurement> all, String loadBefore, String loadAfter) throws IOException {
     // Checksums: every run of every variant must see the same rows, each once.
-    ScanChecksum reference = all.get(0).checksum;
+    ScanChecksum reference = all.get(0).checksum();
     boolean allSame = true;
     double maxRelSumDiff = 0;
     for (ScanMeasurement m : all) {
-      if (!m.checksum.sameRowsAndBits(reference) || m.checksum.rows != table.rows) {
+      if (!m.checksum().sameRowsAndBits(reference) || m.checksum().rows != table.rows) {
         allSame = false;
       }
-      double d = Math.abs(m.checksum.sum - reference.sum) / Math.max(1e-300, Math.abs(reference.sum));
+      double d = Math.abs(m.checksum().sum - reference.sum) / Math.max(1e-300, Math.abs(reference.sum));
       maxRelSumDiff = Math.max(maxRelSumDiff, d);
     }
 
     Map<String, double[]> timed = new LinkedHashMap<>();
     for (ScanVariant v : variants) {
-      timed.put(v.name, all.stream().filter(m -> m.variant.equals(v.name) && m.phase.equals("timed"))
-          .mapToDouble(m -> m.seconds).sorted().toArray());
+      timed.put(v.name, all.stream().filter(m -> m.variant().equals(v.name) && m.phase().equals("timed"))
+          .mapToDouble(m -> m.seconds()).sorted().toArray());
     }
     double plainMedian = median(timed.get(variants.stream().filter(v -> !v.corgipile).findFirst().get().name));
 
@@ -90,9 +90,9 @@ final class ScanReport {
     for (ScanVariant v : variants) {
       double[] t = timed.get(v.name);
       double med = median(t);
-      int parts = all.stream().filter(m -> m.variant.equals(v.name)).findFirst().get().partitions;
-      boolean ok = all.stream().filter(m -> m.variant.equals(v.name))
-          .allMatch(m -> m.checksum.sameRowsAndBits(reference) && m.checksum.rows == table.rows);
+      int parts = all.stream().filter(m -> m.variant().equals(v.name)).findFirst().get().partitions();
+      boolean ok = all.stream().filter(m -> m.variant().equals(v.name))
+          .allMatch(m -> m.checksum().sameRowsAndBits(reference) && m.checksum().rows == table.rows);
       md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %.3f | %.3f | %,.0f | %.2fx |%s\n",
           v.name, v.describe().replace("|", "\\|"), parts, med, t[0], t[t.length - 1], table.rows / med,
           plainMedian / med, ok ? "" : " **CHECKSUM MISMATCH**"));
@@ -101,6 +101,8 @@ final class ScanReport {
           table.rows / med, plainMedian / med, table.rows, table.rowGroups, reference.rows,
           Long.toHexString(reference.bits), ok));
     }
+    md.append('\n');
+    md.append(memory(variants, all, table.rows, spark.sparkContext().defaultParallelism(), args.buffers));
     md.append('\n');
     md.append(String.format(Locale.ROOT,
         "Checksum (rows / wrapping sum of the values' bits, order-independent): %s over %d runs: %s. "
@@ -113,17 +115,19 @@ final class ScanReport {
     for (int rep = 0; rep <= args.reps; rep++) {
       final int r = rep;
       md.append("| ").append(rep == 0 ? "warm-up" : String.valueOf(rep)).append(" | ")
-          .append(all.stream().filter(m -> m.rep == r)
-              .map(m -> String.format(Locale.ROOT, "%s %.3f", m.variant, m.seconds))
+          .append(all.stream().filter(m -> m.rep() == r)
+              .map(m -> String.format(Locale.ROOT, "%s %.3f", m.variant(), m.seconds()))
               .collect(Collectors.joining(", ")))
           .append(" |\n");
     }
 
-    StringBuilder samples = new StringBuilder("variant,phase,rep,position,seconds,partitions,rows,bits,sum\n");
+    StringBuilder samples = new StringBuilder("variant,phase,rep,position,seconds,partitions,rows,bits,sum,"
+        + "read_bytes,rchar,peak_used_heap,peak_heap_after_gc,heap_pool_peak_sum,peak_buffer_bytes\n");
     for (ScanMeasurement m : all) {
-      samples.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.4f,%d,%d,%s,%.9e\n", m.variant, m.phase, m.rep,
-          m.position, m.seconds, m.partitions, m.checksum.rows, Long.toHexString(m.checksum.bits),
-          m.checksum.sum));
+      samples.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%.4f,%d,%d,%s,%.9e,%d,%d,%d,%d,%d,%d\n", m.variant(),
+          m.phase(), m.rep(), m.position(), m.seconds(), m.partitions(), m.checksum().rows,
+          Long.toHexString(m.checksum().bits), m.checksum().sum, m.io().readBytes(), m.io().rchar(),
+          m.heap().peakUsed(), m.heap().peakAfterGc(), m.heap().poolPeakSum(), m.peakBufferBytes()));
     }
 
     System.out.println();
@@ -146,6 +150,62 @@ final class ScanReport {
       return 1;
     }
     return 0;
+  }
+
+  /**
+   * Storage bytes and memory per variant over its timed runs, and with {@code --buffers} the README's
+   * bound checked: each buffer variant's peaks against shuffle=none's (Spark's own baseline, no buffer)
+   * plus the bound of every task running at once.
+   */
+  static String memory(List<ScanVariant> variants, List<ScanMeasurement> all, long tableRows, int slots,
+      List<String> buffers) {
+    StringBuilder s = new StringBuilder();
+    s.append("Storage and memory over the timed runs (storage MB: `read_bytes` of /proc/PID/io, median; heap: "
+        + "largest of the runs; peak used heap sampled every " + HeapPeak.SAMPLE_MILLIS + " ms and before every "
+        + "collection, after GC: right after a collection; pools' sum: the sum of the heap pools' own peaks, the "
+        + "bench's measure before issue 13):\n\n");
+    s.append("| variant | storage MB read | peak used heap MiB | peak heap after GC MiB | pools' peaks summed MiB | "
+        + "peakBufferBytes MiB |\n|---|---:|---:|---:|---:|---:|\n");
+    for (ScanVariant v : variants) {
+      List<ScanMeasurement> t = timed(all, v.name);
+      s.append(String.format(Locale.ROOT, "| %s | %.1f | %s | %s | %s | %s |\n", v.name,
+          median(t.stream().mapToDouble(m -> m.io().readBytes()).sorted().toArray()) / 1e6,
+          BufferBound.mib(max(t, m -> m.heap().peakUsed())), BufferBound.mib(max(t, m -> m.heap().peakAfterGc())),
+          BufferBound.mib(max(t, m -> m.heap().poolPeakSum())), BufferBound.mib(max(t, ScanMeasurement::peakBufferBytes))));
+    }
+    List<ScanMeasurement> baseline = timed(all, "none");
+    if (buffers.isEmpty() || baseline.isEmpty()) {
+      return s.toString();
+    }
+    List<BufferBound.Check> checks = new java.util.ArrayList<>();
+    for (String b : buffers) {
+      String name = ScanVariant.bufferVariant(b);
+      List<ScanMeasurement> t = timed(all, name);
+      if (t.isEmpty()) {
+        continue;
+      }
+      int partitions = t.get(0).partitions();
+      long partitionRows = (tableRows + partitions - 1) / partitions;
+      long bound = BufferBound.perTask(b, partitionRows, BufferBound.unsafeRowBytes(1 + ScanTable.FEATURES), true)
+          .orElse(-1);
+      checks.add(new BufferBound.Check(name, b, max(t, ScanMeasurement::peakBufferBytes), bound,
+          Math.min(partitions, slots), max(t, m -> m.heap().peakUsed()), max(baseline, m -> m.heap().peakUsed()),
+          max(t, m -> m.heap().peakAfterGc()), max(baseline, m -> m.heap().peakAfterGc())));
+    }
+    s.append("\nThe README's memory bound (How it works, Memory) against what was measured: per task, "
+        + "peakBufferBytes against the bound (prefetch on: two buffers); for the JVM, the peak used heap "
+        + "against shuffle=none's (Spark's own baseline, no buffer) plus the bound of every task running at "
+        + "once:\n\n");
+    s.append(BufferBound.table(checks));
+    return s.toString();
+  }
+
+  private static List<ScanMeasurement> timed(List<ScanMeasurement> all, String variant) {
+    return all.stream().filter(m -> m.variant().equals(variant) && m.phase().equals("timed")).toList();
+  }
+
+  private static long max(List<ScanMeasurement> runs, java.util.function.ToLongFunction<ScanMeasurement> f) {
+    return runs.stream().mapToLong(f).max().orElse(-1);
   }
 
   static String loadAverage() {

@@ -44,6 +44,8 @@ final class ScanTable {
   int files;
   int rowGroups;
   long compressedBytes;
+  /** The Parquet files' sizes: what one pass over the table reads from storage at least. */
+  long fileBytes;
   long minRowGroupRows = Long.MAX_VALUE;
   long maxRowGroupRows;
   boolean generatedNow;
@@ -156,6 +158,7 @@ final class ScanTable {
     info.files = check.files;
     info.rowGroups = check.rowGroups;
     info.compressedBytes = check.compressedBytes;
+    info.fileBytes = check.fileBytes;
     info.minRowGroupRows = check.minRowGroupRows;
     info.maxRowGroupRows = check.maxRowGroupRows;
     return lock;
@@ -217,6 +220,7 @@ final class ScanTable {
         continue;
       }
       info.files++;
+      info.fileBytes += s.getLen();
       try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromStatus(s, conf))) {
         for (BlockMetaData b : r.getFooter().getBlocks()) {
           info.rowGroups++;

@@ -26,7 +26,7 @@ class BenchReportTest {
       List.of("accuracy-by-epoch", "accuracy-by-time", "buffer-sweep", "shuffle-quality");
   private static final byte[] PNG_MAGIC = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   private static final String CSV_HEADER = "experiment,dataset,strategy,bufferPercent,epoch,objective,testAccuracy,"
-      + "testAuc,epochSeconds,cumulativeSeconds,bytesRead,shuffleQuality,peakHeapBytes";
+      + "testAuc,epochSeconds,cumulativeSeconds,bytesRead,shuffleQuality,peakHeapBytes,storageBytesRead,peakBufferBytes";
   private static final long MIB = 1L << 20;
 
   @TempDir
@@ -86,7 +86,8 @@ class BenchReportTest {
   /** {@code r} with other test figures and bytes read. */
   private static EpochRecord measured(EpochRecord r, double accuracy, double auc, long bytes) {
     return new EpochRecord(r.experiment(), r.dataset(), r.strategy(), r.bufferPercent(), r.epoch(), r.objective(),
-        accuracy, auc, r.epochSeconds(), r.cumulativeSeconds(), bytes, r.shuffleQuality(), r.peakHeapBytes());
+        accuracy, auc, r.epochSeconds(), r.cumulativeSeconds(), bytes, r.shuffleQuality(), r.peakHeapBytes(),
+        r.storageBytesRead(), r.peakBufferBytes());
   }
 
   private static List<EpochRecord> everything() {
@@ -224,6 +225,19 @@ class BenchReportTest {
   }
 
   @Test
+  void csvReaderTakesFilesWrittenBeforeStorageBytesAndBufferPeakWithMinusOne() throws IOException {
+    Path old = dir.resolve("old.csv");
+    Files.writeString(old, "experiment,dataset,strategy,bufferPercent,epoch,objective,testAccuracy,testAuc,"
+        + "epochSeconds,cumulativeSeconds,bytesRead,shuffleQuality,peakHeapBytes\n"
+        + "strategies,higgs,corgipile,10.0,1,0.6,0.64,0.7,19.7,19.7,2400000000,0.001,11000000000\n");
+    EpochRecord r = ReportCsv.read(old).get(0);
+    assertThat(r.peakHeapBytes()).isEqualTo(11_000_000_000L);
+    assertThat(r.storageBytesRead()).isEqualTo(-1);
+    assertThat(r.peakBufferBytes()).isEqualTo(-1);
+    assertThat(BenchRun.group(List.of(r)).get(0).meanStorageBytesRead()).isNaN();
+  }
+
+  @Test
   void csvReaderTakesQuotedLineBreaksAndRejectsACutFile() throws IOException {
     EpochRecord odd = new EpochRecord("strategies", "higgs", "two\nlines, \"quoted\"", 10, 1, 0.5, 0.7, 0.75, 1, 1,
         10, 0.01, 20);
@@ -234,7 +248,7 @@ class BenchReportTest {
     String text = Files.readString(file);
     BenchReport.writeString(file, text.substring(0, text.length() - 10));
     assertThatThrownBy(() -> ReportCsv.read(file)).isInstanceOf(IOException.class)
-        .hasMessageStartingWith("Cannot read " + file + ": a line has ").hasMessageContaining(" fields, not 13: ");
+        .hasMessageStartingWith("Cannot read " + file + ": a line has ").hasMessageContaining(" fields, not 15 (or 13, written before issue 13): ");
   }
 
   @Test
@@ -246,7 +260,7 @@ class BenchReportTest {
 
     List<String> lines = Files.readAllLines(dir.resolve("strategies.csv"));
     assertThat(lines.get(1))
-        .isEqualTo("strategies,higgs,\"corgi,pile \"\"v2\"\"\",10.0,1,0.5,0.7,0.75,1.0,1.0,10,0.01,20");
+        .isEqualTo("strategies,higgs,\"corgi,pile \"\"v2\"\"\",10.0,1,0.5,0.7,0.75,1.0,1.0,10,0.01,20,-1,-1");
     assertThat(parse(lines.get(1))).isEqualTo(odd);
   }
 
@@ -270,11 +284,12 @@ class BenchReportTest {
       }
     }
     f.add(field.toString());
-    assertThat(f).as(line).hasSize(13);
+    assertThat(f).as(line).hasSize(15);
     return new EpochRecord(f.get(0), f.get(1), f.get(2), Double.parseDouble(f.get(3)), Integer.parseInt(f.get(4)),
         Double.parseDouble(f.get(5)), Double.parseDouble(f.get(6)), Double.parseDouble(f.get(7)),
         Double.parseDouble(f.get(8)), Double.parseDouble(f.get(9)), Long.parseLong(f.get(10)),
-        Double.parseDouble(f.get(11)), Long.parseLong(f.get(12)));
+        Double.parseDouble(f.get(11)), Long.parseLong(f.get(12)), Long.parseLong(f.get(13)),
+        Long.parseLong(f.get(14)));
   }
 
   // ---------------------------------------------------------------- summary
@@ -287,7 +302,7 @@ class BenchReportTest {
     List<EpochRecord> corgipile = only(records, "flights", "corgipile");
     EpochRecord last = corgipile.get(corgipile.size() - 1);
     String expected = String.format(Locale.ROOT,
-        "| corgipile | 10%% | %.4f | %.4f | %d | %.3f | %.3f | %.1f | %.3e | %.1f |",
+        "| corgipile | 10%% | %.4f | %.4f | %d | %.3f | %.3f | %.1f | n/a | %.3e | %.1f |  |",
         last.testAccuracy(), last.testAuc(), corgipile.size(), meanEpochSeconds(corgipile),
         last.cumulativeSeconds(), corgipile.stream().mapToLong(EpochRecord::bytesRead).sum()
             / (double) corgipile.size() / MIB,
@@ -297,7 +312,7 @@ class BenchReportTest {
     assertThat(line(flights, "| corgipile |")).isEqualTo(expected);
     // MLlib: one epoch, no buffer, no shuffle quality
     assertThat(line(flights, "| mllib-lr |"))
-        .isEqualTo("| mllib-lr | n/a | 0.7120 | 0.7520 | 1 | 14.500 | 14.500 | 300.0 | n/a | 1500.0 |");
+        .isEqualTo("| mllib-lr | n/a | 0.7120 | 0.7520 | 1 | 14.500 | 14.500 | 300.0 | n/a | n/a | 1500.0 |  |");
     // rows in the strategies' order, whatever the records' order
     assertThat(flights.indexOf("| none |")).isLessThan(flights.indexOf("| window |"));
     assertThat(flights.indexOf("| full-shuffle |")).isLessThan(flights.indexOf("| mllib-lr |"));

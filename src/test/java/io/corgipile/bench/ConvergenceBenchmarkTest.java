@@ -232,7 +232,14 @@ class ConvergenceBenchmarkTest {
         .hasMessage("Cannot use size 'huge': expected tiny, small, full");
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--size"}))
         .hasMessage("Cannot use option --size: unknown; options are --out, --data, --datasets, --epochs,"
-            + " --partitions, --strategies, --sgd-params, --in-process, --resume, --run, --records");
+            + " --partitions, --strategies, --sgd-params, --in-process, --resume, --memory-limit, --run, --records");
+    assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--memory-limit", "3"}))
+        .hasMessageStartingWith("Cannot use --memory-limit '3': expected a size in bytes with an optional unit");
+    if (System.getenv("BENCH_CGROUP") == null) {
+      assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--memory-limit", "3g"}))
+          .hasMessage("Cannot run the benchmark with --memory-limit 3g: this JVM is in no memory cgroup; start it "
+              + "through scripts/bench, which sets one up (BENCH_CGROUP)");
+    }
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"--run", "higgs:strategies:none:10"}))
         .hasMessage("Cannot run the benchmark: --run and --records go together");
     assertThatThrownBy(() -> ConvergenceBenchmark.RunSpec.parse("higgs:strategies:sorted:10"))

@@ -1,0 +1,56 @@
+package io.corgipile.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The scan bench's arguments and the variants each mode measures. */
+class ScanArgsTest {
+  private static List<String> names(String... argv) {
+    return ScanVariant.chosen(ScanArgs.parse(argv)).stream().map(v -> v.name).toList();
+  }
+
+  @Test
+  void repetitionModeMeasuresEveryReadingWithPlainParquet() {
+    assertThat(names()).containsExactly("parquet", "none", "block", "window", "corgipile", "corgipile-noprefetch");
+    assertThat(names("--variants", "corgipile,block")).containsExactly("parquet", "corgipile", "block");
+  }
+
+  @Test
+  void epochModeAddsBothFullShufflesAndDropsPlainParquet() {
+    assertThat(names("--epochs", "3")).containsExactly("none", "block", "window", "corgipile", "full-shuffle",
+        "shuffled-copy");
+    ScanVariant full = ScanVariant.chosen(ScanArgs.parse(new String[] {"--epochs", "2", "--variants",
+        "full-shuffle"})).get(0);
+    assertThat(full.kind).isEqualTo(ScanVariant.Kind.FULL_SHUFFLE);
+    assertThat(full.describe()).contains("orderBy(rand(seed + epoch))");
+  }
+
+  @Test
+  void buffersMeasureTheBaselineAndEachSize() {
+    assertThat(names("--buffers", "1%,10%,20%")).containsExactly("parquet", "none", "corgipile-1%", "corgipile-10%",
+        "corgipile-20%");
+    ScanVariant ten = ScanVariant.chosen(ScanArgs.parse(new String[] {"--buffers", "10%", "--option",
+        "bufferSize=64m"})).get(2);
+    assertThat(ten.options).containsEntry("bufferSize", "10%").containsEntry("prefetch", "true");
+  }
+
+  @Test
+  void rejectsWithTheOptionAndTheAllowedValues() {
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--epochs", "0"}))
+        .hasMessageStartingWith("Cannot use --epochs '0': expected");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--buffers", "10%,lots"}))
+        .hasMessageStartingWith("Cannot use --buffers 'lots': expected a comma list of buffer sizes, each auto");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--buffers", ","}))
+        .hasMessage("Cannot use --buffers ',': expected a comma list of buffer sizes (1%,10%,20%)");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--memory-limit", "lots"}))
+        .hasMessageStartingWith("Cannot use --memory-limit 'lots': expected a size in bytes");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--variants", "full-shuffle"}))
+        .hasMessageStartingWith("Cannot use --variants full-shuffle without --epochs: it is measured per epoch");
+    assertThatThrownBy(() -> names("--epochs", "2", "--variants", "sorted"))
+        .hasMessage("Cannot use --variants sorted: unknown; known: parquet,none,block,window,corgipile,"
+            + "corgipile-noprefetch,full-shuffle,shuffled-copy");
+  }
+}
