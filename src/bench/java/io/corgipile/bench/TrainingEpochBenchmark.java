@@ -102,13 +102,15 @@ public final class TrainingEpochBenchmark {
   private static void measure(SparkSession spark, ScanArgs args, List<Variant> variants, ScanTable table,
       String command) throws IOException {
     String loadBefore = ScanReport.loadAverage();
+    ScanMeasurement.Context scans = new ScanMeasurement.Context(spark, ScanTable.columns(), false,
+        BufferPeak.register(spark), null, args.seed);
     Map<String, List<Double>> seconds = new LinkedHashMap<>();
     variants.forEach(v -> seconds.put(v.name, new ArrayList<>()));
     StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch\n");
     for (int rep = 0; rep <= args.reps; rep++) { // rep 0 warms up
       for (int k = 0; k < variants.size(); k++) {
         Variant v = variants.get((k + rep) % variants.size());
-        double s = v.pipeline == null ? scan(spark, table) : epoch(spark, table, v);
+        double s = v.pipeline == null ? scan(scans, table) : epoch(spark, table, v);
         System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch%n",
             rep == 0 ? "warmup" : "timed ", rep, v.name, s);
         if (rep > 0) {
@@ -136,9 +138,9 @@ public final class TrainingEpochBenchmark {
     System.out.print(md);
   }
 
-  private static double scan(SparkSession spark, ScanTable table) {
+  private static double scan(ScanMeasurement.Context scans, ScanTable table) {
     ScanVariant parquet = new ScanVariant("parquet", false, Map.of());
-    return ScanMeasurement.measure(spark, parquet, table.path, ScanTable.columns(), "epoch", 0, 0, false).seconds;
+    return ScanMeasurement.measure(scans, parquet, table.path, "epoch", 0, 0, 0).seconds();
   }
 
   private static double epoch(SparkSession spark, ScanTable table, Variant v) {
