@@ -9,14 +9,16 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 
 /**
- * Opens the blocks of one task: reads each file's footer once, checks the row group is the one
- * planned, counts what is read, and names the row group and file in any error.
+ * Opens the blocks of one task: takes each file's footer from the {@link FooterCache} (reading it
+ * when the executor has not read this version of the file yet), checks the file and row group are
+ * the ones planned, counts what is read, and names the row group and file in any error.
  */
 final class BlockOpener {
   private final BlockPlan plan;
@@ -89,9 +91,21 @@ final class BlockOpener {
   private OpenFile open(Block block) throws IOException {
     OpenFile open = files.get(block.file());
     if (open == null) {
-      HadoopInputFile input =
-          HadoopInputFile.fromPath(new Path(plan.files().get(block.file()).path()), settings.hadoopConf());
-      open = new OpenFile(input, BlockPlanner.readFooter(input));
+      DataFile file = plan.files().get(block.file());
+      Path path = new Path(file.path());
+      FileStatus status = path.getFileSystem(settings.hadoopConf()).getFileStatus(path);
+      if (status.getLen() != file.length()) {
+        throw new CorgiPileReadException("the file changed since the scan was planned: it is " + status.getLen()
+            + " bytes long, " + file.length() + " when planned");
+      }
+      HadoopInputFile input = HadoopInputFile.fromStatus(status, settings.hadoopConf());
+      // Keyed by the file as it is now, not as planned: a file rewritten since the plan at the same
+      // length is read again, so the row group check below looks at what will be decoded.
+      FooterCache.Key key = new FooterCache.Key(file.path(), status.getLen(), status.getModificationTime());
+      open = new OpenFile(input, FooterCache.JVM.footer(key, () -> {
+        metrics.footersRead.incrementAndGet();
+        return BlockPlanner.readFooter(input);
+      }));
       files.put(block.file(), open);
     }
     return open;

@@ -91,14 +91,20 @@ final class BlockPlanner {
     }
   }
 
+  /** The file as it was listed: the version whose footer the plan is made from. */
+  static FooterCache.Key footerKey(DataFile file) {
+    return new FooterCache.Key(file.path(), file.length(), file.modificationTime());
+  }
+
   private static List<Block> blocksOf(
       ScanSettings settings, Configuration conf, int index, DataFile file, Filter[] filters) {
-    ParquetMetadata footer;
-    try {
-      footer = readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
-    } catch (IOException e) {
-      throw new CorgiPileReadException("Cannot read Parquet footer of " + file.path() + ": " + message(e), e);
-    }
+    ParquetMetadata footer = FooterCache.JVM.footer(footerKey(file), () -> {
+      try {
+        return readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
+      } catch (IOException e) {
+        throw new CorgiPileReadException("Cannot read Parquet footer of " + file.path() + ": " + message(e), e);
+      }
+    });
     StructType fileSchema;
     try {
       fileSchema = ParquetConversion.sparkSchemaOf(settings, footer.getFileMetaData().getSchema());

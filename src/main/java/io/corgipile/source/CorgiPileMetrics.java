@@ -15,12 +15,13 @@ public final class CorgiPileMetrics {
   public static final String ROWS_READ = "rowsDecoded";
   public static final String PEAK_BUFFER_BYTES = "peakBufferBytes";
   public static final String BUFFERS_FILLED_AHEAD = "buffersFilledAhead";
+  public static final String FOOTERS_READ = "footersRead";
 
   private CorgiPileMetrics() {}
 
   static CustomMetric[] supported() {
     return new CustomMetric[] {new RowGroupsRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes(),
-        new BuffersFilledAhead()};
+        new BuffersFilledAhead(), new FootersRead()};
   }
 
   static CustomTaskMetric[] values(ReaderMetrics m) {
@@ -29,7 +30,8 @@ public final class CorgiPileMetrics {
         value(BYTES_READ, m.bytesRead.get()),
         value(ROWS_READ, m.rowsRead.get()),
         value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get()),
-        value(BUFFERS_FILLED_AHEAD, m.buffersFilledAhead.get())};
+        value(BUFFERS_FILLED_AHEAD, m.buffersFilledAhead.get()),
+        value(FOOTERS_READ, m.footersRead.get())};
   }
 
   private static CustomTaskMetric value(String name, long value) {
@@ -95,6 +97,22 @@ public final class CorgiPileMetrics {
     @Override
     public String description() {
       return "buffers filled ahead of their round";
+    }
+  }
+
+  /**
+   * Parquet footers tasks read from storage: a footer their executor read before, for an earlier
+   * epoch, task or plan, is taken from its {@link FooterCache} and not counted.
+   */
+  public static final class FootersRead extends CustomSumMetric {
+    @Override
+    public String name() {
+      return FOOTERS_READ;
+    }
+
+    @Override
+    public String description() {
+      return "footers read";
     }
   }
 

@@ -12,6 +12,7 @@ final class ReaderMetrics {
   final AtomicLong rowsRead = new AtomicLong();
   final AtomicLong peakBufferBytes = new AtomicLong();
   final AtomicLong buffersFilledAhead = new AtomicLong();
+  final AtomicLong footersRead = new AtomicLong();
 
   void observeBufferBytes(long bytes) {
     peakBufferBytes.accumulateAndGet(bytes, Math::max);

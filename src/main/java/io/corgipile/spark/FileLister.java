@@ -43,7 +43,7 @@ public final class FileLister {
         relation.location().listFiles(emptySeq(), emptySeq()))) {
       InternalRow values = dir.values().copy();
       for (FileStatusWithMetadata f : CollectionConverters.asJava(dir.files())) {
-        files.add(new DataFile(f.getPath().toString(), f.getLen(), values));
+        files.add(new DataFile(f.getPath().toString(), f.getLen(), f.getModificationTime(), values));
       }
     }
     files.sort(Comparator.comparing(DataFile::path));
