@@ -9,7 +9,8 @@ import java.util.Arrays;
  *
  * <p>Tuples live in one byte array used as a log: a replacement is appended at the end, and when
  * the end is reached the live tuples are compacted to the front. The array is at most twice the
- * live bytes (plus one tuple), so compaction costs O(1) amortized per tuple.
+ * live bytes (plus one tuple), or the live bytes plus a {@link #reserve reservation}, so compaction
+ * costs O(1) amortized per tuple.
  *
  * <p>The window's slot count is fixed by the first fill: up to {@code maxRows} tuples, stopping
  * early once {@code maxBytes} of tuple data are held.
@@ -95,6 +96,27 @@ public final class SlidingWindow {
     lengths[slot] = length;
   }
 
+  /**
+   * Makes room for {@code bytes} more tuple bytes, so that appending them does not compact the log:
+   * every tuple emitted from now until those bytes are used stays readable where it was emitted,
+   * which lets a caller hand out many emitted tuples at once. Compacts or grows the log now when
+   * needed; the log then holds at most twice the live bytes, or the live bytes plus {@code bytes}.
+   */
+  public void reserve(long bytes) {
+    if (room() >= bytes) {
+      return;
+    }
+    compact();
+    if (log.length - logEnd < bytes || logEnd > log.length / 2) {
+      grow(Math.max(Math.max(2 * liveBytes, liveBytes + bytes), 64L << 10));
+    }
+  }
+
+  /** The tuple bytes that can be appended before the log must be compacted or grown. */
+  public long room() {
+    return log.length - logEnd;
+  }
+
   /** Emits a random slot and removes it: the drain at the end of the input. */
   public void emitAndRemove() {
     filling = false;
@@ -142,7 +164,7 @@ public final class SlidingWindow {
     int at = logEnd;
     logEnd += length;
     liveBytes += length;
-    peakBytes = Math.max(peakBytes, (long) log.length + (long) offsets.length * INDEX_BYTES_PER_ROW);
+    notePeak();
     return at;
   }
 
@@ -170,5 +192,10 @@ public final class SlidingWindow {
               + " bytes fit; use more partitions or a smaller bufferSize");
     }
     log = Arrays.copyOf(log, (int) wanted);
+    notePeak();
+  }
+
+  private void notePeak() {
+    peakBytes = Math.max(peakBytes, (long) log.length + (long) offsets.length * INDEX_BYTES_PER_ROW);
   }
 }

@@ -55,24 +55,25 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       return new CorgiPilePartitionReader(new BufferedTupleStream(buffers, numFields), buffers.metrics());
     }
     ReaderMetrics metrics = new ReaderMetrics();
-    return new CorgiPilePartitionReader(open(slice, new BlockOpener(plan, settings, metrics), metrics), metrics);
+    if (conf.shuffle() == ShuffleMode.WINDOW) {
+      return new CorgiPilePartitionReader(window(slice, metrics), metrics);
+    }
+    // none and block, when Spark takes rows rather than column batches
+    return new CorgiPilePartitionReader(
+        new DirectTupleStream(rows(slice, new BlockOpener(plan, settings, metrics), metrics)), metrics);
   }
 
   /**
    * Spark takes column batches when it can: {@code none} and {@code block} pass its own vectorized
-   * batches through; {@code corgipile} over primitive columns hands out views of its buffers.
+   * batches through; {@code corgipile} and {@code window} over primitive columns hand out views of
+   * the rows they hold.
    */
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
-    switch (conf.shuffle()) {
-      case NONE:
-      case BLOCK:
-        return settings.supportsColumnar();
-      case CORGIPILE:
-        return settings.supportsColumnar() && settings.fixedWidthRows();
-      default:
-        return false;
-    }
+    return switch (conf.shuffle()) {
+      case NONE, BLOCK -> settings.supportsColumnar();
+      case CORGIPILE, WINDOW -> settings.supportsColumnar() && settings.fixedWidthRows();
+    };
   }
 
   @Override
@@ -82,8 +83,11 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       ShuffledBuffers buffers = shuffledBuffers(slice);
       return new ShuffledBatchReader(buffers, settings.readSchema(), buffers.metrics());
     }
-    // none and block: a round is whole blocks, so the slice starts at a block's first row
     ReaderMetrics metrics = new ReaderMetrics();
+    if (conf.shuffle() == ShuffleMode.WINDOW) {
+      return new WindowBatchReader(window(slice, metrics), settings.readSchema(), metrics);
+    }
+    // none and block: a round is whole blocks, so the slice starts at a block's first row
     return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), slice.blocks, metrics);
   }
 
@@ -135,21 +139,27 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     return task == null ? null : task.getLocalProperty(name);
   }
 
-  /** The slice's rows in this epoch's order, in the modes other than {@code corgipile}. */
-  private TupleStream open(Slice slice, BlockOpener opener, ReaderMetrics metrics) {
-    switch (conf.shuffle()) {
-      case WINDOW:
-        // The window starts afresh at the slice's start and drains at its end, drawing from a stream
-        // of the slice's first fill: each row is still emitted once, whatever the rounds.
-        BufferSize.Capacity capacity = slice.stream.capacity();
-        return new WindowTupleStream(rows(slice, opener, metrics),
-            new SlidingWindow(capacity.maxRows(), capacity.maxBytes(), slice.seeds().random(
-                slice.epoch, slice.partition, EpochSeeds.Purpose.WINDOW_SLOT, slice.range.firstFill())),
-            numFields, metrics);
-      default:
-        // none and block, when Spark takes rows rather than column batches
-        return new DirectTupleStream(rows(slice, opener, metrics));
-    }
+  /**
+   * The slice's rows through a sliding window: the {@code window} mode. With prefetch they are
+   * decoded ahead on a background thread; the window itself runs on the task's thread, on the same
+   * rows in the same order either way.
+   */
+  private WindowTupleStream window(Slice slice, ReaderMetrics metrics) {
+    BlockRowStream rows = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
+    TupleStream source = conf.prefetch()
+        ? new PrefetchedTupleStream(rows, numFields, prefetchThread(slice)) : new DirectTupleStream(rows);
+    // The window starts afresh at the slice's start and drains at its end, drawing from a stream
+    // of the slice's first fill: each row is still emitted once, whatever the rounds.
+    BufferSize.Capacity capacity = slice.stream.capacity();
+    return new WindowTupleStream(source,
+        new SlidingWindow(capacity.maxRows(), capacity.maxBytes(), slice.seeds().random(
+            slice.epoch, slice.partition, EpochSeeds.Purpose.WINDOW_SLOT, slice.range.firstFill())),
+        numFields, metrics);
+  }
+
+  private static String prefetchThread(Slice slice) {
+    return "corgipile-prefetch-" + (slice.task == null ? "" : "stage-" + slice.task.stageId() + "-")
+        + "partition-" + slice.partition;
   }
 
   private static BlockRowStream rows(Slice slice, BlockOpener opener, ReaderMetrics metrics) {
@@ -210,9 +220,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     if (!prefetch) {
       return new ShuffledBuffers(source, filler, first, null, null, metrics);
     }
-    String thread = "corgipile-prefetch-" + (slice.task == null ? "" : "stage-" + slice.task.stageId() + "-")
-        + "partition-" + slice.partition;
-    return new ShuffledBuffers(source, filler, first, buffer(slice), thread, metrics);
+    return new ShuffledBuffers(source, filler, first, buffer(slice), prefetchThread(slice), metrics);
   }
 
   private static BufferFiller filler(Slice slice, BlockRowStream source) {

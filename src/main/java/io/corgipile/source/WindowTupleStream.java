@@ -5,16 +5,20 @@ import io.corgipile.spark.UnsafeRows;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
-/** Storage order through a {@link SlidingWindow}: the {@code window} mode. */
+/**
+ * Storage order through a {@link SlidingWindow}: the {@code window} mode. Its input is the slice's
+ * rows, decoded on the task's thread or ahead of it ({@link PrefetchedTupleStream}); either way the
+ * same rows in the same order, so the window emits the same order.
+ */
 final class WindowTupleStream implements TupleStream {
-  private final BlockRowStream source;
+  private final TupleStream source;
   private final SlidingWindow window;
   private final ReaderMetrics metrics;
   private final UnsafeRow row;
   private boolean sourceDone;
   private long observedBytes;
 
-  WindowTupleStream(BlockRowStream source, SlidingWindow window, int numFields, ReaderMetrics metrics) {
+  WindowTupleStream(TupleStream source, SlidingWindow window, int numFields, ReaderMetrics metrics) {
     this.source = source;
     this.window = window;
     this.metrics = metrics;
@@ -25,7 +29,7 @@ final class WindowTupleStream implements TupleStream {
   public boolean next() throws IOException {
     if (!window.isFilled()) {
       while (source.next()) {
-        UnsafeRow in = source.row();
+        UnsafeRow in = source.get();
         if (!window.tryFill(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes())) {
           // The window is full: this row is the first replacement.
           window.emitAndReplace(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes());
@@ -36,7 +40,7 @@ final class WindowTupleStream implements TupleStream {
       window.endFill();
     } else if (!sourceDone) {
       if (source.next()) {
-        UnsafeRow in = source.row();
+        UnsafeRow in = source.get();
         window.emitAndReplace(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes());
         return emitted();
       }
@@ -47,6 +51,19 @@ final class WindowTupleStream implements TupleStream {
     }
     window.emitAndRemove();
     return emitted();
+  }
+
+  /**
+   * Makes room for {@code bytes} of rows to come, so that the rows emitted meanwhile stay where they
+   * are ({@link SlidingWindow#reserve}).
+   */
+  void reserve(long bytes) {
+    window.reserve(bytes);
+  }
+
+  /** Whether a row of {@code bytes} can come in without moving the rows emitted since {@link #reserve}. */
+  boolean hasRoomFor(long bytes) {
+    return window.room() >= bytes;
   }
 
   private boolean emitted() {

@@ -41,7 +41,7 @@ final class FixedWidthRowEncoder {
     this.kinds = kinds;
     this.columns = columns;
     this.bitSetBytes = UnsafeRows.bitSetBytes(kinds.length);
-    this.rowBytes = bitSetBytes + 8 * kinds.length;
+    this.rowBytes = UnsafeRows.fixedWidthBytes(kinds.length);
   }
 
   /**

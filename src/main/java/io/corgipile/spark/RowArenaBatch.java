@@ -1,13 +1,15 @@
 package io.corgipile.spark;
 
 import io.corgipile.shuffle.TupleShuffleBuffer;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * A column batch that views runs of a {@link TupleShuffleBuffer}'s rows in place, for rows of
- * fields {@code UnsafeRow} keeps in their 8-byte slot (what {@link FixedWidthRowEncoder} writes).
+ * A column batch that views rows in place: runs of a {@link TupleShuffleBuffer}'s rows, or rows
+ * pointed at one by one (those a sliding window emits); for rows of fields {@code UnsafeRow} keeps
+ * in their 8-byte slot (what {@link FixedWidthRowEncoder} writes).
  */
 public final class RowArenaBatch {
   private final RowArenaColumnVector.Rows rows;
@@ -26,6 +28,19 @@ public final class RowArenaBatch {
   /** Points the batch at rows {@code [start, start + n)} of {@code buffer}; valid until the next call. */
   public void point(TupleShuffleBuffer buffer, int start, int n) {
     rows.point(buffer, start, n);
+    batch.setNumRows(n);
+  }
+
+  /**
+   * Points row {@code i} of the batch at {@code row}'s bytes, which must stay where they are until
+   * the batch has been read; {@link #setNumRows} ends the batch.
+   */
+  public void set(int i, UnsafeRow row) {
+    rows.set(i, row);
+  }
+
+  /** Ends a batch of rows {@code [0, n)} pointed at one by one. */
+  public void setNumRows(int n) {
     batch.setNumRows(n);
   }
 

@@ -1,6 +1,7 @@
 package io.corgipile.spark;
 
 import io.corgipile.shuffle.TupleShuffleBuffer;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -11,9 +12,8 @@ import org.apache.spark.unsafe.bitset.BitSetMethods;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * One column of a {@link RowArenaBatch}: a run of {@code UnsafeRow}s held in a {@link
- * TupleShuffleBuffer}, read in place; row {@code i} of the batch is the buffer's row {@code start +
- * i}, in shuffled order. Only for fields {@code UnsafeRow} keeps in their 8-byte slot (primitives,
+ * One column of a {@link RowArenaBatch}: {@code UnsafeRow}s read in place where a {@link
+ * TupleShuffleBuffer} or a sliding window holds them, in the order they are emitted. Only for fields {@code UnsafeRow} keeps in their 8-byte slot (primitives,
  * dates, timestamps), which is what {@link FixedWidthRowEncoder} writes.
  */
 final class RowArenaColumnVector extends ColumnVector {
@@ -36,6 +36,12 @@ final class RowArenaColumnVector extends ColumnVector {
         bases[i] = buffer.chunkOf(position);
         offsets[i] = Platform.BYTE_ARRAY_OFFSET + (int) position;
       }
+    }
+
+    /** Points row {@code i} of the batch at {@code row}'s bytes. */
+    void set(int i, UnsafeRow row) {
+      bases[i] = row.getBaseObject();
+      offsets[i] = row.getBaseOffset();
     }
   }
 

@@ -26,6 +26,11 @@ public final class UnsafeRows {
     return (int) (row.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET);
   }
 
+  /** Bytes of a row of {@code numFields} fields all kept in their 8-byte slots: the bit set, then the slots. */
+  public static int fixedWidthBytes(int numFields) {
+    return bitSetBytes(numFields) + 8 * numFields;
+  }
+
   /** Bytes of a row's null bit set: one bit per field, in whole 8-byte words; the slots follow it. */
   static int bitSetBytes(int numFields) {
     return UnsafeRow.calculateBitSetWidthInBytes(numFields);

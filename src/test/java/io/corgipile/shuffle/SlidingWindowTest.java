@@ -398,4 +398,62 @@ class SlidingWindowTest {
     }
     assertThat(SplitMix64Test.chiSquare(counts)).isLessThan(29.88);
   }
+
+  // ---------------------------------------------------------------- reserve
+
+  @Test
+  void tuplesEmittedAfterAReserveStayWhereTheyWereUntilItsRoomIsUsed() {
+    int length = 24;
+    int batch = 64;
+    List<byte[]> inputs = tuples(3, 3000, length, length);
+    SlidingWindow w = window(100, UNBOUNDED, 5);
+    int next = 0;
+    while (w.tryFill(inputs.get(next), 0, length)) {
+      next++;
+    }
+    List<byte[]> expected = new ArrayList<>();
+    List<byte[]> arrays = new ArrayList<>();
+    List<Integer> offsets = new ArrayList<>();
+    while (next < inputs.size()) {
+      w.reserve((long) batch * length);
+      expected.clear();
+      arrays.clear();
+      offsets.clear();
+      for (int k = 0; k < batch && next < inputs.size(); k++) {
+        assertThat(w.room()).isGreaterThanOrEqualTo(length);
+        w.emitAndReplace(inputs.get(next++), 0, length);
+        expected.add(Arrays.copyOfRange(w.emittedArray(), w.emittedOffset(), w.emittedOffset() + length));
+        arrays.add(w.emittedArray());
+        offsets.add(w.emittedOffset());
+      }
+      // the whole batch is still readable in place, as a batch that views it reads it
+      for (int k = 0; k < expected.size(); k++) {
+        assertStillReadable(arrays.get(k), offsets.get(k), expected.get(k));
+      }
+    }
+  }
+
+  @Test
+  void reservingDoesNotChangeTheOrder() {
+    List<byte[]> inputs = tuples(4, 2000, 16, 16);
+    int[] plain = ids(run(window(50, UNBOUNDED, 8), inputs).emitted);
+    SlidingWindow w = window(50, UNBOUNDED, 8);
+    List<byte[]> emitted = new ArrayList<>();
+    for (int i = 0; i < inputs.size(); i++) {
+      if (i % 37 == 0) {
+        w.reserve(37 * 16);
+      }
+      byte[] t = inputs.get(i);
+      if (!w.isFilled() && w.tryFill(t, 0, t.length)) {
+        continue;
+      }
+      w.emitAndReplace(t, 0, t.length);
+      emitted.add(Arrays.copyOfRange(w.emittedArray(), w.emittedOffset(), w.emittedOffset() + w.emittedLength()));
+    }
+    while (w.size() > 0) {
+      w.emitAndRemove();
+      emitted.add(Arrays.copyOfRange(w.emittedArray(), w.emittedOffset(), w.emittedOffset() + w.emittedLength()));
+    }
+    assertThat(ids(emitted)).isEqualTo(plain);
+  }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The order is a pure function of seed, epoch, row groups and options, and changes with the epoch. */
 class ShuffleOrderTest {
   private static final int ROWS = 20000;
+  private static final String WHOLE_STAGE = "spark.sql.codegen.wholeStage";
   private static String table;
 
   @BeforeAll
@@ -78,6 +79,20 @@ class ShuffleOrderTest {
     assertThat(order("corgipile", "epoch", "true", "epoch", "3"))
         .isEqualTo(order("corgipile", "epoch", "false", "epoch", "3"));
     assertThat(order("block", "fixed", "true")).isEqualTo(order("block", "fixed", "false"));
+  }
+
+  @Test
+  void windowEmitsOneOrderWhicheverThreadDecodesAndHoweverSparkTakesTheRows() {
+    List<List<Long>> batchesPrefetched = order("window", "epoch", "true", "epoch", "3");
+    assertThat(order("window", "epoch", "false", "epoch", "3")).isEqualTo(batchesPrefetched);
+    // without whole-stage code generation Spark takes rows rather than column batches
+    spark().conf().set(WHOLE_STAGE, "false");
+    try {
+      assertThat(order("window", "epoch", "true", "epoch", "3")).isEqualTo(batchesPrefetched);
+      assertThat(order("window", "epoch", "false", "epoch", "3")).isEqualTo(batchesPrefetched);
+    } finally {
+      spark().conf().unset(WHOLE_STAGE);
+    }
   }
 
   @Test
