@@ -89,6 +89,10 @@ public final class TrainingEpochBenchmark {
     }
   }
 
+  static List<String> chosenNames(List<String> names) {
+    return chosen(names).stream().map(Variant::name).toList();
+  }
+
   private static List<Variant> chosen(List<String> names) {
     if (names == null) {
       return VARIANTS;

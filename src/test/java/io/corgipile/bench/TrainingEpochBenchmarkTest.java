@@ -1,0 +1,26 @@
+package io.corgipile.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code scripts/bench epoch}'s choice of variants: all by default, the plain scan always, unknown names named. */
+class TrainingEpochBenchmarkTest {
+  @Test
+  void measuresEveryVariantByDefaultAndThePlainScanAlways() {
+    assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "columns-none",
+        "columns-corgipile", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds");
+    assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
+        .containsExactly("parquet", "columns-corgipile");
+  }
+
+  @Test
+  void anUnknownVariantIsNamedWithTheKnownOnes() {
+    assertThatThrownBy(() -> TrainingEpochBenchmark.chosenNames(List.of("columns")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Cannot run variant 'columns': known variants are parquet, columns-none, columns-corgipile,"
+            + " assembler-corgipile, scaler-corgipile, columns-corgipile-rounds");
+  }
+}
