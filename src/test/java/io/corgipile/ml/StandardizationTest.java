@@ -1,6 +1,5 @@
 package io.corgipile.ml;
 
-import static org.apache.spark.sql.functions.col;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -68,9 +67,8 @@ class StandardizationTest {
   private static FeatureScaling scaling(Dataset<Row> data, SGDClassifier classifier, long directBytes) {
     SGDConfig config = SGDConfig.of(classifier, SGDTask.CLASSIFICATION, "features", "label", 2,
         new LossFunction.Logistic());
-    Dataset<Row> trained = classifier.getWeightCol().isEmpty() ? data.select(col("features"), col("label"))
-        : data.select(col("features"), col("label"), col("weight"));
-    return FeatureSummary.scaling(DatasetInternals.internalRows(trained).toJavaRDD(), config, directBytes);
+    return FeatureSummary.scaling(DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
+        .toJavaRDD(), config, directBytes);
   }
 
   @Test

@@ -27,8 +27,10 @@ class StepCalibrationTest {
     corgipile = TrainingData.spark().read().format("corgipile").option("partitions", "3").load(table);
   }
 
-  private static List<InternalRow> sample(Dataset<Row> data) {
-    return StepCalibration.sample(DatasetInternals.internalRows(data.select("features", "label")).toJavaRDD());
+  /** The sample of {@code data}'s training rows ({@link TrainingRow}'s layout) for {@code config}. */
+  private static List<InternalRow> sample(Dataset<Row> data, SGDConfig config) {
+    return StepCalibration.sample(DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
+        .toJavaRDD());
   }
 
   private static SGDConfig config(SGDParams estimator, SGDTask task, MarginsLoss loss) {
@@ -37,13 +39,14 @@ class StepCalibrationTest {
 
   @Test
   void theSampleIsTheFirstRowsOfPartitionZero() {
-    List<InternalRow> sample = sample(corgipile);
+    List<InternalRow> sample = sample(corgipile,
+        config(new SGDClassifier(), SGDTask.CLASSIFICATION, new LossFunction.Logistic()));
     List<Row> first = corgipile.select("features", "label").javaRDD()
         .mapPartitionsWithIndex((i, it) -> i == 0 ? it : java.util.Collections.emptyIterator(), true)
         .take(StepCalibration.SAMPLE_ROWS);
     assertThat(sample).hasSize(StepCalibration.SAMPLE_ROWS);
     for (int i = 0; i < sample.size(); i++) {
-      assertThat(sample.get(i).getDouble(1)).isEqualTo(first.get(i).getDouble(1));
+      assertThat(sample.get(i).getDouble(TrainingRow.LABEL)).isEqualTo(first.get(i).getDouble(1));
     }
   }
 
@@ -52,8 +55,8 @@ class StepCalibrationTest {
     // the squared loss at a constant step: the largest steps blow up to infinite margins
     Dataset<Row> wide = TrainingData.linear(3_000, 4, 52, 2).selectExpr("features", "label * 10 as label");
     SGDRegressor regressor = new SGDRegressor().setStandardization(false).setStepSchedule("constant");
-    StepCalibration.Choice choice = StepCalibration.choose(sample(wide),
-        config(regressor, SGDTask.REGRESSION, new LossFunction.Squared()), null);
+    SGDConfig config = config(regressor, SGDTask.REGRESSION, new LossFunction.Squared());
+    StepCalibration.Choice choice = StepCalibration.choose(sample(wide, config), config, null);
 
     double[] objectives = choice.objectives();
     assertThat(objectives[0]).isInfinite(); // stepSize 10
@@ -86,8 +89,8 @@ class StepCalibrationTest {
   void aSampleWithoutValidRowsLeavesTheDefault() {
     SGDClassifier classifier = new SGDClassifier().setHandleInvalid("skip");
     Dataset<Row> invalid = corgipile.selectExpr("features", "-1.0 as label");
-    StepCalibration.Choice choice = StepCalibration.choose(sample(invalid),
-        config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic()), null);
+    SGDConfig config = config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic());
+    StepCalibration.Choice choice = StepCalibration.choose(sample(invalid, config), config, null);
     assertThat(choice.sampleRows()).isZero();
     assertThat(choice.stepSize()).isEqualTo(SGDClassifierParams.DEFAULT_STEP_SIZE);
   }
