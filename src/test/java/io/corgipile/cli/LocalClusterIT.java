@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corgipile.cli.Processes.Finished;
 import io.corgipile.examples.HiggsShapedData;
+import io.corgipile.ml.SGDClassificationModel;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -53,7 +54,10 @@ class LocalClusterIT {
       assertThat(m.get("training").get("rowsPerEpoch").asLong()).isEqualTo(20_000);
       // 53% ones: a model that learned nothing scores 0.53, the logistic truth about 0.65
       assertThat(m.get("test").get("accuracy").asDouble()).isGreaterThan(0.6);
-      assertThat(PipelineModel.load(model.toString()).stages()).hasSize(3);
+      // one stage: the classifier on the feature columns themselves (featuresCols)
+      assertThat(PipelineModel.load(model.toString()).stages()).singleElement()
+          .isInstanceOfSatisfying(SGDClassificationModel.class,
+              sgd -> assertThat(sgd.getFeaturesCols()).containsExactly(HiggsShapedData.featureNames()));
       // the executors ran on the workers: each worker's folder has the application's executor
       assertThat(dir.resolve("cluster/work/worker-1")).isNotEmptyDirectory();
       assertThat(dir.resolve("cluster/work/worker-2")).isNotEmptyDirectory();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corgipile.examples.HiggsShapedData;
 import io.corgipile.cli.Processes.Finished;
+import io.corgipile.ml.SGDClassificationModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -56,7 +57,10 @@ class SparkSubmitIT {
     assertThat(r.status()).as(r.output()).isZero();
     JsonNode m = new ObjectMapper().readTree(metrics.toFile());
     assertThat(m.get("test").get("accuracy").asDouble()).isGreaterThan(0.6);
-    assertThat(PipelineModel.load(model.toString()).stages()).hasSize(3);
+    // one stage: the classifier on the feature columns themselves (featuresCols)
+    assertThat(PipelineModel.load(model.toString()).stages()).singleElement()
+        .isInstanceOfSatisfying(SGDClassificationModel.class,
+            sgd -> assertThat(sgd.getFeaturesCols()).containsExactly(HiggsShapedData.featureNames()));
     // the progress line per epoch, through conf/log4j2.properties, and the job's result line
     assertThat(r.output()).contains("SGDClassifier epoch 1/3: objective ", "Trained SGDClassifier on 20,000 rows");
   }
