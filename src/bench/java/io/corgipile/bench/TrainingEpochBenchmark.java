@@ -129,7 +129,7 @@ public final class TrainingEpochBenchmark {
         }
       }
     }
-    double baseline = median(seconds.get("parquet"));
+    double baseline = sortedMedian(seconds.get("parquet"));
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# Training epoch against a plain scan%n%n"
         + "`%s`, %s, table %s: %,d rows, %d row groups, %.1f MB; master %s; medians of %d timed"
         + " repetitions after one warm-up, in rotated order; a training variant's seconds are the mean of its %d"
@@ -139,7 +139,7 @@ public final class TrainingEpochBenchmark {
         command, System.getenv().getOrDefault("BENCH_CODE", "code unknown"), table.path, table.rows, table.rowGroups,
         table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE, loadBefore, ScanReport.loadAverage()));
     for (Variant v : variants) {
-      double m = median(seconds.get(v.name));
+      double m = sortedMedian(seconds.get(v.name));
       md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx |%n", v.name, v.describe, m, m / baseline));
     }
     Files.createDirectories(args.out);
@@ -180,8 +180,7 @@ public final class TrainingEpochBenchmark {
     return Arrays.stream(summary.secondsPerEpoch()).average().orElseThrow();
   }
 
-  private static double median(List<Double> values) {
-    double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  private static double sortedMedian(List<Double> values) {
+    return ScanReport.median(values.stream().mapToDouble(Double::doubleValue).sorted().toArray());
   }
 }

@@ -72,8 +72,7 @@ final class FeatureColumns {
     String[] names = ((SGDParams) stage).getFeaturesCols();
     Set<String> seen = new HashSet<>();
     for (String name : names) {
-      Optional<StructField> field = Arrays.stream(schema.fields()).filter(f -> f.name().equalsIgnoreCase(name))
-          .findFirst();
+      Optional<StructField> field = TrainingRow.field(schema, name);
       if (field.isEmpty()) {
         throw new IllegalArgumentException(cannot(stage) + "featuresCols names '" + name + "', which is not a"
             + " column; the columns are " + Arrays.toString(schema.fieldNames()));

@@ -13,6 +13,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The layout of a row as training reads it, {@code (label, weight, features...)}: the features are
@@ -36,8 +37,7 @@ final class TrainingRow {
   static Column[] columns(SGDConfig config, Dataset<?> dataset) {
     List<Column> columns = new ArrayList<>(List.of(col(config.labelCol()).cast("double")));
     if (config.weighted()) {
-      Optional<StructField> weight = Arrays.stream(dataset.schema().fields())
-          .filter(f -> f.name().equalsIgnoreCase(config.weightCol())).findFirst();
+      Optional<StructField> weight = field(dataset.schema(), config.weightCol());
       if (weight.isEmpty()) {
         throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
             + "' is not a column; the columns are " + Arrays.toString(dataset.columns()));
@@ -58,6 +58,11 @@ final class TrainingRow {
       columns.add(col(config.featuresCol()));
     }
     return columns.toArray(new Column[0]);
+  }
+
+  /** The field {@code name} resolves to, ignoring case as Spark's default resolution does. */
+  static Optional<StructField> field(StructType schema, String name) {
+    return Arrays.stream(schema.fields()).filter(f -> f.name().equalsIgnoreCase(name)).findFirst();
   }
 
   /** A view of a training row's features. */
