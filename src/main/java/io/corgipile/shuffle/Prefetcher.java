@@ -101,6 +101,11 @@ public final class Prefetcher<B> implements AutoCloseable {
     thread.join(TimeUnit.SECONDS.toMillis(30));
   }
 
+  /** Whether the filler has ended, so it no longer touches either buffer. */
+  public boolean stopped() {
+    return !thread.isAlive();
+  }
+
   private static final class Failure {
     final Throwable cause;
 

@@ -9,7 +9,7 @@ import java.util.List;
  *
  * <p>Tuples are copied into byte chunks (an arena), so a buffer of millions of rows is a few
  * thousand arrays, not millions of objects; chunks are kept across fills ({@link #startFill}) so refilling
- * allocates nothing.
+ * allocates nothing, and {@link #release} hands them on to the next buffer in this JVM ({@link ChunkPool}).
  *
  * <p>The shuffle is Rao and Sandelius's: each tuple goes, as it arrives, to a random bucket of
  * about {@value #BUCKET_BYTES} bytes, small enough for a core's L2 cache; {@link #shuffle()} then
@@ -38,6 +38,10 @@ public final class TupleShuffleBuffer {
 
   private final long maxRows;
   private final long maxBytes;
+  private final ChunkPool chunkPool;
+  /** Chunks taken from {@link #chunkPool} and not yet used; used from {@link #takenNext} on. */
+  private byte[][] taken;
+  private int takenNext;
   /** The stream of the current fill. */
   private SplitMix64 random;
   /** The rows the current fill expects, for sizing its buckets. */
@@ -76,12 +80,17 @@ public final class TupleShuffleBuffer {
 
   /** An empty buffer; {@link #startFill} starts each fill. */
   public TupleShuffleBuffer(long maxRows, long maxBytes) {
+    this(maxRows, maxBytes, ChunkPool.SHARED);
+  }
+
+  TupleShuffleBuffer(long maxRows, long maxBytes, ChunkPool chunkPool) {
     if (maxRows < 1 || maxBytes < 1) {
       throw new IllegalArgumentException(
           "Cannot create a tuple buffer: capacity must be positive, got " + maxRows + " rows, " + maxBytes + " bytes");
     }
     this.maxRows = Math.min(maxRows, MAX_ROWS);
     this.maxBytes = maxBytes;
+    this.chunkPool = chunkPool;
   }
 
   public int size() {
@@ -300,7 +309,8 @@ public final class TupleShuffleBuffer {
       if (!affordable(bytes)) {
         return NO_ROOM;
       }
-      pool.add(new byte[bytes]);
+      byte[] released = bytes == CHUNK_BYTES ? takeReleased() : null;
+      pool.add(released != null ? released : new byte[bytes]);
       chunkBytes += bytes;
       chunk = pool.size() - 1;
       nextFree = pool.size();
@@ -311,6 +321,49 @@ public final class TupleShuffleBuffer {
     bucketRoom[bucket] = bucketArray[bucket].length - length;
     placedArray = bucketArray[bucket];
     return (long) chunk << 32;
+  }
+
+  /** A chunk another buffer released, or null. */
+  private byte[] takeReleased() {
+    while (taken == null || takenNext == taken.length) {
+      taken = chunkPool.take();
+      takenNext = 0;
+      if (taken == null) {
+        return null;
+      }
+    }
+    byte[] chunk = taken[takenNext];
+    taken[takenNext++] = null;
+    return chunk;
+  }
+
+  /**
+   * Empties the buffer and hands its chunks to the buffers made after it in this JVM. Nothing may
+   * read this buffer's tuples any more; it may be filled again, with chunks of its own.
+   */
+  public void release() {
+    List<byte[]> chunks = new ArrayList<>(pool.size());
+    for (byte[] chunk : pool) {
+      if (chunk.length == CHUNK_BYTES) {
+        chunks.add(chunk); // shorter ones were cut to a small budget
+      }
+    }
+    if (taken != null) {
+      for (int i = takenNext; i < taken.length; i++) {
+        chunks.add(taken[i]);
+      }
+    }
+    taken = null;
+    pool.clear();
+    oversized.clear();
+    spare.clear();
+    chunkBytes = 0;
+    nextFree = 0;
+    buckets = 0;
+    size = 0;
+    usedBytes = 0;
+    shuffled = false;
+    chunkPool.give(chunks);
   }
 
   /** A kept oversized chunk of at least {@code length} bytes, or null. */

@@ -15,6 +15,8 @@ final class ShuffledBuffers implements Closeable {
   private final BlockRowStream source;
   private final BufferFiller filler;
   private final ReaderMetrics metrics;
+  private final TupleShuffleBuffer first;
+  private final TupleShuffleBuffer second;
   private final TupleShuffleBuffer single;
   private final Prefetcher<TupleShuffleBuffer> prefetcher;
   private boolean prefilled;
@@ -33,6 +35,8 @@ final class ShuffledBuffers implements Closeable {
     this.source = source;
     this.filler = filler;
     this.metrics = metrics;
+    this.first = first;
+    this.second = second;
     if (second == null) {
       this.single = first;
       this.prefetcher = null;
@@ -136,6 +140,7 @@ final class ShuffledBuffers implements Closeable {
     return buffer;
   }
 
+  /** Stops the prefetch thread, hands the buffers' memory on to the next task's, and closes the source. */
   @Override
   public void close() throws IOException {
     try {
@@ -145,7 +150,16 @@ final class ShuffledBuffers implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      source.close();
+      try {
+        if (prefetcher == null || prefetcher.stopped()) {
+          first.release();
+          if (second != null) {
+            second.release();
+          }
+        }
+      } finally {
+        source.close();
+      }
     }
   }
 }

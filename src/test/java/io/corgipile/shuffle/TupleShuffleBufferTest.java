@@ -366,6 +366,57 @@ class TupleShuffleBufferTest {
   }
 
   @Test
+  void releaseHandsTheChunksToTheNextBufferWhichHoldsTheSameOrder() {
+    ChunkPool pool = new ChunkPool();
+    List<byte[]> tuples = randomTuples(11, 3000, 1, 300);
+    List<byte[]> others = randomTuples(12, 3000, 1, 300);
+    TupleShuffleBuffer first = new TupleShuffleBuffer(UNBOUNDED, 400_000, pool);
+    first.startFill(new SplitMix64(3), Long.MAX_VALUE);
+    fillUntilRejected(first, others, 400_000);
+    Set<byte[]> released = pagesOf(first);
+    long before = first.allocatedBytes();
+    first.release();
+    assertThat(first.size()).isZero();
+    assertThat(first.allocatedBytes()).as("its index only: the chunks went to the pool")
+        .isEqualTo(before - released.stream().mapToLong(page -> page.length).sum());
+
+    TupleShuffleBuffer reusing = new TupleShuffleBuffer(UNBOUNDED, 400_000, pool);
+    TupleShuffleBuffer fresh = new TupleShuffleBuffer(UNBOUNDED, 400_000, new ChunkPool());
+    for (TupleShuffleBuffer b : List.of(reusing, fresh)) {
+      b.startFill(new SplitMix64(4), Long.MAX_VALUE);
+      assertHoldsInOrder(b, fillUntilRejected(b, tuples, 400_000));
+      b.shuffle();
+    }
+    assertThat(reusing.size()).isEqualTo(fresh.size());
+    assertThat(reusing.allocatedBytes()).isEqualTo(fresh.allocatedBytes());
+    for (int i = 0; i < fresh.size(); i++) {
+      assertThat(read(reusing, i)).as("tuple %d, read over a released chunk's old bytes", i).isEqualTo(read(fresh, i));
+    }
+    Set<byte[]> reused = pagesOf(reusing);
+    reused.retainAll(released);
+    assertThat(reused).as("chunks of the released buffer, not new ones").isNotEmpty();
+    assertThat(pool.take()).as("the next buffer took every released chunk it needed").isNull();
+  }
+
+  @Test
+  void aReleasedBufferFillsAgainWithChunksOfItsOwn() {
+    ChunkPool pool = new ChunkPool();
+    TupleShuffleBuffer b = new TupleShuffleBuffer(UNBOUNDED, UNBOUNDED, pool);
+    List<byte[]> tuples = randomTuples(13, 500, 1, 100);
+    b.startFill(new SplitMix64(5), Long.MAX_VALUE);
+    fillUntilRejected(b, tuples, UNBOUNDED);
+    b.release();
+    b.release(); // a second close of the reader gives nothing twice
+    byte[][] kept = pool.take();
+    assertThat(Arrays.asList(kept)).isNotEmpty().doesNotContainNull();
+    assertThat(pool.take()).isNull();
+    b.startFill(new SplitMix64(5), Long.MAX_VALUE);
+    assertHoldsInOrder(b, fillUntilRejected(b, tuples, UNBOUNDED));
+    Set<byte[]> own = pagesOf(b);
+    assertThat(Arrays.stream(kept).filter(own::contains).count()).as("released chunks it reads from").isZero();
+  }
+
+  @Test
   void refillWithOtherDataShowsNoStaleBytes() {
     TupleShuffleBuffer b = filling(UNBOUNDED, 500_000, new SplitMix64(0));
     List<byte[]> a = fillUntilRejected(b, randomTuples(9, 3000, 0, 500), 500_000);
