@@ -47,4 +47,16 @@ public final class UnsafeRows {
     long offsetAndSize = row.getLong(ordinal);
     array.pointTo(row.getBaseObject(), row.getBaseOffset() + (offsetAndSize >> 32), (int) offsetAndSize);
   }
+
+  /** Copies {@code to.length} double fields from field {@code ordinal} of {@code row}: consecutive 8-byte slots. */
+  static void copyDoubles(UnsafeRow row, int ordinal, double[] to) {
+    long from = row.getBaseOffset() + bitSetBytes(row.numFields()) + 8L * ordinal;
+    Platform.copyMemory(row.getBaseObject(), from, to, Platform.DOUBLE_ARRAY_OFFSET, 8L * to.length);
+  }
+
+  /** Copies the first {@code to.length} elements of a double {@code array}: they follow its header. */
+  static void copyDoubles(UnsafeArrayData array, double[] to) {
+    long from = array.getBaseOffset() + UnsafeArrayData.calculateHeaderPortionInBytes(array.numElements());
+    Platform.copyMemory(array.getBaseObject(), from, to, Platform.DOUBLE_ARRAY_OFFSET, 8L * to.length);
+  }
 }
