@@ -82,18 +82,26 @@ final class AdaGradSGD implements PartitionSGD {
     return squaredSum > 0 ? config.stepSize() / Math.sqrt(squaredSum) : 0;
   }
 
-  /** {@code x_j} as training sees it, without the centering. */
-  private double scaled(FeatureVector x, int k) {
-    return inverseStd == null ? x.value(k) : x.value(k) * inverseStd[x.index(k)];
+  /** Feature j's {@code value} as training sees it, without the centering. */
+  private double scaled(double value, int j) {
+    return inverseStd == null ? value : value * inverseStd[j];
   }
 
   @Override
   public double margin(FeatureVector x) {
     double dot = 0;
-    for (int k = 0, n = x.numStored(); k < n; k++) {
-      int j = x.index(k);
-      catchUp(j, updates);
-      dot += w[j] * scaled(x, k);
+    double[] dense = x.denseValues();
+    if (dense != null) { // the sparse loop's sum, kept apart: over a plain array, without an index per value
+      for (int j = 0; j < dense.length; j++) {
+        catchUp(j, updates);
+        dot += w[j] * scaled(dense[j], j);
+      }
+    } else {
+      for (int k = 0, n = x.numStored(); k < n; k++) {
+        int j = x.index(k);
+        catchUp(j, updates);
+        dot += w[j] * scaled(x.value(k), j);
+      }
     }
     if (scaledMean != null) {
       for (int j = 0; j < w.length; j++) {

@@ -27,20 +27,30 @@ final class GradientBatch {
    * null); a dense zero counts as an absent feature, so dense and sparse rows train alike.
    */
   void add(FeatureVector x, double derivative, double[] inverseStd) {
-    for (int k = 0, n = x.numStored(); k < n; k++) {
-      double value = x.value(k);
-      if (value == 0) {
-        continue;
+    double[] dense = x.denseValues();
+    if (dense != null) { // a plain array loop: no index or row read per value
+      for (int j = 0; j < dense.length; j++) {
+        add(j, dense[j], derivative, inverseStd);
       }
-      int j = x.index(k);
-      sums[j] += derivative * (inverseStd == null ? value : value * inverseStd[j]);
-      if (!isTouched[j]) {
-        isTouched[j] = true;
-        touched[numTouched++] = j;
+    } else {
+      for (int k = 0, n = x.numStored(); k < n; k++) {
+        add(x.index(k), x.value(k), derivative, inverseStd);
       }
     }
     interceptSum += derivative;
     rows++;
+  }
+
+  /** Adds stored value {@code value} of feature j. */
+  private void add(int j, double value, double derivative, double[] inverseStd) {
+    if (value == 0) {
+      return;
+    }
+    sums[j] += derivative * (inverseStd == null ? value : value * inverseStd[j]);
+    if (!isTouched[j]) {
+      isTouched[j] = true;
+      touched[numTouched++] = j;
+    }
   }
 
   int rows() {

@@ -105,6 +105,10 @@ final class LinearSGD implements PartitionSGD {
 
   @Override
   public double margin(FeatureVector x) {
+    double[] dense = x.denseValues();
+    if (dense != null) {
+      return margin(dense);
+    }
     double dot = 0;
     if (inverseStd == null) {
       for (int k = 0, n = x.numStored(); k < n; k++) {
@@ -126,6 +130,38 @@ final class LinearSGD implements PartitionSGD {
       dot += v[j] * z;
       alongMean += scaledMean[j] * z;
     }
+    return centeredMargin(dot, alongMean);
+  }
+
+  /**
+   * {@link #margin(FeatureVector)} of a dense row, the same sums in the same order over plain arrays:
+   * its loops are the sparse ones', kept apart so the JIT compiles them without an index per value.
+   */
+  private double margin(double[] x) {
+    double dot = 0;
+    if (inverseStd == null) {
+      for (int j = 0; j < x.length; j++) {
+        dot += v[j] * x[j];
+      }
+      return dot * scale + intercept;
+    }
+    if (scaledMean == null) {
+      for (int j = 0; j < x.length; j++) {
+        dot += v[j] * (x[j] * inverseStd[j]);
+      }
+      return dot * scale + intercept;
+    }
+    double alongMean = 0;
+    for (int j = 0; j < x.length; j++) {
+      double z = x[j] * inverseStd[j];
+      dot += v[j] * z;
+      alongMean += scaledMean[j] * z;
+    }
+    return centeredMargin(dot, alongMean);
+  }
+
+  /** The margin from the centered loops' sums, {@code sum_j v_j z_j} and {@code sum_j m_j z_j}. */
+  private double centeredMargin(double dot, double alongMean) {
     return (dot + c * alongMean - (vm + c * scaledMeanNorm2)) * scale + intercept;
   }
 
