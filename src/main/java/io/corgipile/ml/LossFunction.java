@@ -57,6 +57,21 @@ sealed interface LossFunction extends MarginsLoss {
       // -s * sigmoid(-z), in the form that does not overflow for either sign of z
       return z > 0 ? -s * Math.exp(-z) / (1 + Math.exp(-z)) : -s / (1 + Math.exp(z));
     }
+
+    /** {@link #value} and {@link #derivative}, exactly, from one {@code exp(-|z|)} instead of three. */
+    @Override
+    public double lossAndDerivatives(double[] margins, double label, double[] derivatives) {
+      double s = sign(label);
+      double z = s * margins[0];
+      if (z > 0) {
+        double e = Math.exp(-z);
+        derivatives[0] = -s * e / (1 + e);
+        return Math.log1p(e);
+      }
+      double e = Math.exp(z);
+      derivatives[0] = -s / (1 + e);
+      return -z + Math.log1p(e);
+    }
   }
 
   /** {@code max(0, 1 - s m)}, as {@code LinearSVC}. */
