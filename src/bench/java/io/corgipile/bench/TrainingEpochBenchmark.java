@@ -54,6 +54,8 @@ public final class TrainingEpochBenchmark {
       new Variant("parquet", "spark.read().parquet(path), the 29 columns consumed as rows (the baseline)", null, null),
       new Variant("columns-none", "featuresCols, shuffle=none", "none", "columns", EPOCH_ROUNDS),
       new Variant("columns-corgipile", "featuresCols, shuffle=corgipile", "corgipile", "columns", EPOCH_ROUNDS),
+      new Variant("columns-window", "featuresCols, shuffle=window (a sliding window of the same size)", "window",
+          "columns", EPOCH_ROUNDS),
       new Variant("assembler-corgipile", "VectorAssembler, then SGDClassifier, shuffle=corgipile", "corgipile",
           "assembler", EPOCH_ROUNDS),
       new Variant("scaler-corgipile", "VectorAssembler, StandardScaler, then SGDClassifier (standardization=false),"

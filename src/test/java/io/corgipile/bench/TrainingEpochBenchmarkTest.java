@@ -11,7 +11,7 @@ class TrainingEpochBenchmarkTest {
   @Test
   void measuresEveryVariantByDefaultAndThePlainScanAlways() {
     assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "columns-none",
-        "columns-corgipile", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds");
+        "columns-corgipile", "columns-window", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds");
     assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
         .containsExactly("parquet", "columns-corgipile");
   }
@@ -21,6 +21,6 @@ class TrainingEpochBenchmarkTest {
     assertThatThrownBy(() -> TrainingEpochBenchmark.chosenNames(List.of("columns")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot run variant 'columns': known variants are parquet, columns-none, columns-corgipile,"
-            + " assembler-corgipile, scaler-corgipile, columns-corgipile-rounds");
+            + " columns-window, assembler-corgipile, scaler-corgipile, columns-corgipile-rounds");
   }
 }
