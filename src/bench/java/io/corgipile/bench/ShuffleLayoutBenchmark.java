@@ -43,8 +43,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *       the whole buffer; each output batch gathered column by column ({@code out[k] =
  *       col[perm[start + k]]}) into reused {@link OnHeapColumnVector}s.
  *   <li>{@link #bucketedColumns}: Rao-Sandelius as the row arena does it, but each bucket a
- *       column-major page: rows go to random buckets of ~256 KB as they arrive, each bucket is permuted,
- *       and output batches are gathered one bucket at a time.
+ *       column-major page: rows go to random buckets of ~256 KB as they arrive (a batch's rows sorted
+ *       by bucket, then copied a bucket and a column at a time), each bucket is permuted, and output
+ *       batches are gathered one bucket at a time.
  *   <li>{@link #sequentialFloor}: no buffer: the input batches read in order, what a plain scan
  *       pays for reading its rows.
  * </ul>
@@ -92,6 +93,8 @@ public class ShuffleLayoutBenchmark {
 
   /** Distinct input batches, used in turn; the test raises it so every row of a fill is distinct. */
   int inputBatches = 1;
+  /** Rows a bucket's page holds before it grows; 0 for room enough that none grows, the test sets it low. */
+  int bucketRows;
   /** Sees every emitted batch before it is consumed; null but in the test. */
   BatchProbe probe;
 
@@ -130,8 +133,11 @@ public class ShuffleLayoutBenchmark {
   /** The order of each bucket's rows, bucket after bucket: row slots within the bucket. */
   private int[] bucketOrder;
   private int[] bucketStart;
+  // a batch's rows: their buckets, then sorted by bucket, where each bucket's rows start and the next goes
   private int[] bucketOfRow;
-  private int[] slotOfRow;
+  private int[] rowsByBucket;
+  private int[] batchBucketStart;
+  private int[] batchBucketNext;
   private final SplitMix64 bucketRandom = new SplitMix64(3);
 
   private static StructType schema() {
@@ -185,7 +191,8 @@ public class ShuffleLayoutBenchmark {
     // As TupleShuffleBuffer sizes its buckets, with a row of 29 doubles (no null bit set) for 240 bytes.
     buckets = (int) Math.max(1, Math.min(MAX_BUCKETS, (long) rows * COLUMNS * Double.BYTES / BUCKET_BYTES));
     int expected = (rows + buckets - 1) / buckets;
-    int initial = expected + 8 * (int) Math.ceil(Math.sqrt(expected)) + 64; // overflow all but never happens
+    int initial = bucketRows > 0 ? bucketRows
+        : expected + 8 * (int) Math.ceil(Math.sqrt(expected)) + 64; // overflow all but never happens
     pages = new double[buckets][COLUMNS * initial];
     capacity = new int[buckets];
     Arrays.fill(capacity, initial);
@@ -193,7 +200,9 @@ public class ShuffleLayoutBenchmark {
     bucketOrder = new int[rows];
     bucketStart = new int[buckets + 1];
     bucketOfRow = new int[BATCH_ROWS];
-    slotOfRow = new int[BATCH_ROWS];
+    rowsByBucket = new int[BATCH_ROWS];
+    batchBucketStart = new int[buckets + 1];
+    batchBucketNext = new int[buckets];
   }
 
   @Benchmark
@@ -291,21 +300,40 @@ public class ShuffleLayoutBenchmark {
     for (int b = 0, filled = 0; filled < rows; b++) {
       ColumnVector[] in = inputColumns[b % inputBatches];
       int n = Math.min(BATCH_ROWS, rows - filled);
-      // Each row's bucket and slot first, so the copy below runs a column at a time.
+      // Each row's bucket, drawn in arrival order; then the batch's rows sorted by bucket (stably, so
+      // each bucket gets them in arrival order, as a row at a time would place them) and copied a
+      // bucket and a column at a time: a run of contiguous slots, not a store into 29 pages per row.
+      Arrays.fill(batchBucketStart, 0, buckets + 1, 0);
       for (int r = 0; r < n; r++) {
         int bucket = buckets == 1 ? 0 : bucketRandom.nextInt(buckets);
-        int slot = fill[bucket]++;
-        if (slot == capacity[bucket]) {
+        bucketOfRow[r] = bucket;
+        batchBucketStart[bucket + 1]++;
+      }
+      for (int i = 0; i < buckets; i++) {
+        batchBucketStart[i + 1] += batchBucketStart[i];
+      }
+      System.arraycopy(batchBucketStart, 0, batchBucketNext, 0, buckets);
+      for (int r = 0; r < n; r++) {
+        rowsByBucket[batchBucketNext[bucketOfRow[r]]++] = r;
+      }
+      for (int bucket = 0; bucket < buckets; bucket++) {
+        int from = batchBucketStart[bucket];
+        int m = batchBucketStart[bucket + 1] - from;
+        if (m == 0) {
+          continue;
+        }
+        int slot = fill[bucket];
+        while (slot + m > capacity[bucket]) {
           grow(bucket);
         }
-        bucketOfRow[r] = bucket;
-        slotOfRow[r] = slot;
-      }
-      for (int c = 0; c < COLUMNS; c++) {
-        ColumnVector v = in[c];
-        for (int r = 0; r < n; r++) {
-          int bucket = bucketOfRow[r];
-          pages[bucket][c * capacity[bucket] + slotOfRow[r]] = v.getDouble(r);
+        fill[bucket] = slot + m;
+        double[] page = pages[bucket];
+        for (int c = 0; c < COLUMNS; c++) {
+          ColumnVector v = in[c];
+          int base = c * capacity[bucket] + slot;
+          for (int j = 0; j < m; j++) {
+            page[base + j] = v.getDouble(rowsByBucket[from + j]);
+          }
         }
       }
       filled += n;
@@ -350,7 +378,7 @@ public class ShuffleLayoutBenchmark {
     return sum;
   }
 
-  /** A bucket's page with room for twice its rows; only a fill far above the expected size needs it. */
+  /** A bucket's page with room for twice its rows; only a bucket far above its expected size needs it. */
   private void grow(int bucket) {
     int old = capacity[bucket];
     double[] page = new double[COLUMNS * 2 * old];
