@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.spark.sql.vectorized.ColumnVector;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -118,6 +119,17 @@ class ShuffleLayoutBenchmarkTest {
     run(b, b::rowArena, expected);
     run(b, b::columnGather, expected);
     run(b, b::bucketedColumns, expected);
+  }
+
+  @Test
+  void bucketPagesThatFillUpGrow() {
+    ShuffleLayoutBenchmark b = new ShuffleLayoutBenchmark();
+    b.rows = 100_000;
+    b.consumer = "bits";
+    b.inputBatches = (b.rows + ShuffleLayoutBenchmark.BATCH_ROWS - 1) / ShuffleLayoutBenchmark.BATCH_ROWS;
+    b.bucketRows = 100; // about a tenth of what a bucket gets
+    b.setUp();
+    assertShuffled(run(b, b::bucketedColumns, expectedBits(b.rows)), b.rows);
   }
 
   @ParameterizedTest
