@@ -22,6 +22,7 @@ final class ScanArgs {
       Option.flag("cold", "drop the page cache before every run"),
       new Option("seed", "S", "seed of the generated data"),
       new Option("reps", "R", "timed repetitions"),
+      new Option("row-group-rows", "N", "rows per row group of the generated table"),
       new Option("epochs", "N", "epoch mode: every variant reads the table N times in a row"),
       new Option("buffers", "LIST", "corgipile variants at these buffer sizes, next to shuffle=none"),
       new Option("memory-limit", "SIZE", "run the JVM in a memory cgroup of this size (set up by the script)"),
@@ -39,6 +40,8 @@ final class ScanArgs {
   Path out = Path.of("target", "bench-scan");
   Path localDir = Path.of("target", "spark-local");
   int reps = 3;
+  /** Parquet's row count limit per row group, or 0 to leave row groups to the 4 MiB block size alone. */
+  long rowGroupRows;
   /** 0: the repetition mode; else the epochs each variant reads in a row. */
   int epochs;
   String master = "local[2]";
@@ -61,6 +64,7 @@ final class ScanArgs {
     a.out = args.path("out", a.out);
     a.localDir = args.path("local-dir", a.localDir);
     a.reps = args.atLeast("reps", a.reps, 1);
+    a.rowGroupRows = args.count("row-group-rows", a.rowGroupRows, 1);
     a.epochs = args.atLeast("epochs", 0, 1);
     a.master = args.string("master", a.master);
     a.seed = args.integer("seed", a.seed, Long.MIN_VALUE, Long.MAX_VALUE);

@@ -67,9 +67,10 @@ final class ScanReport {
         .collect(Collectors.joining(" "))).append("` (plus Spark's module flags)\n");
     md.append(String.format(Locale.ROOT,
         "- table: `%s`: %,d rows x 29 double columns (label + %d features), sorted by label; %d files, "
-            + "**%d row groups** (%,d-%,d rows each), %.1f MB compressed (snappy), parquet.block.size=%d\n",
+            + "**%d row groups** (%,d-%,d rows each), %.1f MB compressed (snappy), parquet.block.size=%d%s\n",
         table.path, table.rows, ScanTable.FEATURES, table.files, table.rowGroups, table.minRowGroupRows,
-        table.maxRowGroupRows, table.compressedBytes / 1e6, ScanTable.PARQUET_BLOCK_SIZE));
+        table.maxRowGroupRows, table.compressedBytes / 1e6, ScanTable.PARQUET_BLOCK_SIZE,
+        ScanTable.rowCountLimit(args)));
     md.append(table.generatedNow
         ? String.format(Locale.ROOT, "- data generation: %.1f s (this run)\n", table.generationSeconds)
         : String.format(Locale.ROOT, "- data generation: reused table generated %s in %.1f s\n", table.generatedAt,

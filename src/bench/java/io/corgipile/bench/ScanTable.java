@@ -30,6 +30,8 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.DataFrameWriter;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /** The scan benchmark's HIGGS-shaped table: its generation, its lock, and what its footers say. */
@@ -38,6 +40,7 @@ final class ScanTable {
   static final long PARQUET_BLOCK_SIZE = 4L << 20;
   static final String META_FILE = "_bench_meta.properties";
   static final String LAYOUT_VERSION = "2";
+  static final String ROW_COUNT_LIMIT = "parquet.block.row.count.limit";
 
   String path;
   long rows;
@@ -62,7 +65,8 @@ final class ScanTable {
   }
 
   static java.nio.file.Path tableDir(ScanArgs args) {
-    return args.dataRoot.resolve("higgs-like-rows" + args.rows + "-seed" + args.seed);
+    return args.dataRoot.resolve("higgs-like-rows" + args.rows + "-seed" + args.seed
+        + (args.rowGroupRows > 0 ? "-rowgroup" + args.rowGroupRows : ""));
   }
 
   static boolean complete(java.nio.file.Path dir, ScanArgs args) {
@@ -75,7 +79,13 @@ final class ScanTable {
         && String.valueOf(args.seed).equals(p.getProperty("seed"))
         && String.valueOf(FEATURES).equals(p.getProperty("features"))
         && String.valueOf(PARQUET_BLOCK_SIZE).equals(p.getProperty("parquet.block.size"))
+        && String.valueOf(args.rowGroupRows).equals(p.getProperty(ROW_COUNT_LIMIT, "0"))
         && LAYOUT_VERSION.equals(p.getProperty("layout"));
+  }
+
+  /** {@code ", parquet.block.row.count.limit=N"} if --row-group-rows sets it, else empty. */
+  static String rowCountLimit(ScanArgs args) {
+    return args.rowGroupRows > 0 ? ", " + ROW_COUNT_LIMIT + "=" + args.rowGroupRows : "";
   }
 
   static Properties readMeta(java.nio.file.Path meta) {
@@ -96,8 +106,8 @@ final class ScanTable {
     long rows = args.rows;
     int files = (int) Math.max(1, Math.min(64, (rows + 999_999) / 1_000_000));
     int genPartitions = Math.max(2, files);
-    System.err.printf(Locale.ROOT, "[bench-scan] generating %,d rows into %s (%d files, parquet.block.size=%d)%n",
-        rows, dir, files, PARQUET_BLOCK_SIZE);
+    System.err.printf(Locale.ROOT, "[bench-scan] generating %,d rows into %s (%d files, parquet.block.size=%d%s)%n",
+        rows, dir, files, PARQUET_BLOCK_SIZE, rowCountLimit(args));
     long t0 = System.nanoTime();
     List<Column> out = new ArrayList<>();
     out.add(col("label"));
@@ -107,14 +117,17 @@ final class ScanTable {
     String previous = spark.conf().get("spark.sql.shuffle.partitions");
     spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(files));
     try {
-      HiggsShapedData.generate(spark, rows, args.seed, genPartitions)
+      DataFrameWriter<Row> writer = HiggsShapedData.generate(spark, rows, args.seed, genPartitions)
           // the id breaks ties so the range partitioner cuts even files; part-00000 holds the first 0s
           .orderBy(col("label"), col("id"))
           .select(out.toArray(new Column[0]))
           .write()
           .mode("overwrite")
-          .option("parquet.block.size", PARQUET_BLOCK_SIZE)
-          .parquet(dir.toString());
+          .option("parquet.block.size", PARQUET_BLOCK_SIZE);
+      if (args.rowGroupRows > 0) {
+        writer = writer.option(ROW_COUNT_LIMIT, args.rowGroupRows);
+      }
+      writer.parquet(dir.toString());
     } finally {
       spark.conf().set("spark.sql.shuffle.partitions", previous);
     }
@@ -185,6 +198,9 @@ final class ScanTable {
     p.setProperty("features", String.valueOf(FEATURES));
     p.setProperty("label", "double in {0,1}, sorted ascending (all 0s first)");
     p.setProperty("parquet.block.size", String.valueOf(PARQUET_BLOCK_SIZE));
+    if (args.rowGroupRows > 0) {
+      p.setProperty(ROW_COUNT_LIMIT, String.valueOf(args.rowGroupRows));
+    }
     p.setProperty("files", String.valueOf(written.files));
     p.setProperty("rowGroups", String.valueOf(written.rowGroups));
     p.setProperty("compressedBytes", String.valueOf(written.compressedBytes));
