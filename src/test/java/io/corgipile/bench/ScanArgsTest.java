@@ -38,6 +38,19 @@ class ScanArgsTest {
   }
 
   @Test
+  void rowGroupRowsNamesItsOwnTable() {
+    ScanArgs plain = ScanArgs.parse(new String[] {"--rows", "1m"});
+    assertThat(plain.rowGroupRows).isZero();
+    assertThat(ScanTable.tableDir(plain).getFileName().toString()).isEqualTo("higgs-like-rows1000000-seed42");
+    ScanArgs small = ScanArgs.parse(new String[] {"--rows", "1m", "--row-group-rows", "1k", "--epochs", "5"});
+    assertThat(small.rowGroupRows).isEqualTo(1000);
+    assertThat(small.epochs).isEqualTo(5);
+    assertThat(ScanTable.tableDir(small).getFileName().toString())
+        .isEqualTo("higgs-like-rows1000000-seed42-rowgroup1000");
+    assertThat(ScanTable.rowCountLimit(small)).isEqualTo(", parquet.block.row.count.limit=1000");
+  }
+
+  @Test
   void rejectsWithTheOptionAndTheAllowedValues() {
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--epochs", "0"}))
         .hasMessageStartingWith("Cannot use --epochs '0': expected");
@@ -45,6 +58,10 @@ class ScanArgsTest {
         .hasMessageStartingWith("Cannot use --buffers 'lots': expected a comma list of buffer sizes, each auto");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--buffers", ","}))
         .hasMessage("Cannot use --buffers ',': expected a comma list of buffer sizes (1%,10%,20%)");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--row-group-rows", "0"}))
+        .hasMessage("Cannot use --row-group-rows '0': expected a count (10000000, 10m, 500k) >= 1");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--row-group-rows", "many"}))
+        .hasMessageStartingWith("Cannot use --row-group-rows 'many': expected a count");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--memory-limit", "lots"}))
         .hasMessageStartingWith("Cannot use --memory-limit 'lots': expected a size in bytes");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--variants", "full-shuffle"}))
