@@ -51,8 +51,9 @@ final class ScanEpochReport {
     md.append("- machine load average (1/5/15 min) before: ").append(loadBefore).append(", after: ")
         .append(loadAfter).append(" (other processes on the machine disturb the times)\n");
     md.append(String.format(Locale.ROOT, "- table: `%s`: %,d rows x 29 doubles, sorted by label; %d files, %d row "
-            + "groups, **%.1f MB of Parquet files** (one pass); row groups %.1f MB compressed\n", table.path,
-        table.rows, table.files, table.rowGroups, table.fileBytes / 1e6, table.compressedBytes / 1e6));
+            + "groups, **%.1f MB of Parquet files** (one pass); row groups %.1f MB compressed%s\n", table.path,
+        table.rows, table.files, table.rowGroups, table.fileBytes / 1e6, table.compressedBytes / 1e6,
+        ScanTable.rowCountLimit(args)));
     md.append(String.format(Locale.ROOT, "- method: one untimed pass of shuffle=none first; then each variant reads "
         + "the table %d times in a row (epoch e sets the local property corgipile.epoch=e-1; a full shuffle sorts "
         + "by rand(seed + e-1)); an epoch = plan + `queryExecution().toRdd()` + reading all 29 doubles of every "
