@@ -101,8 +101,18 @@ public final class Prefetcher<B> implements AutoCloseable {
     thread.join(TimeUnit.SECONDS.toMillis(30));
   }
 
-  /** Whether the filler has ended, so it no longer touches either buffer. */
-  public boolean stopped() {
+  /**
+   * {@link #close}, for a caller that cannot throw {@link InterruptedException}: an interrupt while
+   * waiting is kept as the thread's interrupt status.
+   *
+   * @return whether the filler has ended, so it no longer touches either buffer
+   */
+  public boolean stop() {
+    try {
+      close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     return !thread.isAlive();
   }
 

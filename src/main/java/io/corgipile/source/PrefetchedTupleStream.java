@@ -78,9 +78,7 @@ final class PrefetchedTupleStream implements TupleStream {
   @Override
   public void close() throws IOException {
     try {
-      prefetcher.close();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      prefetcher.stop();
     } finally {
       source.close();
     }

@@ -144,22 +144,14 @@ final class ShuffledBuffers implements Closeable {
   @Override
   public void close() throws IOException {
     try {
-      if (prefetcher != null) {
-        prefetcher.close();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
-      try {
-        if (prefetcher == null || prefetcher.stopped()) {
-          first.release();
-          if (second != null) {
-            second.release();
-          }
+      if (prefetcher == null || prefetcher.stop()) {
+        first.release();
+        if (second != null) {
+          second.release();
         }
-      } finally {
-        source.close();
       }
+    } finally {
+      source.close();
     }
   }
 }

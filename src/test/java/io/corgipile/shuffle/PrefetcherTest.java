@@ -309,4 +309,24 @@ class PrefetcherTest {
     p.close();
     assertThat(filler.thread.get().isAlive()).isFalse();
   }
+
+  @Test
+  void stopEndsTheFillerAndSaysSo() {
+    Prefetcher<Buf> p = new Prefetcher<>("stop", new CountingFiller(Integer.MAX_VALUE), new Buf(), new Buf());
+    assertThat(p.stop()).as("the filler has ended, so its buffers may be reused").isTrue();
+  }
+
+  @Test
+  void stopByAnInterruptedCallerKeepsItsInterruptStatus() {
+    Prefetcher<Buf> p = new Prefetcher<>("stop-interrupted", new CountingFiller(Integer.MAX_VALUE), new Buf(),
+        new Buf());
+    Thread.currentThread().interrupt();
+    try {
+      p.stop();
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    } finally {
+      Thread.interrupted();
+      assertThat(p.stop()).isTrue();
+    }
+  }
 }
