@@ -8,6 +8,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.execution.QueryExecution;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.columnar.InMemoryRelation;
@@ -22,9 +23,14 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class DatasetInternals {
   private DatasetInternals() {}
 
-  /** The rows of {@code dataset} as Spark's internal rows: no {@code Row} object per row. */
+  /**
+   * The rows of {@code dataset} as Spark's internal rows: no {@code Row} object per row, and when
+   * its plan only picks columns of one columnar scan (and adds double constants), read straight from
+   * the scan's column batches ({@link ScanProjection}); the same rows in the same order either way.
+   */
   public static RDD<InternalRow> internalRows(Dataset<?> dataset) {
-    return classic(dataset).queryExecution().toRdd();
+    QueryExecution execution = classic(dataset).queryExecution();
+    return ScanProjection.of(execution.executedPlan()).map(ScanProjection::rows).orElseGet(execution::toRdd);
   }
 
   /** Whether executing {@code dataset} reads data cached with {@code cache()} or {@code persist()}. */

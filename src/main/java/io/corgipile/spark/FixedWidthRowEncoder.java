@@ -26,11 +26,16 @@ import org.apache.spark.unsafe.bitset.BitSetMethods;
  * <p>The bytes are those {@code UnsafeProjection} writes (null bit set and slot zeroed for a null;
  * slot zeroed, then the value, otherwise), at a fraction of its cost: a tight loop per column
  * instead of a virtual call per field per row. Other schemas use the projection.
+ *
+ * <p>A field whose column is {@link #NO_COLUMN} is left zero and not null, for the caller to write
+ * (a constant of a projection, {@link ScanProjection}).
  */
 final class FixedWidthRowEncoder {
   private enum Kind { BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE }
 
   private static final int TILE_ROWS = 64;
+  /** The column of a field the encoder leaves to its caller. */
+  static final int NO_COLUMN = -1;
 
   private final Kind[] kinds;
   private final int[] columns;
@@ -46,7 +51,7 @@ final class FixedWidthRowEncoder {
 
   /**
    * An encoder for rows of {@code output}, whose field {@code i} is column {@code columns[i]} of the
-   * batches; null when some field is not a fixed-width primitive.
+   * batches (or {@link #NO_COLUMN}); null when some field is not a fixed-width primitive.
    */
   static FixedWidthRowEncoder forSchema(StructType output, int[] columns) {
     StructField[] fields = output.fields();
@@ -97,7 +102,43 @@ final class FixedWidthRowEncoder {
         }
       }
       for (int field = 0; field < kinds.length; field++) {
-        encodeColumn(batch.column(columns[field]), field, from, to, target);
+        if (columns[field] == NO_COLUMN) {
+          for (int r = from; r < to; r++) {
+            Platform.putLong(target, Platform.BYTE_ARRAY_OFFSET + (long) r * rowBytes + bitSetBytes + 8L * field, 0L);
+          }
+        } else {
+          encodeColumn(batch.column(columns[field]), field, from, to, target);
+        }
+      }
+    }
+  }
+
+  /**
+   * Writes the first {@code n} rows of a {@link RowArenaBatch} one after another into {@code target},
+   * from its start, field {@code i} from field {@code columns[i]} of the rows it views: each row's
+   * slots copied as they are (a fixed-width field's slot is the same bytes in any such row), its null
+   * bits moved with them. A row at a time, as the rows lie apart in the arena.
+   */
+  void encode(RowArenaColumnVector.Rows rows, int n, byte[] target) {
+    for (int r = 0; r < n; r++) {
+      Object base = rows.base(r);
+      long offset = rows.offset(r);
+      long sourceSlots = offset + rows.bitSetBytes();
+      long row = Platform.BYTE_ARRAY_OFFSET + (long) r * rowBytes;
+      for (int word = 0; word < bitSetBytes; word += 8) {
+        Platform.putLong(target, row + word, 0L);
+      }
+      for (int field = 0; field < columns.length; field++) {
+        int column = columns[field];
+        long slot = row + bitSetBytes + 8L * field;
+        if (column == NO_COLUMN) {
+          Platform.putLong(target, slot, 0L);
+        } else if (BitSetMethods.isSet(base, offset, column)) {
+          BitSetMethods.set(target, row, field);
+          Platform.putLong(target, slot, 0L);
+        } else {
+          Platform.putLong(target, slot, Platform.getLong(base, sourceSlots + 8L * column));
+        }
       }
     }
   }

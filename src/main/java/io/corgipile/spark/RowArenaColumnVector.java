@@ -43,6 +43,21 @@ final class RowArenaColumnVector extends ColumnVector {
       bases[i] = row.getBaseObject();
       offsets[i] = row.getBaseOffset();
     }
+
+    /** The object row {@code i} of the batch lies in. */
+    Object base(int i) {
+      return bases[i];
+    }
+
+    /** Where row {@code i} of the batch starts in {@link #base}. */
+    long offset(int i) {
+      return offsets[i];
+    }
+
+    /** Bytes of a row's null bit set; its slots follow. */
+    int bitSetBytes() {
+      return bitSetBytes;
+    }
   }
 
   private final Rows rows;
@@ -54,6 +69,11 @@ final class RowArenaColumnVector extends ColumnVector {
     this.rows = rows;
     this.field = field;
     this.slot = rows.bitSetBytes + 8L * field;
+  }
+
+  /** The rows this column's batch views. */
+  Rows rows() {
+    return rows;
   }
 
   @Override

@@ -87,6 +87,34 @@ class FeatureColumnsTest {
     assertThat(onColumns.intercept()).isEqualTo(onVector.intercept());
   }
 
+  /**
+   * A plain select of the table's double columns is read from the scan's column batches, one with an
+   * expression through Spark's projection: the same rows in the same order, so the same model.
+   */
+  @Test
+  void modelFromTheScansBatchesEqualsModelFromSparksRows(@TempDir Path dir) {
+    String table = dir.resolve("t").toString();
+    columns.orderBy("label").withColumn("w", col("id").mod(3).cast("double")).coalesce(1).write()
+        .option("parquet.block.size", 16 * 1024).parquet(table);
+    for (String shuffle : new String[] {"corgipile", "none", "window"}) {
+      Dataset<Row> read = TrainingData.spark().read().format("corgipile").option("partitions", "3")
+          .option("shuffle", shuffle).load(table);
+      Dataset<Row> computedLabel = read.withColumn("label2", col("label").plus(0.0));
+      for (boolean weighted : new boolean[] {false, true}) {
+        SGDClassifier classifier = classifier().setMaxIter(2).setFeaturesCols(NAMES);
+        if (weighted) {
+          classifier.setWeightCol("w");
+        }
+        SGDClassificationModel fromBatches = classifier.fit(read);
+        SGDClassificationModel fromRows = classifier.copy(ParamMap.empty()).setLabelCol("label2").fit(computedLabel);
+        assertThat(fromBatches.coefficients().toArray()).as("%s, weighted %s", shuffle, weighted)
+            .containsExactly(fromRows.coefficients().toArray());
+        assertThat(fromBatches.intercept()).isEqualTo(fromRows.intercept());
+        assertThat(fromBatches.summary().objectiveHistory()).containsExactly(fromRows.summary().objectiveHistory());
+      }
+    }
+  }
+
   @Test
   void columnsOfAnyNumericTypeOrBooleanAreCastToDouble() {
     Dataset<Row> typed = columns.select(col("label"), col("x0").cast("float").as("f"), col("x1").multiply(100)

@@ -101,6 +101,52 @@ class FixedWidthRowEncoderTest {
   }
 
   @Test
+  void leavesFieldsWithoutAColumnZeroAndNotNull() {
+    StructType output = new StructType().add("d", DataTypes.DoubleType).add("constant", DataTypes.DoubleType);
+    ColumnarBatch batch = batch(SCHEMA, 200, 3);
+    FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, new int[] {9, FixedWidthRowEncoder.NO_COLUMN});
+    byte[] encoded = new byte[200 * encoder.rowBytes()];
+    java.util.Arrays.fill(encoded, (byte) 0x5a);
+    encoder.encode(batch, encoded);
+    UnsafeRow row = new UnsafeRow(2);
+    for (int r = 0; r < 200; r++) {
+      row.pointTo(encoded, Platform.BYTE_ARRAY_OFFSET + (long) r * encoder.rowBytes(), encoder.rowBytes());
+      assertThat(row.isNullAt(0)).isEqualTo(batch.column(9).isNullAt(r));
+      assertThat(row.isNullAt(1)).isFalse();
+      assertThat(row.getLong(1)).isZero();
+    }
+  }
+
+  @Test
+  void writesArenaRowsAsItWritesTheirColumns() {
+    int rows = 300;
+    ColumnarBatch batch = batch(SCHEMA, rows, 4);
+    // The arena's rows: the batch's rows as UnsafeProjection writes them, viewed in reverse order.
+    UnsafeProjection projection = UnsafeProjection.create(SCHEMA);
+    RowArenaColumnVector.Rows arena = new RowArenaColumnVector.Rows(SCHEMA.size(), rows);
+    for (int r = 0; r < rows; r++) {
+      arena.set(rows - 1 - r, projection.apply(batch.getRow(r)).copy());
+    }
+    int[] picked = {9, 3, FixedWidthRowEncoder.NO_COLUMN, 0, 8, 9};
+    StructType output = new StructType();
+    for (int i = 0; i < picked.length; i++) {
+      output = output.add("f" + i, picked[i] < 0 ? DataTypes.DoubleType : SCHEMA.fields()[picked[i]].dataType());
+    }
+    FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, picked);
+    byte[] fromArena = new byte[rows * encoder.rowBytes()];
+    java.util.Arrays.fill(fromArena, (byte) 0x5a);
+    encoder.encode(arena, rows, fromArena);
+    byte[] fromColumns = new byte[rows * encoder.rowBytes()];
+    encoder.encode(batch, fromColumns);
+    for (int r = 0; r < rows; r++) {
+      byte[] expected = java.util.Arrays.copyOfRange(fromColumns, (rows - 1 - r) * encoder.rowBytes(),
+          (rows - r) * encoder.rowBytes());
+      byte[] actual = java.util.Arrays.copyOfRange(fromArena, r * encoder.rowBytes(), (r + 1) * encoder.rowBytes());
+      assertThat(actual).as("row %d", r).isEqualTo(expected);
+    }
+  }
+
+  @Test
   void declinesSchemasWithVariableWidthOrDecimalFields() {
     assertThat(FixedWidthRowEncoder.forSchema(new StructType().add("s", DataTypes.StringType), new int[] {0})).isNull();
     assertThat(FixedWidthRowEncoder.forSchema(
