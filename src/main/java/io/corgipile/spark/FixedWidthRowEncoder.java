@@ -41,12 +41,37 @@ final class FixedWidthRowEncoder {
   private final int[] columns;
   private final int bitSetBytes;
   private final int rowBytes;
+  /** See {@link #runs(int[])}. */
+  private final int[] runs;
 
   private FixedWidthRowEncoder(Kind[] kinds, int[] columns) {
     this.kinds = kinds;
     this.columns = columns;
     this.bitSetBytes = UnsafeRows.bitSetBytes(kinds.length);
     this.rowBytes = UnsafeRows.fixedWidthBytes(kinds.length);
+    this.runs = runs(columns);
+  }
+
+  /**
+   * The fields as runs of consecutive fields from consecutive columns, three ints a run: first
+   * field, first column, length; fields without a column are in no run.
+   */
+  private static int[] runs(int[] columns) {
+    int[] runs = new int[3 * columns.length];
+    int n = 0;
+    for (int field = 0; field < columns.length; field++) {
+      if (columns[field] == NO_COLUMN) {
+        continue;
+      }
+      if (n > 0 && runs[n - 3] + runs[n - 1] == field && runs[n - 2] + runs[n - 1] == columns[field]) {
+        runs[n - 1]++;
+      } else {
+        runs[n++] = field;
+        runs[n++] = columns[field];
+        runs[n++] = 1;
+      }
+    }
+    return java.util.Arrays.copyOf(runs, n);
   }
 
   /**
@@ -116,28 +141,34 @@ final class FixedWidthRowEncoder {
   /**
    * Writes the first {@code n} rows of a {@link RowArenaBatch} one after another into {@code target},
    * from its start, field {@code i} from field {@code columns[i]} of the rows it views: each row's
-   * slots copied as they are (a fixed-width field's slot is the same bytes in any such row), its null
-   * bits moved with them. A row at a time, as the rows lie apart in the arena.
+   * slots copied as they are (a fixed-width field's slot is the same bytes in any such row), a run of
+   * consecutive fields in one copy, its null bits moved with them. A row at a time, as the rows lie
+   * apart in the arena.
    */
   void encode(RowArenaColumnVector.Rows rows, int n, byte[] target) {
+    int sourceBitSetBytes = rows.bitSetBytes();
     for (int r = 0; r < n; r++) {
       Object base = rows.base(r);
       long offset = rows.offset(r);
-      long sourceSlots = offset + rows.bitSetBytes();
       long row = Platform.BYTE_ARRAY_OFFSET + (long) r * rowBytes;
       for (int word = 0; word < bitSetBytes; word += 8) {
         Platform.putLong(target, row + word, 0L);
       }
       for (int field = 0; field < columns.length; field++) {
-        int column = columns[field];
-        long slot = row + bitSetBytes + 8L * field;
-        if (column == NO_COLUMN) {
-          Platform.putLong(target, slot, 0L);
-        } else if (BitSetMethods.isSet(base, offset, column)) {
-          BitSetMethods.set(target, row, field);
-          Platform.putLong(target, slot, 0L);
-        } else {
-          Platform.putLong(target, slot, Platform.getLong(base, sourceSlots + 8L * column));
+        if (columns[field] == NO_COLUMN) {
+          Platform.putLong(target, row + bitSetBytes + 8L * field, 0L);
+        }
+      }
+      long sourceSlots = offset + sourceBitSetBytes;
+      for (int i = 0; i < runs.length; i += 3) {
+        Platform.copyMemory(base, sourceSlots + 8L * runs[i + 1], target, row + bitSetBytes + 8L * runs[i],
+            8L * runs[i + 2]);
+      }
+      if (BitSetMethods.anySet(base, offset, sourceBitSetBytes / 8)) {
+        for (int field = 0; field < columns.length; field++) {
+          if (columns[field] != NO_COLUMN && BitSetMethods.isSet(base, offset, columns[field])) {
+            BitSetMethods.set(target, row, field);
+          }
         }
       }
     }
