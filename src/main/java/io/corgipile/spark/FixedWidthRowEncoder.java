@@ -27,8 +27,9 @@ import org.apache.spark.unsafe.bitset.BitSetMethods;
  * slot zeroed, then the value, otherwise), at a fraction of its cost: a tight loop per column
  * instead of a virtual call per field per row. Other schemas use the projection.
  *
- * <p>A field whose column is {@link #NO_COLUMN} is left zero and not null, for the caller to write
- * (a constant of a projection, {@link ScanProjection}).
+ * <p>For a projection ({@link ScanProjection}) a double field may come from a column of another
+ * numeric type or a boolean, converted as Spark's cast to double converts it; and a field whose
+ * column is {@link #NO_COLUMN} is left zero and not null, for the caller to write (a constant).
  */
 final class FixedWidthRowEncoder {
   private enum Kind { BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE }
@@ -38,29 +39,32 @@ final class FixedWidthRowEncoder {
   static final int NO_COLUMN = -1;
 
   private final Kind[] kinds;
+  /** The kind each field is read as from its column: its own kind, or one converted to a double. */
+  private final Kind[] sourceKinds;
   private final int[] columns;
   private final int bitSetBytes;
   private final int rowBytes;
-  /** See {@link #runs(int[])}. */
+  /** See {@link #runs()}. */
   private final int[] runs;
 
-  private FixedWidthRowEncoder(Kind[] kinds, int[] columns) {
+  private FixedWidthRowEncoder(Kind[] kinds, Kind[] sourceKinds, int[] columns) {
     this.kinds = kinds;
+    this.sourceKinds = sourceKinds;
     this.columns = columns;
     this.bitSetBytes = UnsafeRows.bitSetBytes(kinds.length);
     this.rowBytes = UnsafeRows.fixedWidthBytes(kinds.length);
-    this.runs = runs(columns);
+    this.runs = runs();
   }
 
   /**
-   * The fields as runs of consecutive fields from consecutive columns, three ints a run: first
-   * field, first column, length; fields without a column are in no run.
+   * The fields copied as they are, as runs of consecutive fields from consecutive columns, three
+   * ints a run: first field, first column, length. Fields without a column or converted are in none.
    */
-  private static int[] runs(int[] columns) {
+  private int[] runs() {
     int[] runs = new int[3 * columns.length];
     int n = 0;
     for (int field = 0; field < columns.length; field++) {
-      if (columns[field] == NO_COLUMN) {
+      if (columns[field] == NO_COLUMN || converted(field)) {
         continue;
       }
       if (n > 0 && runs[n - 3] + runs[n - 1] == field && runs[n - 2] + runs[n - 1] == columns[field]) {
@@ -79,15 +83,39 @@ final class FixedWidthRowEncoder {
    * batches (or {@link #NO_COLUMN}); null when some field is not a fixed-width primitive.
    */
   static FixedWidthRowEncoder forSchema(StructType output, int[] columns) {
+    return forProjection(output, columns, new DataType[columns.length]);
+  }
+
+  /**
+   * As {@link #forSchema}, field {@code i} converted from a column of type {@code sources[i]} when
+   * that is not null: to a double field from a boolean or a numeric type other than decimal; null
+   * when some conversion is not one of those.
+   */
+  static FixedWidthRowEncoder forProjection(StructType output, int[] columns, DataType[] sources) {
     StructField[] fields = output.fields();
     Kind[] kinds = new Kind[fields.length];
+    Kind[] sourceKinds = new Kind[fields.length];
     for (int i = 0; i < fields.length; i++) {
       kinds[i] = kindOf(fields[i].dataType());
       if (kinds[i] == null) {
         return null;
       }
+      sourceKinds[i] = kinds[i];
+      if (sources[i] != null && !sources[i].equals(fields[i].dataType())) {
+        boolean number = sources[i] instanceof BooleanType || sources[i] instanceof ByteType
+            || sources[i] instanceof ShortType || sources[i] instanceof IntegerType || sources[i] instanceof LongType
+            || sources[i] instanceof FloatType;
+        if (kinds[i] != Kind.DOUBLE || !number) {
+          return null;
+        }
+        sourceKinds[i] = kindOf(sources[i]);
+      }
     }
-    return new FixedWidthRowEncoder(kinds, columns.clone());
+    return new FixedWidthRowEncoder(kinds, sourceKinds, columns.clone());
+  }
+
+  private boolean converted(int field) {
+    return sourceKinds[field] != kinds[field];
   }
 
   private static Kind kindOf(DataType t) {
@@ -131,6 +159,8 @@ final class FixedWidthRowEncoder {
           for (int r = from; r < to; r++) {
             Platform.putLong(target, Platform.BYTE_ARRAY_OFFSET + (long) r * rowBytes + bitSetBytes + 8L * field, 0L);
           }
+        } else if (converted(field)) {
+          encodeAsDouble(batch.column(columns[field]), field, from, to, target);
         } else {
           encodeColumn(batch.column(columns[field]), field, from, to, target);
         }
@@ -154,12 +184,15 @@ final class FixedWidthRowEncoder {
       for (int word = 0; word < bitSetBytes; word += 8) {
         Platform.putLong(target, row + word, 0L);
       }
+      long sourceSlots = offset + sourceBitSetBytes;
       for (int field = 0; field < columns.length; field++) {
         if (columns[field] == NO_COLUMN) {
           Platform.putLong(target, row + bitSetBytes + 8L * field, 0L);
+        } else if (converted(field)) { // a null's slot is zero, read as 0.0: zero again
+          Platform.putDouble(target, row + bitSetBytes + 8L * field,
+              slotAsDouble(sourceKinds[field], base, sourceSlots + 8L * columns[field]));
         }
       }
-      long sourceSlots = offset + sourceBitSetBytes;
       for (int i = 0; i < runs.length; i += 3) {
         Platform.copyMemory(base, sourceSlots + 8L * runs[i + 1], target, row + bitSetBytes + 8L * runs[i],
             8L * runs[i + 2]);
@@ -170,6 +203,40 @@ final class FixedWidthRowEncoder {
             BitSetMethods.set(target, row, field);
           }
         }
+      }
+    }
+  }
+
+  /** A slot of a field of {@code kind}, as Spark's cast to double converts its value. */
+  private static double slotAsDouble(Kind kind, Object base, long slot) {
+    switch (kind) {
+      case BOOLEAN: return Platform.getBoolean(base, slot) ? 1.0 : 0.0;
+      case BYTE: return Platform.getByte(base, slot);
+      case SHORT: return Platform.getShort(base, slot);
+      case INT: return Platform.getInt(base, slot);
+      case LONG: return Platform.getLong(base, slot);
+      case FLOAT: return Platform.getFloat(base, slot);
+      default: return Platform.getDouble(base, slot);
+    }
+  }
+
+  /** A column of a type other than double into a double field, as Spark's cast converts it. */
+  private void encodeAsDouble(ColumnVector v, int field, int from, int to, byte[] target) {
+    long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
+    boolean nulls = v.hasNull();
+    Kind kind = sourceKinds[field];
+    for (int r = from; r < to; r++) {
+      if (present(v, nulls, r, field, target)) {
+        double value = switch (kind) {
+          case BOOLEAN -> v.getBoolean(r) ? 1.0 : 0.0;
+          case BYTE -> v.getByte(r);
+          case SHORT -> v.getShort(r);
+          case INT -> v.getInt(r);
+          case LONG -> v.getLong(r);
+          case FLOAT -> v.getFloat(r);
+          case DOUBLE -> v.getDouble(r);
+        };
+        Platform.putDouble(target, slot + (long) r * rowBytes, value);
       }
     }
   }

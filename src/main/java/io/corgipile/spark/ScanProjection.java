@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.InputAdapter;
@@ -16,14 +17,15 @@ import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * A plan that only picks columns of one columnar scan and adds double constants (the shape of a
- * training {@code select} over a table of numeric columns), read straight from the scan's column
+ * A plan that only picks columns of one columnar scan, casts numbers to doubles and adds double
+ * constants (the shape of a training {@code select} over a table of numeric columns), read straight from the scan's column
  * batches: the rows are the bytes Spark's generated column-to-row conversion and projection would
  * write, in the same order, without their calls per value.
  *
@@ -37,20 +39,25 @@ final class ScanProjection {
   private final StructType schema;
   /** The scan column of each output field, or {@link FixedWidthRowEncoder#NO_COLUMN} for a constant. */
   private final int[] columns;
+  /** The type each field is cast from, or null when it is its column's value as it is. */
+  private final DataType[] sources;
   /** The constant of each field whose column is {@link FixedWidthRowEncoder#NO_COLUMN}. */
   private final double[] constants;
 
-  private ScanProjection(BatchScanExec scan, StructType schema, int[] columns, double[] constants) {
+  private ScanProjection(BatchScanExec scan, StructType schema, int[] columns, DataType[] sources,
+      double[] constants) {
     this.scan = scan;
     this.schema = schema;
     this.columns = columns;
+    this.sources = sources;
     this.constants = constants;
   }
 
   /**
    * The projection {@code plan} executes, when it is a columnar V2 scan under at most one projection
-   * of its columns and double constants, every field kept in an 8-byte slot; empty otherwise (a
-   * filter, a cast, an expression, a vector column, another source), for Spark to run as it is.
+   * of its columns, their casts to double from numbers or booleans, and double constants, every
+   * field kept in an 8-byte slot; empty otherwise (a filter, another cast or expression, a vector
+   * column, another source), for Spark to run as it is.
    */
   static Optional<ScanProjection> of(SparkPlan plan) {
     ProjectExec project = null;
@@ -78,9 +85,14 @@ final class ScanProjection {
     // NamedExpression is a Scala trait over the class Expression, which Java does not see: hence Object.
     List<?> fields = project == null ? scanOutput : CollectionConverters.asJava(project.projectList());
     int[] columns = new int[fields.size()];
+    DataType[] sources = new DataType[fields.size()];
     double[] constants = new double[fields.size()];
     for (int i = 0; i < columns.length; i++) {
       Object e = fields.get(i) instanceof Alias alias ? alias.child() : fields.get(i);
+      if (e instanceof Cast cast && cast.dataType() instanceof DoubleType && cast.child() instanceof Attribute a) {
+        sources[i] = a.dataType(); // a number or boolean to double: the encoder converts it, or declines
+        e = a;
+      }
       if (e instanceof Attribute attribute) {
         columns[i] = indexOf(scanOutput, attribute);
         if (columns[i] < 0) {
@@ -94,10 +106,10 @@ final class ScanProjection {
       }
     }
     StructType schema = plan.schema();
-    if (FixedWidthRowEncoder.forSchema(schema, columns) == null) {
+    if (FixedWidthRowEncoder.forProjection(schema, columns, sources) == null) {
       return Optional.empty();
     }
-    return Optional.of(new ScanProjection(scan, schema, columns, constants));
+    return Optional.of(new ScanProjection(scan, schema, columns, sources, constants));
   }
 
   private static int indexOf(List<AttributeReference> output, Attribute attribute) {
@@ -111,7 +123,7 @@ final class ScanProjection {
 
   /** The plan's rows, partition for partition and in the order the plan gives them. */
   RDD<InternalRow> rows() {
-    return scan.executeColumnar().toJavaRDD().mapPartitions(new Rows(schema, columns, constants)).rdd();
+    return scan.executeColumnar().toJavaRDD().mapPartitions(new Rows(schema, columns, sources, constants)).rdd();
   }
 
   /** One partition's batches as rows: one reused {@code UnsafeRow}, valid until the next. */
@@ -120,17 +132,20 @@ final class ScanProjection {
 
     private final StructType schema;
     private final int[] columns;
+    private final DataType[] sources;
     private final double[] constants;
 
-    Rows(StructType schema, int[] columns, double[] constants) {
+    Rows(StructType schema, int[] columns, DataType[] sources, double[] constants) {
       this.schema = schema;
       this.columns = columns;
+      this.sources = sources;
       this.constants = constants;
     }
 
     @Override
     public Iterator<InternalRow> call(Iterator<ColumnarBatch> batches) {
-      return new ProjectedBatchRows(batches, FixedWidthRowEncoder.forSchema(schema, columns), columns, constants);
+      return new ProjectedBatchRows(batches, FixedWidthRowEncoder.forProjection(schema, columns, sources), columns,
+          constants);
     }
   }
 }

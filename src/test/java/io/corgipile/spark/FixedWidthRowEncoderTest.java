@@ -147,6 +147,24 @@ class FixedWidthRowEncoderTest {
   }
 
   @Test
+  void convertsOnlyNumbersAndBooleansAndOnlyToDouble() {
+    StructType d = new StructType().add("x", DataTypes.DoubleType);
+    int[] first = {0};
+    for (org.apache.spark.sql.types.DataType from : new org.apache.spark.sql.types.DataType[] {DataTypes.BooleanType,
+        DataTypes.ByteType, DataTypes.ShortType, DataTypes.IntegerType, DataTypes.LongType, DataTypes.FloatType}) {
+      assertThat(FixedWidthRowEncoder.forProjection(d, first, new org.apache.spark.sql.types.DataType[] {from}))
+          .as("from %s", from).isNotNull();
+    }
+    for (org.apache.spark.sql.types.DataType from : new org.apache.spark.sql.types.DataType[] {DataTypes.DateType,
+        DataTypes.TimestampType, DataTypes.StringType, DataTypes.createDecimalType(10, 2)}) {
+      assertThat(FixedWidthRowEncoder.forProjection(d, first, new org.apache.spark.sql.types.DataType[] {from}))
+          .as("from %s", from).isNull();
+    }
+    assertThat(FixedWidthRowEncoder.forProjection(new StructType().add("x", DataTypes.LongType), first,
+        new org.apache.spark.sql.types.DataType[] {DataTypes.IntegerType})).as("int to long").isNull();
+  }
+
+  @Test
   void declinesSchemasWithVariableWidthOrDecimalFields() {
     assertThat(FixedWidthRowEncoder.forSchema(new StructType().add("s", DataTypes.StringType), new int[] {0})).isNull();
     assertThat(FixedWidthRowEncoder.forSchema(

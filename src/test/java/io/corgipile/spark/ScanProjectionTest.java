@@ -40,7 +40,9 @@ class ScanProjectionTest {
             "case when id % 11 = 0 then null else cast(id as double) / 7 end as a",
             "case when id % 13 = 0 then double('NaN') when id % 17 = 0 then -0.0 else sin(id) end as b",
             "case when id % 5 = 0 then null else cast(id * 3 as double) end as c",
-            "cast(id as int) as n")
+            "cast(id as int) as n", "case when id % 7 = 0 then null else cast(id % 2 as int) end as ilabel",
+            "cast(id as long) * 1000003 as l", "case when id % 3 = 0 then null else cast(id as float) / 3 end as f",
+            "id % 4 = 0 as flag", "cast(id % 100 as byte) as by", "cast(id as short) as sh")
         .write().option("parquet.block.row.count.limit", 700).parquet(table);
   }
 
@@ -79,6 +81,19 @@ class ScanProjectionTest {
     assertThat(DatasetInternals.internalRows(df).getNumPartitions()).isEqualTo(3);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"none", "corgipile"})
+  void castsNumbersAndBooleansToDoubleAsSparkDoes(String shuffle) {
+    Dataset<Row> df = corgipile(shuffle).select(col("ilabel").cast("double"), lit(1.0), col("n").cast("double"),
+        col("l").cast("double"), col("f").cast("double"), col("flag").cast("double"), col("by").cast("double"),
+        col("sh").cast("double"), col("a"));
+    ScanProjection projection = ScanProjection.of(plan(df)).orElseThrow();
+    List<List<String>> direct = partitions(projection.rows());
+    List<List<String>> spark = partitions(((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().toRdd());
+    assertThat(direct.stream().mapToInt(List::size).sum()).isEqualTo(6000);
+    assertThat(direct).isEqualTo(spark);
+  }
+
   @Test
   void readsThePlainScanOfColumnsAndTheirNullsAsSparkDoes() {
     Dataset<Row> df = corgipile("corgipile").select("a", "c");
@@ -95,7 +110,10 @@ class ScanProjectionTest {
   void leavesEveryOtherShapeToSpark() {
     SparkSession spark = SharedSpark.get();
     Dataset<Row> df = corgipile("corgipile");
-    assertThat(ScanProjection.of(plan(df.select(col("n").cast("double"))))).as("a cast").isEmpty();
+    assertThat(ScanProjection.of(plan(df.select(col("a").cast("float"))))).as("a cast to float").isEmpty();
+    assertThat(ScanProjection.of(plan(df.select(col("a").cast("string"))))).as("a cast to string").isEmpty();
+    assertThat(ScanProjection.of(plan(df.select(col("n").cast("decimal(12,2)").cast("double")))))
+        .as("a cast of a cast").isEmpty();
     assertThat(ScanProjection.of(plan(df.select(col("a").plus(1))))).as("an expression").isEmpty();
     assertThat(ScanProjection.of(plan(df.select(col("a"), lit(1))))).as("an int constant").isEmpty();
     assertThat(ScanProjection.of(plan(df.select(col("a"), lit(null).cast("double"))))).as("a null constant")
