@@ -11,7 +11,8 @@ class TrainingEpochBenchmarkTest {
   @Test
   void measuresEveryVariantByDefaultAndThePlainScanAlways() {
     assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "columns-none",
-        "columns-corgipile", "columns-window", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds");
+        "columns-corgipile", "columns-window", "columns-none-projected", "columns-corgipile-projected",
+        "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds");
     assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
         .containsExactly("parquet", "columns-corgipile");
   }
@@ -21,6 +22,6 @@ class TrainingEpochBenchmarkTest {
     assertThatThrownBy(() -> TrainingEpochBenchmark.chosenNames(List.of("columns")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot run variant 'columns': known variants are parquet, columns-none, columns-corgipile,"
-            + " columns-window, assembler-corgipile, scaler-corgipile, columns-corgipile-rounds");
+            + " columns-window, columns-none-projected, columns-corgipile-projected, assembler-corgipile, scaler-corgipile, columns-corgipile-rounds");
   }
 }
