@@ -6,7 +6,6 @@ import re
 from importlib import metadata
 
 import corgipile
-from conftest import REPO
 
 
 def test_jar_path_is_the_built_jar_inside_the_package(jar):
@@ -16,8 +15,8 @@ def test_jar_path_is_the_built_jar_inside_the_package(jar):
     assert filecmp.cmp(path, jar, shallow=False)
 
 
-def test_version_is_the_poms(spark):
-    with open(os.path.join(REPO, "pom.xml")) as pom:
+def test_version_is_the_poms(repo):
+    with open(os.path.join(repo, "pom.xml")) as pom:
         version = re.search(r"<artifactId>corgipile-spark_2.13</artifactId>\s*<version>([^<]+)</version>",
                             pom.read()).group(1)
     assert metadata.version("corgipile") == version.replace("-SNAPSHOT", ".dev0")

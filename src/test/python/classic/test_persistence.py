@@ -7,10 +7,9 @@ from pyspark.ml import Pipeline, PipelineModel
 from pyspark.ml.feature import VectorAssembler
 
 from corgipile.ml import SGDClassificationModel, SGDClassifier, SGDRegressionModel, SGDRegressor
-from conftest import REPO
 
 # Saved by the Java API at commit 4077e3f (src/test/resources; the Java tests load it too).
-JAVA_SAVED_MODEL = os.path.join(REPO, "src", "test", "resources", "models", "binary-classifier-4077e3f")
+JAVA_SAVED_MODEL = os.path.join("src", "test", "resources", "models", "binary-classifier-4077e3f")
 
 
 def _predictions(model, df):
@@ -77,8 +76,8 @@ def test_python_saved_models_load_in_java(spark, tmp_path, binary_df):
     assert java_stage.intercept() == model.intercept
 
 
-def test_java_saved_models_load_in_python(spark, tmp_path, binary_df):
-    saved = SGDClassificationModel.load(JAVA_SAVED_MODEL)
+def test_java_saved_models_load_in_python(spark, repo, tmp_path, binary_df):
+    saved = SGDClassificationModel.load(os.path.join(repo, JAVA_SAVED_MODEL))
     assert saved.uid == "sgdClassifier_saved_at_4077e3f" and saved.getThreshold() == 0.4
 
     jvm = spark._jvm

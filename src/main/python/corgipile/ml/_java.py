@@ -9,7 +9,7 @@ imports the result; for "io.corgipile.ml" that lands in Python's standard "io" m
 from typing import Any
 
 from pyspark.ml.param import Param, TypeConverters
-from pyspark.ml.util import JavaMLReader, try_remote_read
+from pyspark.ml.util import JavaMLReader, MLReader
 from pyspark.ml.wrapper import JavaModel, JavaWrapper
 from pyspark.sql.utils import is_remote
 
@@ -20,6 +20,46 @@ class _Reader(JavaMLReader):
     @classmethod
     def _java_loader_class(cls, clazz) -> str:
         return clazz._java_class
+
+
+class _RemoteReader(MLReader):
+    """Reads on a Spark Connect server through the Java class the wrapper names: pyspark's
+    RemoteMLReader derives the name from the Python module instead."""
+
+    def __init__(self, clazz) -> None:
+        super().__init__()
+        self._clazz = clazz
+
+    def load(self, path: str):
+        import pyspark.sql.connect.proto as pb2
+        from pyspark.ml.connect.serialize import deserialize, deserialize_param
+        from pyspark.ml.util import RemoteModelRef
+        from pyspark.sql.connect.session import SparkSession
+
+        is_model = issubclass(self._clazz, JavaModel)
+        command = pb2.Command()
+        command.ml_command.read.CopyFrom(pb2.MlCommand.Read(path=path, operator=pb2.MlOperator(
+            name=self._clazz._java_class,
+            type=pb2.MlOperator.OPERATOR_TYPE_MODEL if is_model else pb2.MlOperator.OPERATOR_TYPE_ESTIMATOR)))
+        _, properties, _ = SparkSession.getActiveSession().client.execute_command(command)
+        result = deserialize(properties)
+        stage = self._clazz(RemoteModelRef(result.obj_ref.id)) if is_model else self._clazz()
+        stage._resetUid(result.uid)
+        stage._set(**{name: deserialize_param(value) for name, value in result.params.params.items()})
+        return stage
+
+
+class ConnectUnsupportedError(NotImplementedError):
+    """What a stage cannot do in a Spark Connect session."""
+
+
+def require_classic(what: str) -> None:
+    """Fails in a Spark Connect session, before the server would refuse with its own trace."""
+    if is_remote():
+        raise ConnectUnsupportedError(
+            f"Cannot get {what} in a Spark Connect session: the Connect server of Spark 4.2 lets a client"
+            " call only the model methods on its allow-list (MLUtils.ALLOWED_ATTRIBUTES), which names MLlib's"
+            " own models; load the saved model in a classic session to read it")
 
 
 class JavaMirror:
@@ -46,6 +86,17 @@ class JavaMirror:
                 value = java_obj.getDefault(java_param).get()
                 defaults[param.name] = list(value) if _is_list(param) else value
         self._setDefault(**defaults)
+
+    def getOrDefault(self, param: Any) -> Any:
+        """In a Spark Connect session the defaults stay in the Java class on the server: an unset
+        param has none here, which this says rather than pyspark's bare KeyError."""
+        param = self._resolveParam(param)
+        if is_remote() and not self.isDefined(param):
+            raise ConnectUnsupportedError(
+                f"Cannot get param {param.name} of {self.uid} in a Spark Connect session: it is not set, and"
+                " its default is known to the Java class on the server only (set it, or see explainParams()"
+                " in a classic session)")
+        return super().getOrDefault(param)
 
     def _set(self, **kwargs: Any):
         """Lets the JVM check each value first, so a bad one fails here with the Java message."""
@@ -74,9 +125,8 @@ class JavaMirror:
         return java_param.w(JavaWrapper._new_java_array(list(value), gateway.jvm.java.lang.String))
 
     @classmethod
-    @try_remote_read
-    def read(cls) -> JavaMLReader:
-        return _Reader(cls)
+    def read(cls) -> MLReader:
+        return _RemoteReader(cls) if is_remote() else _Reader(cls)
 
     @classmethod
     def _from_java(cls, java_stage: Any):

@@ -8,11 +8,11 @@ from pyspark.ml.classification import (
     _JavaProbabilisticClassifier,
 )
 from pyspark.ml.linalg import Matrix, Vector
-from pyspark.ml.util import HasTrainingSummary, JavaMLReadable, JavaMLWritable
+from pyspark.ml.util import JavaMLReadable, JavaMLWritable
 
-from corgipile.ml._java import JavaMirror
+from corgipile.ml._java import JavaMirror, require_classic
 from corgipile.ml._params import _SGDClassifierParams, _SGDSetters
-from corgipile.ml.summary import SGDTrainingSummary
+from corgipile.ml.summary import _HasTrainingSummary
 
 
 class _SGDThresholdSetters(_SGDClassifierParams):
@@ -109,7 +109,7 @@ class SGDClassificationModel(
     _SGDClassifierParams,
     JavaMLWritable,
     JavaMLReadable["SGDClassificationModel"],
-    HasTrainingSummary[SGDTrainingSummary],
+    _HasTrainingSummary,
 ):
     """A linear classifier trained by SGDClassifier, as LogisticRegressionModel."""
 
@@ -125,27 +125,28 @@ class SGDClassificationModel(
     @property
     def coefficients(self) -> Vector:
         """The weights w of w.x + b; a multinomial model has coefficientMatrix instead."""
+        require_classic("coefficients")
         return self._call_java("coefficients")
 
     @property
     def intercept(self) -> float:
         """The intercept b of w.x + b; a multinomial model has interceptVector instead."""
+        require_classic("intercept")
         return self._call_java("intercept")
 
     @property
     def coefficientMatrix(self) -> Matrix:
         """One row of coefficients per class (multinomial), or one row (binary)."""
+        require_classic("coefficientMatrix")
         return self._call_java("coefficientMatrix")
 
     @property
     def interceptVector(self) -> Vector:
         """One intercept per row of coefficientMatrix."""
+        require_classic("interceptVector")
         return self._call_java("interceptVector")
 
     @property
     def isMultinomial(self) -> bool:
+        require_classic("isMultinomial")
         return self._call_java("isMultinomial")
-
-    @property
-    def _summaryCls(self) -> type:
-        return SGDTrainingSummary

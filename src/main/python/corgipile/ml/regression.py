@@ -5,11 +5,11 @@ from typing import Any, List, Optional
 from pyspark import keyword_only
 from pyspark.ml.linalg import Vector
 from pyspark.ml.regression import _JavaRegressionModel, _JavaRegressor
-from pyspark.ml.util import HasTrainingSummary, JavaMLReadable, JavaMLWritable
+from pyspark.ml.util import JavaMLReadable, JavaMLWritable
 
-from corgipile.ml._java import JavaMirror
+from corgipile.ml._java import JavaMirror, require_classic
 from corgipile.ml._params import _SGDRegressorParams, _SGDSetters
-from corgipile.ml.summary import SGDTrainingSummary
+from corgipile.ml.summary import _HasTrainingSummary
 
 
 class SGDRegressor(
@@ -76,7 +76,7 @@ class SGDRegressionModel(
     _SGDRegressorParams,
     JavaMLWritable,
     JavaMLReadable["SGDRegressionModel"],
-    HasTrainingSummary[SGDTrainingSummary],
+    _HasTrainingSummary,
 ):
     """A linear regression model trained by SGDRegressor: prediction = w.x + b."""
 
@@ -92,13 +92,11 @@ class SGDRegressionModel(
     @property
     def coefficients(self) -> Vector:
         """The weights w of w.x + b."""
+        require_classic("coefficients")
         return self._call_java("coefficients")
 
     @property
     def intercept(self) -> float:
         """The intercept b of w.x + b."""
+        require_classic("intercept")
         return self._call_java("intercept")
-
-    @property
-    def _summaryCls(self) -> type:
-        return SGDTrainingSummary

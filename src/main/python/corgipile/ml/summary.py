@@ -6,17 +6,32 @@ from pyspark.ml.linalg import Matrix, Vector
 from pyspark.ml.wrapper import JavaWrapper
 from pyspark.sql.utils import is_remote
 
+from corgipile.ml._java import require_classic
+
+
+class _HasTrainingSummary:
+    """The summary of a model trained in this process. Not pyspark's HasTrainingSummary: in a Spark
+    Connect session that one would fetch figures the server refuses to give (require_classic)."""
+
+    @property
+    def hasSummary(self) -> bool:
+        """Whether summary is available: on a model just trained in a classic session, not on a loaded one."""
+        return not is_remote() and self._call_java("hasSummary")
+
+    @property
+    def summary(self) -> "SGDTrainingSummary":
+        """How training went; fails where hasSummary is false."""
+        require_classic("the training summary")
+        return SGDTrainingSummary(self._call_java("summary"))
+
 
 class SGDTrainingSummary(JavaWrapper):
     """How training went, epoch by epoch (Java's io.corgipile.ml.SGDTrainingSummary). Kept with the
     model in memory, not saved with it."""
 
     def _array(self, name: str) -> list:
-        """A Java array of numbers (or of arrays of them) as lists. Not through _call_java in this
-        process: pyspark's pickled double[] fails to load ("array() argument 1 must be a unicode
-        character"); py4j reads the elements."""
-        if is_remote():
-            return self._call_java(name)
+        """A Java array of numbers (or of arrays of them) as lists, read by py4j: through _call_java,
+        pyspark's pickled double[] fails to load ("array() argument 1 must be a unicode character")."""
         from py4j.java_collections import JavaArray  # not in the Spark Connect client
 
         return [list(x) if isinstance(x, JavaArray) else x for x in getattr(self._java_obj, name)()]
