@@ -9,8 +9,7 @@ from pyspark.ml import Pipeline, PipelineModel
 from pyspark.ml.feature import VectorAssembler
 from pyspark.ml.linalg import Vectors
 
-from corgipile.ml import SGDClassificationModel, SGDClassifier
-from corgipile.ml._java import ConnectUnsupportedError
+from corgipile.ml import ConnectUnsupportedError, SGDClassificationModel, SGDClassifier
 
 
 @pytest.fixture(scope="module")

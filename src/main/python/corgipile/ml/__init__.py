@@ -3,11 +3,13 @@ session's classpath: see corgipile.jar_path())."""
 
 import sys
 
+from corgipile.ml._java import ConnectUnsupportedError
 from corgipile.ml.classification import SGDClassificationModel, SGDClassifier
 from corgipile.ml.regression import SGDRegressionModel, SGDRegressor
 from corgipile.ml.summary import SGDTrainingSummary
 
-__all__ = ["SGDClassifier", "SGDClassificationModel", "SGDRegressor", "SGDRegressionModel", "SGDTrainingSummary"]
+__all__ = ["SGDClassifier", "SGDClassificationModel", "SGDRegressor", "SGDRegressionModel", "SGDTrainingSummary",
+           "ConnectUnsupportedError"]
 
 # A saved Pipeline or PipelineModel names its stages by Java class, and pyspark imports the module
 # "io.corgipile.ml" for ours (its class-name mapping only rewrites org.apache.spark). "io" is
