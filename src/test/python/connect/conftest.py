@@ -66,7 +66,11 @@ def server_port(repo, jar, tmp_path_factory):
         yield port
     finally:
         server.terminate()
-        server.wait(30)
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:  # a server that ignores SIGTERM must not outlive the tests
+            server.kill()
+            server.wait()
 
 
 @pytest.fixture(scope="session", autouse=True)
