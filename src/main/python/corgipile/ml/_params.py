@@ -4,7 +4,7 @@ SGDRegressorParams declare them.
 pyspark needs each Param declared on the class. Each doc here is the first words of the Java doc;
 the whole Java doc (with the allowed values) and the default are taken from the Java object when a
 stage is made (see _java.JavaMirror), so the Java classes stay their one home.
-src/test/python/test_params.py checks names, docs and converters against the Java stages.
+src/test/python/classic/test_params.py checks names, docs and converters against the Java stages.
 """
 
 from typing import List
