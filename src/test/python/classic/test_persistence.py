@@ -2,7 +2,9 @@
 
 import io
 import os
+import sys
 
+import pytest
 from pyspark.ml import Pipeline, PipelineModel
 from pyspark.ml.feature import VectorAssembler
 
@@ -92,6 +94,19 @@ def test_java_saved_models_load_in_python(spark, repo, tmp_path, binary_df):
     pipeline = PipelineModel.load(str(tmp_path / "pipeline"))
     assert type(pipeline.stages[0]) is SGDRegressionModel
     assert pipeline.stages[0].intercept == java_model.intercept()
+
+
+def test_stage_load_does_not_depend_on_the_module_name_pipelines_need(monkeypatch, tmp_path, binary_df):
+    """Without the "io.corgipile.ml" entry, a stage still loads (through the Java class its wrapper
+    names), while a pipeline load fails as the README says."""
+    model = SGDClassifier(maxIter=2).fit(binary_df)
+    model.save(str(tmp_path / "model"))
+    PipelineModel(stages=[model]).save(str(tmp_path / "pipeline"))
+    monkeypatch.delitem(sys.modules, "io.corgipile.ml")
+
+    assert SGDClassificationModel.load(str(tmp_path / "model")).coefficients == model.coefficients
+    with pytest.raises(ModuleNotFoundError, match="No module named 'io.corgipile'"):
+        PipelineModel.load(str(tmp_path / "pipeline"))
 
 
 def test_python_io_module_is_untouched():
