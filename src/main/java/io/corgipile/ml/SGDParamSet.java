@@ -154,7 +154,8 @@ public final class SGDParamSet implements java.io.Serializable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     ColumnsParam(String uid, String name, String doc) {
-      super(uid, name, doc);
+      // The data class is how a Spark Connect server converts a client's value (an array literal).
+      super(uid, name, doc, String[].class);
     }
 
     @Override

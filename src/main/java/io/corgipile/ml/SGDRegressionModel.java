@@ -44,6 +44,15 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
     return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
+  /**
+   * The uid of {@link SGDParams#uid()}, declared on the class too: py4j (pyspark's bridge) does not
+   * find a default method inherited through another interface, and pyspark calls uid() on every stage.
+   */
+  @Override
+  public String uid() {
+    return sgdParams().uid;
+  }
+
   @Override
   public LinearFit fit() {
     return fit;

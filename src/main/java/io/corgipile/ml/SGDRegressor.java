@@ -47,6 +47,15 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
     return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
+  /**
+   * The uid of {@link SGDParams#uid()}, declared on the class too: py4j (pyspark's bridge) does not
+   * find a default method inherited through another interface, and pyspark calls uid() on every stage.
+   */
+  @Override
+  public String uid() {
+    return sgdParams().uid;
+  }
+
   /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
   @Override
   public StructType transformSchema(StructType schema) {

@@ -1,0 +1,115 @@
+"""The training summary of an SGD model, as Python values."""
+
+from typing import List
+
+from pyspark.ml.linalg import Matrix, Vector
+from pyspark.ml.wrapper import JavaWrapper
+from pyspark.sql.utils import is_remote
+
+from corgipile.ml._java import require_classic
+
+
+class _HasTrainingSummary:
+    """The summary of a model trained in this process. Not pyspark's HasTrainingSummary: in a Spark
+    Connect session that one would fetch figures the server refuses to give (require_classic)."""
+
+    @property
+    def hasSummary(self) -> bool:
+        """Whether summary is available: on a model just trained in a classic session, not on a loaded one."""
+        return not is_remote() and self._call_java("hasSummary")
+
+    @property
+    def summary(self) -> "SGDTrainingSummary":
+        """How training went; fails where hasSummary is false."""
+        require_classic("the training summary")
+        return SGDTrainingSummary(self._call_java("summary"))
+
+
+class SGDTrainingSummary(JavaWrapper):
+    """How training went, epoch by epoch (Java's io.corgipile.ml.SGDTrainingSummary). Kept with the
+    model in memory, not saved with it."""
+
+    def _array(self, name: str) -> list:
+        """A Java array of numbers (or of arrays of them) as lists, read by py4j: through _call_java,
+        pyspark's pickled double[] fails to load ("array() argument 1 must be a unicode character")."""
+        from py4j.java_collections import JavaArray  # not in the Spark Connect client
+
+        return [list(x) if isinstance(x, JavaArray) else x for x in getattr(self._java_obj, name)()]
+
+    def _floats(self, name: str) -> List[float]:
+        return [float(x) for x in self._array(name)]
+
+    def _ints(self, name: str) -> List[int]:
+        return [int(x) for x in self._array(name)]
+
+    @property
+    def objectiveHistory(self) -> List[float]:
+        """Per epoch: the mean weighted loss of its rows, each taken before its update, plus the penalty."""
+        return self._floats("objectiveHistory")
+
+    @property
+    def totalIterations(self) -> int:
+        """Epochs run: maxIter, or fewer when tol stopped training."""
+        return int(self._call_java("totalIterations"))
+
+    @property
+    def rowsPerEpoch(self) -> List[int]:
+        return self._ints("rowsPerEpoch")
+
+    @property
+    def secondsPerEpoch(self) -> List[float]:
+        """Per epoch: wall-clock seconds of its Spark jobs (one per round)."""
+        return self._floats("secondsPerEpoch")
+
+    @property
+    def rowsPerSecond(self) -> List[float]:
+        return self._floats("rowsPerSecond")
+
+    @property
+    def roundsPerEpoch(self) -> List[int]:
+        """Per epoch: the rounds it ran, each one Spark job after which the partition models were averaged."""
+        return self._ints("roundsPerEpoch")
+
+    @property
+    def secondsPerRound(self) -> List[List[float]]:
+        return [[float(x) for x in epoch] for epoch in self._array("secondsPerRound")]
+
+    @property
+    def bytesToExecutorsPerEpoch(self) -> List[int]:
+        return self._ints("bytesToExecutorsPerEpoch")
+
+    @property
+    def bytesFromExecutorsPerEpoch(self) -> List[int]:
+        return self._ints("bytesFromExecutorsPerEpoch")
+
+    @property
+    def residualsLost(self) -> int:
+        return int(self._call_java("residualsLost"))
+
+    @property
+    def stepSize(self) -> float:
+        """The initial step training used: stepSize when set, else the one calibration chose."""
+        return float(self._call_java("stepSize"))
+
+    @property
+    def skippedRows(self) -> int:
+        """Invalid rows left out per epoch with handleInvalid=skip."""
+        return int(self._call_java("skippedRows"))
+
+    @property
+    def coefficientsHistory(self) -> List[Vector]:
+        """Per epoch: the coefficients after it; fails for a multinomial model."""
+        return list(self._call_java("coefficientsHistory"))
+
+    @property
+    def interceptHistory(self) -> List[float]:
+        """Per epoch: the intercept after it; fails for a multinomial model."""
+        return self._floats("interceptHistory")
+
+    @property
+    def coefficientMatrixHistory(self) -> List[Matrix]:
+        return list(self._call_java("coefficientMatrixHistory"))
+
+    @property
+    def interceptVectorHistory(self) -> List[Vector]:
+        return list(self._call_java("interceptVectorHistory"))

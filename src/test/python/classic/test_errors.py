@@ -1,0 +1,39 @@
+"""Errors raised in the JVM reach Python as pyspark exceptions carrying the Java message."""
+
+import re
+
+import pytest
+from pyspark.errors import IllegalArgumentException
+
+from corgipile.ml import SGDClassifier, SGDRegressor
+
+
+def test_bad_param_value_fails_when_set_with_the_java_message():
+    clf = SGDClassifier()
+    with pytest.raises(IllegalArgumentException) as error:
+        clf.setStepSize(-1)
+    assert str(error.value).startswith(
+        f"Cannot set param stepSize of {clf.uid} to '-1.0': allowed values are numbers > 0")
+    assert not clf.isSet(clf.stepSize)  # the bad value was not kept
+
+
+def test_bad_param_value_in_the_constructor():
+    with pytest.raises(IllegalArgumentException,
+                       match=re.escape("to 'cubic': allowed values are squared, huber")):
+        SGDRegressor(loss="cubic")
+
+
+def test_unknown_shuffle_mode_of_the_source(spark, tmp_path, binary_df):
+    binary_df.select("label", "x0").write.parquet(str(tmp_path / "table"))
+    with pytest.raises(IllegalArgumentException,
+                       match=re.escape("Cannot set option shuffle to 'sideways': allowed values are ")):
+        spark.read.format("corgipile").option("shuffle", "sideways").load(str(tmp_path / "table")).count()
+
+
+def test_training_error_message(spark):
+    """An error of fit itself (hinge is binary) comes back with its message, not a py4j trace."""
+    df = spark.createDataFrame([(0.0, 1.0), (2.0, 2.0)], ["label", "x"])
+    clf = SGDClassifier(loss="hinge", family="multinomial", featuresCols=["x"])
+    with pytest.raises(IllegalArgumentException, match=re.escape(
+            "Cannot train SGDClassifier: loss 'hinge' is binary (labels 0 and 1), so family 'multinomial'")):
+        clf.fit(df)

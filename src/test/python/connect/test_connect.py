@@ -1,0 +1,87 @@
+"""The wrappers as a Spark Connect client: the corgipile source, a Pipeline, save and load, and
+what the Connect server of Spark 4.2 does not give a client, failing in Python with the reason."""
+
+import re
+
+import pytest
+from pyspark.errors import IllegalArgumentException
+from pyspark.ml import Pipeline, PipelineModel
+from pyspark.ml.feature import VectorAssembler
+from pyspark.ml.linalg import Vectors
+
+from corgipile.ml import ConnectUnsupportedError, SGDClassificationModel, SGDClassifier
+
+
+@pytest.fixture(scope="module")
+def table(spark, binary_rows, tmp_path_factory):
+    """The rows as a Parquet table, read back through the corgipile source."""
+    path = str(tmp_path_factory.mktemp("connect") / "table")
+    spark.createDataFrame(binary_rows, ["label", "x0", "x1", "x2"]).repartition(2).write.parquet(path)
+    return spark.read.format("corgipile").option("bufferSize", "10%").load(path)
+
+
+def _accuracy(df) -> float:
+    rows = df.select("label", "prediction").collect()
+    return sum(r.label == r.prediction for r in rows) / len(rows)
+
+
+@pytest.fixture(scope="module")
+def pipeline_model(table):
+    pipeline = Pipeline(stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"),
+                                SGDClassifier(maxIter=5, seed=3)])
+    return pipeline.fit(table)
+
+
+def test_pipeline_fits_and_transforms_over_the_corgipile_source(table, pipeline_model):
+    model = pipeline_model.stages[-1]
+    assert type(model) is SGDClassificationModel
+    assert _accuracy(pipeline_model.transform(table)) > 0.97
+    assert (model.numFeatures, model.numClasses) == (3, 2)
+    assert model.predict(Vectors.dense([3.0, 3.0, 0.0])) == 1.0
+    assert model.predictProbability(Vectors.dense([-3.0, -3.0, 0.0]))[0] > 0.9
+
+
+def test_feature_columns(table):
+    model = SGDClassifier(featuresCols=["x0", "x1", "x2"], maxIter=5).fit(table)
+    assert model.getFeaturesCols() == ["x0", "x1", "x2"]
+    assert _accuracy(model.transform(table)) > 0.97
+
+
+def test_save_and_load(table, pipeline_model, tmp_path):
+    pipeline_model.write().overwrite().save(str(tmp_path / "pipeline"))
+    loaded = PipelineModel.load(str(tmp_path / "pipeline"))
+    assert [type(s) for s in loaded.stages] == [VectorAssembler, SGDClassificationModel]
+    expected = pipeline_model.transform(table).select("prediction").collect()
+    assert loaded.transform(table).select("prediction").collect() == expected
+
+    model = pipeline_model.stages[-1]
+    model.write().overwrite().save(str(tmp_path / "model"))
+    assert SGDClassificationModel.load(str(tmp_path / "model")).numFeatures == 3
+
+    SGDClassifier(maxIter=4, loss="hinge").save(str(tmp_path / "estimator"))
+    estimator = SGDClassifier.load(str(tmp_path / "estimator"))
+    assert (estimator.getMaxIter(), estimator.getLoss()) == (4, "hinge")
+
+
+def test_what_the_server_does_not_give_fails_in_python(pipeline_model):
+    model = pipeline_model.stages[-1]
+    assert not model.hasSummary
+    for what in ("coefficients", "intercept", "coefficientMatrix", "interceptVector", "summary"):
+        with pytest.raises(ConnectUnsupportedError, match="in a Spark Connect session: the Connect server"):
+            getattr(model, what)
+
+
+def test_unset_params_have_no_default_on_the_client():
+    clf = SGDClassifier(maxIter=3)
+    assert clf.getMaxIter() == 3
+    with pytest.raises(ConnectUnsupportedError, match=re.escape(
+            f"Cannot get param stepSize of {clf.uid} in a Spark Connect session: it is not set")):
+        clf.getStepSize()
+
+
+def test_bad_param_value_fails_at_fit_with_the_java_message(table):
+    """No JVM in this process to check a value as it is set: the server's check fails fit."""
+    clf = SGDClassifier(stepSize=-1.0)
+    with pytest.raises(IllegalArgumentException, match=re.escape(
+            f"Cannot set param stepSize of {clf.uid} to '-1.0': allowed values are numbers > 0")):
+        clf.fit(table)
