@@ -42,6 +42,8 @@ final class SGDOptimizer {
    * {@link ScatterReduce}, which costs a shuffle but holds at most one model per task and driver.
    */
   static final long DIRECT_BYTES = 64L << 20;
+  /** Tags every job of a fit (with its run's id), so a fit that is stopped can stop its jobs. */
+  static final String JOB_TAG_PREFIX = "corgipile-fit-";
 
   private final SGDConfig config;
   private final long directBytes;
@@ -72,6 +74,9 @@ final class SGDOptimizer {
         ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY,
         JOB_DESCRIPTION};
     String[] previous = Arrays.stream(keys).map(sc::getLocalProperty).toArray(String[]::new);
+    String runId = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
+    String jobTag = JOB_TAG_PREFIX + runId;
+    sc.addJobTag(jobTag);
     try {
       if (config.seed() != null) {
         sc.setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, Long.toString(config.seed()));
@@ -80,7 +85,6 @@ final class SGDOptimizer {
       FeatureScaling scaling = config.standardization() ? featureScaling(rows, sc) : null;
       SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
       Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
-      String runId = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
       try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
         return epochs(run, rows, sc, jsc, schedule, meter, runId, scalingBroadcast);
       } finally {
@@ -89,7 +93,13 @@ final class SGDOptimizer {
           scalingBroadcast.destroy();
         }
       }
+    } catch (Throwable t) {
+      // An interrupted thread stops waiting for its job, but Spark lets the job run on: stop it, and
+      // with it its readers. After any other failure no job of the fit is left, and this does nothing.
+      sc.cancelJobsWithTag(jobTag, config.task().estimatorName() + " stopped: " + t);
+      throw t;
     } finally {
+      sc.removeJobTag(jobTag);
       for (int i = 0; i < keys.length; i++) {
         sc.setLocalProperty(keys[i], previous[i]);
       }

@@ -30,8 +30,12 @@ import org.slf4j.LoggerFactory;
 final class RoundLookahead<V extends Closeable> {
   private static final Logger LOG = LoggerFactory.getLogger(RoundLookahead.class);
 
-  /** How long a finished fill waits for its round's task, in milliseconds. */
-  static final long UNCLAIMED_MILLIS = 60_000;
+  /**
+   * How long a finished fill waits for its round's task, in milliseconds: long beside the driver's
+   * merge between rounds; and the most a fit stopped between two rounds, when it has no task left
+   * to kill, keeps its fills (threads and buffers) on the executors.
+   */
+  static final long UNCLAIMED_MILLIS = 10_000;
 
   /** The executor's fills ahead. */
   static final RoundLookahead<FilledSlice> EXECUTOR = new RoundLookahead<>(UNCLAIMED_MILLIS);
