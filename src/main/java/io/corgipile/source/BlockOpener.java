@@ -6,6 +6,7 @@ import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.RowGroupRows;
 import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +83,8 @@ final class BlockOpener {
   private ParquetMetadata footer(Block block) throws IOException {
     ParquetMetadata footer = open(block).footer();
     List<BlockMetaData> groups = footer.getBlocks();
-    if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()) {
+    if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()
+        || groups.get(block.rowGroup()).getRowCount() != block.rows()) {
       throw new CorgiPileReadException("the file changed since the scan was planned");
     }
     return new ParquetMetadata(footer.getFileMetaData(), List.of(groups.get(block.rowGroup())));
@@ -98,9 +100,15 @@ final class BlockOpener {
         throw new CorgiPileReadException("the file changed since the scan was planned: it is " + status.getLen()
             + " bytes long, " + file.length() + " when planned");
       }
+      // A file replaced at the same length, between two epochs of a fit: its rows could be others
+      // than those planned, or as many in other places, with nothing left to notice it.
+      if (status.getModificationTime() != file.modificationTime()) {
+        throw new CorgiPileReadException("the file changed since the scan was planned: it was modified at "
+            + Instant.ofEpochMilli(status.getModificationTime()) + ", at " + Instant.ofEpochMilli(file.modificationTime())
+            + " when planned");
+      }
       HadoopInputFile input = HadoopInputFile.fromStatus(status, settings.hadoopConf());
-      // Keyed by the file as it is now, not as planned: a file rewritten since the plan at the same
-      // length is read again, so the row group check below looks at what will be decoded.
+      // Keyed by the file as it is now, which the checks above hold to the file as planned.
       FooterCache.Key key = new FooterCache.Key(file.path(), status.getLen(), status.getModificationTime());
       open = new OpenFile(input, FooterCache.JVM.footer(key, () -> {
         metrics.footersRead.incrementAndGet();
