@@ -25,6 +25,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
+import scala.Option;
 
 /**
  * What {@link Train} does once its arguments are valid: reads the input through {@code corgipile},
@@ -32,6 +33,9 @@ import org.apache.spark.sql.types.StructType;
  * and the metrics, each whole or not at all.
  */
 final class TrainingJob {
+  /** Spark's floor on the partitions of a file scan, which else is the cores registered (SQLConf). */
+  private static final String MIN_PARTITION_NUM = "spark.sql.files.minPartitionNum";
+
   private final SparkSession spark;
   private final TrainArguments args;
 
@@ -61,7 +65,7 @@ final class TrainingJob {
     SGDLinearModel sgd = (SGDLinearModel) model.stages()[model.stages().length - 1];
     TrainingMetrics metrics = new TrainingMetrics(args.input(), args.task().optionValue(), args.label(),
         args.features(), settings(sgd), TrainingMetrics.Training.of(sgd.summary(), seconds),
-        args.test() == null ? null : evaluate(model, sgd, spark.read().parquet(args.test())), null);
+        args.test() == null ? null : evaluate(model, sgd, train.rdd().getNumPartitions()), null);
     if (modelOutput != null) {
       metrics = metrics.withModel(args.model());
       modelOutput.write(path -> model.write().save(path));
@@ -140,9 +144,16 @@ final class TrainingJob {
         args.buffer(), args.partitions(), args.seed());
   }
 
-  /** Classification: accuracy and log loss, and the area under the ROC curve when there are two classes. */
-  private TrainingMetrics.Test evaluate(PipelineModel model, SGDLinearModel sgd, Dataset<Row> test) {
-    Dataset<Row> predictions = model.transform(test).cache();
+  /**
+   * Classification: accuracy and log loss, and the area under the ROC curve when there are two
+   * classes. The scores depend on how Spark splits the test files (sums per partition, the ROC
+   * curve's bins), which by default follows the cores registered at that moment: split instead as
+   * for {@code splits} cores, so a run that lost an executor scores as the run that did not.
+   */
+  private TrainingMetrics.Test evaluate(PipelineModel model, SGDLinearModel sgd, int splits) {
+    Option<String> previous = spark.conf().getOption(MIN_PARTITION_NUM);
+    spark.conf().set(MIN_PARTITION_NUM, splits);
+    Dataset<Row> predictions = model.transform(spark.read().parquet(args.test())).cache();
     try {
       long rows = predictions.count();
       Map<String, Double> m = new LinkedHashMap<>();
@@ -164,6 +175,11 @@ final class TrainingJob {
       return new TrainingMetrics.Test(args.test(), rows, m);
     } finally {
       predictions.unpersist();
+      if (previous.isDefined()) {
+        spark.conf().set(MIN_PARTITION_NUM, previous.get());
+      } else {
+        spark.conf().unset(MIN_PARTITION_NUM);
+      }
     }
   }
 }

@@ -17,6 +17,8 @@ final class LinearFit implements Serializable {
   private static final long serialVersionUID = 2L;
 
   private final Vector coefficients;
+  /** The coefficients as an array, for predictions: the vector's own when it is dense. */
+  private final double[] weights;
   private final double[] intercepts;
   /** In memory only: not saved, and not shipped to executors with the model. */
   private final transient SGDTrainingSummary summary;
@@ -27,6 +29,7 @@ final class LinearFit implements Serializable {
           + coefficients.size() + " coefficients: they must be a multiple of the intercepts");
     }
     this.coefficients = coefficients;
+    this.weights = coefficients.toArray();
     this.intercepts = intercepts;
     this.summary = summary;
   }
@@ -117,35 +120,43 @@ final class LinearFit implements Serializable {
     return summary;
   }
 
-  /** {@code w.x + b} of a model of one margin. */
+  /**
+   * {@code w.x + b} of a model of one margin. Summed here, in feature order, rather than by MLlib's
+   * BLAS, whose vectorized sum may add in another order on a freshly started executor than on a
+   * warm one: the same model would then score the same row differently on two executors.
+   */
   double margin(Vector features, String uid) {
     requireSize(features, uid);
-    return coefficients.dot(features) + intercepts[0];
+    return dot(weights, 0, features) + intercepts[0];
   }
 
   /** {@code w_k.x + b_k} for every margin k. */
   double[] margins(Vector features, String uid) {
     requireSize(features, uid);
     int n = numFeatures();
-    double[] w = coefficients.toArray(); // dense whenever there are several margins
-    double[] m = intercepts.clone();
-    if (features instanceof SparseVector sparse) {
-      int[] indices = sparse.indices();
-      double[] values = sparse.values();
-      for (int k = 0; k < m.length; k++) {
-        for (int i = 0; i < indices.length; i++) {
-          m[k] += w[k * n + indices[i]] * values[i];
-        }
-      }
-      return m;
-    }
-    double[] x = features.toArray();
+    double[] m = new double[intercepts.length];
     for (int k = 0; k < m.length; k++) {
-      for (int j = 0; j < n; j++) {
-        m[k] += w[k * n + j] * x[j];
-      }
+      m[k] = dot(weights, k * n, features) + intercepts[k];
     }
     return m;
+  }
+
+  /** {@code w[from..from+n) . x}, in the order of x's stored entries. */
+  private static double dot(double[] w, int from, Vector x) {
+    double sum = 0;
+    if (x instanceof SparseVector sparse) {
+      int[] indices = sparse.indices();
+      double[] values = sparse.values();
+      for (int i = 0; i < indices.length; i++) {
+        sum += w[from + indices[i]] * values[i];
+      }
+      return sum;
+    }
+    double[] values = x.toArray();
+    for (int j = 0; j < values.length; j++) {
+      sum += w[from + j] * values[j];
+    }
+    return sum;
   }
 
   private void requireSize(Vector features, String uid) {
