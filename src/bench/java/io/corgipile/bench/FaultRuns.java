@@ -26,7 +26,7 @@ import org.apache.spark.sql.SparkSession;
  * The training job on a two-worker standalone cluster ({@code scripts/local-cluster}), once
  * undisturbed and then with an executor JVM, or a whole worker process, killed with SIGKILL during an
  * epoch chosen at random (seeded): Spark reschedules the lost tasks, and each run's model and scores
- * must equal the undisturbed run's, bit for bit. A worker's kill takes its executor with it; the
+ * must equal the undisturbed run's (the AUC to 1e-5, see Outcome). A worker's kill takes its executor with it; the
  * cluster is started again after it. Writes {@code runs.csv} and {@code summary.md}.
  */
 public final class FaultRuns {
@@ -160,7 +160,18 @@ public final class FaultRuns {
       if (!objectiveHistory.equals(expected.objectiveHistory)) {
         return "the objective history differs: " + objectiveHistory + " against " + expected.objectiveHistory;
       }
-      return test.equals(expected.test) ? null : "the test scores differ: " + test + " against " + expected.test;
+      com.fasterxml.jackson.databind.node.ObjectNode scores = test.deepCopy();
+      com.fasterxml.jackson.databind.node.ObjectNode expectedScores = expected.test.deepCopy();
+      // MLlib's evaluator bins the sorted scores per partition of a sort whose sample is seeded by RDD
+      // ids, so its AUC can move in the 6th digit between runs of one model: compared to 1e-5 only.
+      double auc = scores.path("areaUnderROC").asDouble(0);
+      double expectedAuc = expectedScores.path("areaUnderROC").asDouble(0);
+      scores.remove("areaUnderROC");
+      expectedScores.remove("areaUnderROC");
+      if (!scores.equals(expectedScores) || Math.abs(auc - expectedAuc) > 1e-5) {
+        return "the test scores differ: " + test + " against " + expected.test;
+      }
+      return null;
     }
 
     String summary() {
@@ -274,9 +285,12 @@ public final class FaultRuns {
         + " 4 partitions, " + epochs + " epochs, corgipile at its defaults) on scripts/local-cluster (2 workers of"
         + " 1 core), one executor JVM or one worker process killed with SIGKILL during an epoch drawn with seed "
         + seed + ".\n\n"
-        + "| kills | runs | finished with the undisturbed run's model and scores, bit for bit |\n|---|---:|---:|\n"
+        + "| kills | runs | finished with the undisturbed run's model, objective per epoch and test scores |\n"
+        + "|---|---:|---:|\n"
         + "| executor | " + executors + " | " + executorsIdentical + " |\n"
         + "| worker (and its executor) | " + workers + " | " + workersIdentical + " |\n\n"
+        + "Model (coefficients, intercept), objective per epoch, test accuracy and log loss: bit for bit; the"
+        + " test AUC within 1e-5 (MLlib's evaluator bins sorted scores by partitions of a sampled sort).\n\n"
         + "Every run: [runs.csv](runs.csv).\n";
     Files.writeString(out.resolve("summary.md"), md);
   }
