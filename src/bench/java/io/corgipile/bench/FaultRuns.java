@@ -31,7 +31,7 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class FaultRuns {
   /** One kill: what, after which epoch's line, how long after it, and what came of it. */
-  record Run(int number, String kind, int afterEpoch, long delayMillis, long killedPid, int exitStatus,
+  public record Run(int number, String kind, int afterEpoch, long delayMillis, long killedPid, int exitStatus,
       boolean identical, double seconds, String difference) {}
 
   private static final Pattern EPOCH_LINE = Pattern.compile("epoch (\\d+)/(\\d+):");
@@ -44,7 +44,8 @@ public final class FaultRuns {
   private final Path train;
   private final Path test;
 
-  FaultRuns(Path dir, int rows, int epochs) throws IOException {
+  /** A cluster and its data in {@code dir}: {@code rows} training rows, jobs of {@code epochs} epochs. */
+  public FaultRuns(Path dir, int rows, int epochs) throws IOException {
     this.dir = dir;
     this.epochs = epochs;
     String port = Integer.toString(freePort());
@@ -100,7 +101,7 @@ public final class FaultRuns {
   }
 
   /** The undisturbed run, then the kills, executors first, each at a seeded random point. */
-  List<Run> campaign(int executorKills, int workerKills, long seed, java.util.function.Consumer<String> log)
+  public List<Run> campaign(int executorKills, int workerKills, long seed, java.util.function.Consumer<String> log)
       throws Exception {
     Random random = new Random(seed);
     List<Run> runs = new ArrayList<>();
