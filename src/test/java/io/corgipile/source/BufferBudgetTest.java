@@ -4,6 +4,7 @@ import static io.corgipile.source.TestTables.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.corgipile.shuffle.SyncInterval;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -129,7 +130,8 @@ class BufferBudgetTest {
         .contains("more than a quarter of what a task can hold, 1.5 MiB (test figures; less Spark's reserved "
             + "300.0 MiB, over 1 task at once)")
         .contains("set bufferSize to at most 768k (auto takes at most 192k), use more partitions, or give "
-            + "executors more memory (spark.executor.memory)");
+            + "executors more memory (spark.executor.memory)")
+        .contains("now at most 0.4 MiB per task");
   }
 
   @Test
@@ -163,6 +165,9 @@ class BufferBudgetTest {
             + "less Spark's reserved 300.0 MiB, over 1 task at once); set bufferSize to at most 768k (auto "
             + "takes at most 192k), use more partitions, or give executors more memory (spark.executor.memory), "
             + "or set prefetch=false");
+    // counting an epoch's rounds on the driver lays the partitions out too, and fails alike
+    assertThatThrownBy(() -> scan(SMALL, "partitions", "1", "bufferSize", "50%").rounds(0, null, SyncInterval.EPOCH))
+        .hasMessageStartingWith("Cannot read with bufferSize=50%: its 2 buffers (prefetch) would need 1.8 MiB");
     // a byte size beyond the partition's rows needs only what they take: 20,000 rows, 1.8 MiB
     assertThatThrownBy(() -> scan(SMALL, "partitions", "1", "bufferSize", "2m", "prefetch", "false").toBatch())
         .hasMessageStartingWith("Cannot read with bufferSize=2m: its buffer would need 1.8 MiB per task")
