@@ -1,25 +1,15 @@
 package io.corgipile.bench;
 
 import io.corgipile.shuffle.BufferSize;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
  * The README's bound on one reading task's buffer memory ("How it works", Memory), for the sizes the
- * scan bench measures: a size in bytes bounds everything the buffer allocates; a row count or share
- * bounds the rows, the chunks then exceeding the rows' bytes by at most one partly filled 16 KiB chunk
- * per bucket of about 256 KiB, the 26-byte-a-row index by at most its doubling; twice that with
- * prefetch. The constants are TupleShuffleBuffer's.
+ * scan bench measures: {@link BufferSize.Capacity#boundBytes} per buffer, twice that with prefetch.
  */
 final class BufferBound {
-  static final int CHUNK_BYTES = 16 << 10;
-  static final int BUCKET_BYTES = 256 << 10;
-  static final int MAX_BUCKETS = 4096;
-  static final int INDEX_BYTES_PER_ROW = 26;
-
   private BufferBound() {}
 
   /** An UnsafeRow of {@code columns} fixed-width columns: the null bits in words, then a word per column. */
@@ -34,39 +24,13 @@ final class BufferBound {
    * @param partitionRows the rows of the task's partition in the epoch
    */
   static OptionalLong perTask(String bufferSize, long partitionRows, int tupleBytes, boolean prefetch) {
-    BufferSize.parse(bufferSize); // rejects what the source rejects
-    String v = bufferSize.trim().toLowerCase(Locale.ROOT);
-    int buffers = prefetch ? 2 : 1;
-    long rows;
-    if (v.endsWith("%")) {
-      BigDecimal p = new BigDecimal(v.substring(0, v.length() - 1).trim());
-      rows = Math.max(1, BigDecimal.valueOf(partitionRows).multiply(p).divide(BigDecimal.valueOf(100), 0,
-          RoundingMode.CEILING).longValueExact());
-    } else if (v.matches("\\d+")) {
-      rows = Long.parseLong(v);
-    } else if (v.equals("auto")) {
+    BufferSize size = BufferSize.parse(bufferSize);
+    if (size.isAuto()) {
       return OptionalLong.empty();
-    } else {
-      return OptionalLong.of(buffers * bytes(v));
     }
-    long rowBytes = rows * tupleBytes;
-    long buckets = Math.max(1, Math.min(MAX_BUCKETS, rowBytes / BUCKET_BYTES));
-    return OptionalLong.of(buffers * (rowBytes + buckets * CHUNK_BYTES + 2L * INDEX_BYTES_PER_ROW * rows));
-  }
-
-  private static long bytes(String v) {
-    var m = java.util.regex.Pattern.compile("(\\d+)\\s*([kmgt]?)i?b?").matcher(v);
-    if (!m.matches()) {
-      throw new IllegalArgumentException("Cannot compute the buffer bound of bufferSize " + v);
-    }
-    long unit = switch (m.group(2)) {
-      case "k" -> 1L << 10;
-      case "m" -> 1L << 20;
-      case "g" -> 1L << 30;
-      case "t" -> 1L << 40;
-      default -> 1L;
-    };
-    return Long.parseLong(m.group(1)) * unit;
+    int buffers = prefetch ? 2 : 1;
+    // no memory cap (only auto has one) and one block (only auto counts them)
+    return OptionalLong.of(buffers * size.capacity(partitionRows, 1, tupleBytes, Long.MAX_VALUE).boundBytes(tupleBytes));
   }
 
   /** One line of the memory check: a variant's measured peaks against the baseline plus the bound. */

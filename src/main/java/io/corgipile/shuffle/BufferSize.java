@@ -33,7 +33,15 @@ public final class BufferSize implements Serializable {
    * @param maxRows the most rows a buffer takes at runtime
    * @param maxBytes the most bytes a buffer allocates at runtime, {@link Long#MAX_VALUE} for none
    */
-  public record Capacity(long plannedRows, long maxRows, long maxBytes) {}
+  public record Capacity(long plannedRows, long maxRows, long maxBytes) {
+    /**
+     * The most one buffer of this capacity allocates, chunks and index: its byte budget if it has
+     * one, else the bound of its rows of {@code tupleBytes} bytes.
+     */
+    public long boundBytes(double tupleBytes) {
+      return maxBytes != Long.MAX_VALUE ? maxBytes : TupleShuffleBuffer.rowsBound(maxRows, tupleBytes);
+    }
+  }
 
   private static final Pattern ROWS = Pattern.compile("\\d+");
   private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kmgt]i?b?|b)", Pattern.CASE_INSENSITIVE);
@@ -97,6 +105,11 @@ public final class BufferSize implements Serializable {
 
   Unit unit() {
     return unit;
+  }
+
+  /** {@code auto}: the one size that memory caps rather than the user. */
+  public boolean isAuto() {
+    return unit == Unit.AUTO;
   }
 
   /**

@@ -36,6 +36,16 @@ public final class TupleShuffleBuffer {
   /** What {@link #place} answers when the budget is spent; a real position has a chunk id above it. */
   private static final long NO_ROOM = Long.MIN_VALUE;
 
+  /**
+   * The most a buffer of {@code rows} tuples of {@code tupleBytes} bytes allocates under a row
+   * count alone (the README's bound): the tuples, one partly filled chunk per bucket, the index doubled.
+   */
+  static long rowsBound(long rows, double tupleBytes) {
+    long bytes = (long) Math.ceil(rows * tupleBytes);
+    long buckets = Math.max(1, Math.min(MAX_BUCKETS, bytes / BUCKET_BYTES));
+    return bytes + buckets * CHUNK_BYTES + 2L * INDEX_BYTES_PER_ROW * rows;
+  }
+
   private final long maxRows;
   private final long maxBytes;
   private final ChunkPool chunkPool;

@@ -6,11 +6,10 @@ import io.corgipile.spark.DataFile;
 import io.corgipile.spark.FileListing;
 import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import org.apache.spark.SparkConf;
-import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
@@ -34,19 +33,23 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private final Filter[] pushedFilters;
   private final ReadConf conf;
   private final ScanSettings settings;
+  private final TaskMemory memory;
   private final String id = UUID.randomUUID().toString();
   private BlockPlan plan;
   private FillLayout layout;
+  /** What {@link BufferBudget} says of {@code auto}'s cap, logged once per scan. */
+  private Optional<String> capWarning;
   private boolean warned;
 
   CorgiPileScan(SparkSession session, FileListing listing, StructType readSchema, Filter[] pushedFilters,
-      ReadConf conf, ScanSettings settings) {
+      ReadConf conf, ScanSettings settings, TaskMemory memory) {
     this.session = session;
     this.listing = listing;
     this.readSchema = readSchema;
     this.pushedFilters = pushedFilters;
     this.conf = conf;
     this.settings = settings;
+    this.memory = memory;
   }
 
   @Override
@@ -73,35 +76,20 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return conf.partitions().orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
   }
 
-  /** The partitions' streams, laid out once per scan: the batch and {@link EpochRounds} share it. */
+  /**
+   * The partitions' streams, laid out once per scan: the batch and {@link EpochRounds} share it. Its
+   * buffers are held to the tasks' memory here, on the driver, so every task plans the same fills.
+   *
+   * @throws IllegalArgumentException when an explicit bufferSize needs more than a task can hold
+   */
   private synchronized FillLayout layout() {
     if (layout == null) {
-      layout = new FillLayout(plan(), conf, partitions(), readSchema.fields().length, bufferMemory());
+      FillLayout l = new FillLayout(plan(), conf, partitions(), readSchema.fields().length,
+          memory.autoBufferBytes(conf.prefetch() ? 2 : 1));
+      capWarning = BufferBudget.check(conf, l, memory, plan());
+      layout = l;
     }
     return layout;
-  }
-
-  /**
-   * The memory one buffer may take under {@code bufferSize=auto}: the buffers of all tasks of an
-   * executor together take at most a quarter of its heap (most of the rest is Spark's execution and
-   * storage memory); with prefetch a task holds two buffers. Decided here, on the driver, so that
-   * the executors and {@link EpochRounds} plan the same fills.
-   */
-  private long bufferMemory() {
-    SparkContext sc = session.sparkContext();
-    long heap = sc.isLocal() ? Runtime.getRuntime().maxMemory()
-        : sc.getConf().getSizeAsBytes("spark.executor.memory", "1g");
-    int buffers = conf.prefetch() ? 2 : 1;
-    return Math.max(1, heap / (4L * executorSlots() * buffers));
-  }
-
-  /** The tasks an executor runs at once. */
-  private int executorSlots() {
-    SparkContext sc = session.sparkContext();
-    SparkConf sparkConf = sc.getConf();
-    int slots = sc.isLocal() ? sc.defaultParallelism()
-        : sparkConf.getInt("spark.executor.cores", 1) / sparkConf.getInt("spark.task.cpus", 1);
-    return Math.max(1, slots);
   }
 
   /**
@@ -112,7 +100,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
    */
   private int lookahead(int partitions) {
     boolean oneWave = partitions <= session.sparkContext().defaultParallelism();
-    return conf.prefetch() && conf.shuffle() == ShuffleMode.CORGIPILE && oneWave ? executorSlots() : 0;
+    return conf.prefetch() && conf.shuffle() == ShuffleMode.CORGIPILE && oneWave ? memory.slots() : 0;
   }
 
   /** The rounds of epoch {@code epoch}; see {@link EpochRounds#of}. */
@@ -126,7 +114,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   @Override
   public Batch toBatch() {
     FillLayout l = layout();
-    warnIfBufferHoldsFewerThanTwoBlocks(plan(), l);
+    warnOnce(plan(), l);
     return new CorgiPileBatch(new CorgiPileReaderFactory(plan(), conf, l, settings, readSchema.fields().length, id,
         lookahead(l.partitions())), l.partitions());
   }
@@ -154,19 +142,26 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return CorgiPileMetrics.supported();
   }
 
+  /** Spark asks for the batch several times per query; say each warning once per scan. */
+  private synchronized void warnOnce(BlockPlan p, FillLayout l) {
+    if (!warned) {
+      warned = true;
+      capWarning.ifPresent(LOG::warn);
+      warnIfBufferHoldsFewerThanTwoBlocks(p, l);
+    }
+  }
+
   /**
    * The tuple-level shuffle mixes the row groups that share a buffer; with fewer than two per
    * buffer it cannot, and the order degenerates to {@code block} mode. Judged for a partition of
    * average rows and row groups, with row sizes estimated from the footers where the buffer size
    * depends on them; a partition smaller than two row groups is not the buffer's fault.
    */
-  private synchronized void warnIfBufferHoldsFewerThanTwoBlocks(BlockPlan p, FillLayout l) {
+  private void warnIfBufferHoldsFewerThanTwoBlocks(BlockPlan p, FillLayout l) {
     int partitions = l.partitions();
-    // Spark asks for the batch several times per query; say it once.
-    if (warned || conf.shuffle() != ShuffleMode.CORGIPILE || p.blocks().size() <= partitions) {
+    if (conf.shuffle() != ShuffleMode.CORGIPILE || p.blocks().size() <= partitions) {
       return;
     }
-    warned = true;
     long rows = p.totalRows();
     double blockRows = (double) rows / p.blocks().size();
     long partitionRows = rows / partitions;

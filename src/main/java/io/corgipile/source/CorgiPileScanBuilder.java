@@ -65,7 +65,12 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
   @Override
   public Scan build() {
+    return build(TaskMemory.of(session.sparkContext()));
+  }
+
+  /** The scan, its buffers held to {@code memory}. */
+  CorgiPileScan build(TaskMemory memory) {
     ScanSettings settings = new ScanSettings(session, options, listing.partitionSchema(), requiredSchema);
-    return new CorgiPileScan(session, listing, settings.readSchema(), pushed, conf, settings);
+    return new CorgiPileScan(session, listing, settings.readSchema(), pushed, conf, settings, memory);
   }
 }

@@ -87,6 +87,21 @@ final class FillLayout implements Serializable {
     return bufferSize.capacity(rows, blocks, tupleBytes, bufferMemory);
   }
 
+  /** That buffer as {@code bufferSize} alone makes it, without {@code auto}'s memory cap. */
+  BufferSize.Capacity uncappedCapacity(long rows, int blocks) {
+    return bufferSize.capacity(rows, blocks, tupleBytes, Long.MAX_VALUE);
+  }
+
+  /** The most a buffer of {@code capacity} allocates, with rows of the estimated size. */
+  long boundBytes(BufferSize.Capacity capacity) {
+    return capacity.boundBytes(tupleBytes);
+  }
+
+  /** The estimated bytes of a row in a buffer, from the footers. */
+  double tupleBytes() {
+    return tupleBytes;
+  }
+
   /**
    * The rounds of an epoch: the fewest any partition with rows cuts its stream into, at least 1. So
    * every partition trains in every round, and a round's mean never leans on the partitions that

@@ -212,4 +212,15 @@ class BufferSizeTest {
     assertThat(BufferSize.parse(budget + "b").capacity(12_000, 12, 100, 1))
         .isEqualTo(new BufferSize.Capacity(50, none, budget));
   }
+
+  @Test
+  void theBoundOfABufferIsItsByteBudgetElseTheBoundOfItsRows() {
+    // 4,000 rows of 40 bytes: 160,000 bytes, one bucket's partly filled 16 KiB chunk, 2 x 26 bytes of index a row
+    long rowsBound = 160_000 + (16 << 10) + 52 * 4_000;
+    assertThat(BufferSize.parse("4000").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40)).isEqualTo(rowsBound);
+    assertThat(BufferSize.parse("auto").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40)).isEqualTo(rowsBound);
+    // auto capped by memory, and a size in bytes: the budget
+    assertThat(BufferSize.parse("auto").capacity(20_000, 20, 40, 100_000).boundBytes(40)).isEqualTo(100_000);
+    assertThat(BufferSize.parse("64k").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40)).isEqualTo(64 << 10);
+  }
 }
