@@ -46,6 +46,8 @@ final class ReaderFuzz {
 
   /** main's exit status when a case stopped the SparkContext, so that later cases cannot run. */
   private static final int CONTEXT_STOPPED = 3;
+  /** main's exit status after a case that hung, written to the results: go on in a new JVM. */
+  private static final int HUNG = 4;
   private static final AtomicLong JOB_GROUPS = new AtomicLong();
 
   private final FuzzFiles files;
@@ -206,6 +208,10 @@ final class ReaderFuzz {
         System.exit(CONTEXT_STOPPED); // the script counts the case as a crash and goes on in a new JVM
       }
       Files.writeString(results, result.line() + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      if (result.verdict() == Verdict.HANG && seed + 1 < to) {
+        // The hung decoder keeps spinning on a core; the next cases run in a new JVM without it.
+        System.exit(HUNG);
+      }
       if ((seed - from + 1) % 100 == 0) {
         System.err.println("[fuzz-reader] " + (seed - from + 1) + " cases read");
       }
