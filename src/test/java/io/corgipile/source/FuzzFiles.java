@@ -61,6 +61,7 @@ final class FuzzFiles {
             "if(id % 4 = 0, null, concat('s', id % 9, repeat('x', cast(id % 5 as int)))) as s",
             "if(id % 9 = 4, null, id % 3 = 0) as b")
         .write()
+        .mode("overwrite") // the script's next JVM after a hang or crash writes them again
         .option("compression", codec)
         .option("parquet.enable.dictionary", dictionary)
         .option("parquet.block.row.count.limit", 30)
