@@ -25,11 +25,20 @@ public final class Prefetcher<B> implements AutoCloseable {
   private final BlockingQueue<B> free = new ArrayBlockingQueue<>(2);
   private final BlockingQueue<Object> filled = new ArrayBlockingQueue<>(3);
   private final Thread thread;
+  private final long stopWaitMillis;
   private B current;
   private boolean ended;
   private Throwable failure;
+  private boolean fillerEnded;
+  private AutoCloseable closeAfterFiller;
 
   public Prefetcher(String threadName, Filler<B> filler, B first, B second) {
+    this(threadName, filler, first, second, TimeUnit.SECONDS.toMillis(30));
+  }
+
+  /** @param stopWaitMillis how long {@link #close} waits for the filler to end */
+  Prefetcher(String threadName, Filler<B> filler, B first, B second, long stopWaitMillis) {
+    this.stopWaitMillis = stopWaitMillis;
     free.add(first);
     free.add(second);
     thread = new Thread(() -> run(filler), threadName);
@@ -38,6 +47,19 @@ public final class Prefetcher<B> implements AutoCloseable {
   }
 
   private void run(Filler<B> filler) {
+    try {
+      fill(filler);
+    } finally {
+      AutoCloseable input;
+      synchronized (this) {
+        fillerEnded = true;
+        input = closeAfterFiller;
+      }
+      closeQuietly(input);
+    }
+  }
+
+  private void fill(Filler<B> filler) {
     try {
       while (true) {
         B buffer = free.take();
@@ -98,7 +120,7 @@ public final class Prefetcher<B> implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     thread.interrupt();
-    thread.join(TimeUnit.SECONDS.toMillis(30));
+    thread.join(stopWaitMillis);
   }
 
   /**
@@ -114,6 +136,37 @@ public final class Prefetcher<B> implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     return !thread.isAlive();
+  }
+
+  /**
+   * {@link #stop}, then closes {@code input}, what the filler reads, once the filler has ended: at
+   * once if it ended within the wait, else from the filler's thread when it ends. A filler stuck in
+   * a decoder (Spark's vectorized reader can loop on a damaged page and ignores the interrupt) must
+   * not have its decoder closed under it: that crashed the JVM with a SIGSEGV in an unsafe copy.
+   *
+   * @return whether the filler had ended, so it no longer touches either buffer
+   */
+  public boolean stopThenClose(AutoCloseable input) throws Exception {
+    stop();
+    synchronized (this) {
+      if (!fillerEnded) {
+        closeAfterFiller = input;
+        return false;
+      }
+    }
+    input.close();
+    return true;
+  }
+
+  private static void closeQuietly(AutoCloseable input) {
+    if (input == null) {
+      return;
+    }
+    try {
+      input.close();
+    } catch (Exception e) {
+      // the task that owned it has ended; nobody is left to tell
+    }
   }
 
   private static final class Failure {

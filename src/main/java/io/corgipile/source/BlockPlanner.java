@@ -22,8 +22,10 @@ import org.apache.parquet.filter2.compat.RowGroupFilter;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
@@ -46,6 +48,8 @@ import org.apache.spark.sql.types.UserDefinedType;
  */
 final class BlockPlanner {
   private static final int MAX_THREADS = 32;
+  /** "PAR1" opens every Parquet file: no column chunk starts before it. */
+  private static final long MAGIC_BYTES = 4;
 
   private BlockPlanner() {}
 
@@ -130,11 +134,49 @@ final class BlockPlanner {
             + " rows) extends past the end of the file (" + file.length() + " bytes); the file is truncated "
             + "or corrupt");
       }
+      checkRowGroupInFile(file, footer.getFileMetaData().getSchema(), rg, b);
       if (b.getRowCount() > 0 && kept.contains(b)) {
         blocks.add(new Block(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(), b.getRowCount()));
       }
     }
     return blocks;
+  }
+
+  /**
+   * Rejects a row group whose footer has a negative row count (Spark's reader then returns no rows
+   * of the file at all), a row count other than a flat column's value count, or puts a column chunk outside the file. Parquet's reader allocates a
+   * chunk's footer length before reading it, so a damaged length would cost that much memory; a
+   * negative one (which the row group's sum of lengths can hide) breaks it. A dictionary offset
+   * before the file's first byte makes Spark's reader skip the row group silently, as its midpoint
+   * then lies outside the file.
+   */
+  private static void checkRowGroupInFile(DataFile file, MessageType schema, int rg, BlockMetaData b) {
+    String where = "Cannot read Parquet file " + file.path() + ": ";
+    if (b.getRowCount() < 0) {
+      throw new CorgiPileReadException(where + "row group " + rg + " has a negative row count ("
+          + b.getRowCount() + "); the file is corrupt");
+    }
+    if (b.getRowCount() == 0) {
+      return; // nothing is read from it: some writers leave its offsets at 0
+    }
+    for (ColumnChunkMetaData c : b.getColumns()) {
+      if (schema.getColumnDescription(c.getPath().toArray()).getMaxRepetitionLevel() == 0
+          && c.getValueCount() != b.getRowCount()) {
+        // A column that repeats nothing holds one value (or null) per row: Spark's reader would
+        // decode as many rows as the damaged count says, from whatever bytes follow.
+        throw new CorgiPileReadException(where + "row group " + rg + " has " + b.getRowCount() + " rows but column "
+            + c.getPath().toDotString() + " has " + c.getValueCount() + " values; the file is corrupt");
+      }
+      long start = c.getStartingPos();
+      long size = c.getTotalSize();
+      long dictionary = c.getDictionaryPageOffset(); // 0 when the footer sets none
+      if (start < MAGIC_BYTES || size < 0 || start > file.length() - size
+          || dictionary != 0 && (dictionary < MAGIC_BYTES || dictionary >= file.length())) {
+        throw new CorgiPileReadException(where + "column " + c.getPath().toDotString() + " of row group " + rg
+            + " (offset " + start + ", dictionary offset " + dictionary + ", " + size
+            + " bytes) lies outside the file (" + file.length() + " bytes); the file is truncated or corrupt");
+      }
+    }
   }
 
   /**

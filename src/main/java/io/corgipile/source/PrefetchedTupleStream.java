@@ -78,9 +78,11 @@ final class PrefetchedTupleStream implements TupleStream {
   @Override
   public void close() throws IOException {
     try {
-      prefetcher.stop();
-    } finally {
-      source.close();
+      prefetcher.stopThenClose(source);
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e.getMessage(), e);
     }
   }
 }

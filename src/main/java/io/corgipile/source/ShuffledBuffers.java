@@ -143,15 +143,26 @@ final class ShuffledBuffers implements Closeable {
   /** Stops the prefetch thread, hands the buffers' memory on to the next task's, and closes the source. */
   @Override
   public void close() throws IOException {
-    try {
-      if (prefetcher == null || prefetcher.stop()) {
-        first.release();
-        if (second != null) {
-          second.release();
-        }
-      }
-    } finally {
+    if (prefetcher == null) {
+      releaseBuffers();
       source.close();
+      return;
+    }
+    try {
+      if (prefetcher.stopThenClose(source)) {
+        releaseBuffers();
+      }
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private void releaseBuffers() {
+    first.release();
+    if (second != null) {
+      second.release();
     }
   }
 }
