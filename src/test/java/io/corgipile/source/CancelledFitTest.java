@@ -66,7 +66,9 @@ class CancelledFitTest {
     if (how.equals("interrupted thread")) {
       fitter.get().interrupt();
     } else {
-      sc.cancelJobGroup(group);
+      // Not cancelJobGroup: it cancels only the jobs running at that moment, and a fit between two
+      // of its jobs would go on with the next one.
+      sc.cancelJobGroupAndFutureJobs(group);
     }
     assertThat(catchFailure(fit)).as("the fit fails").isNotNull();
 
