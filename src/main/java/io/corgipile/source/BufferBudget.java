@@ -35,7 +35,10 @@ final class BufferBudget {
         + "(spark.executor.memory)";
     if (!conf.bufferSize().isAuto()) {
       if (buffers * wantedBytes > available) {
-        throw new IllegalArgumentException("Cannot read with bufferSize=" + conf.bufferSize() + ": its "
+        int others = plan.files().size() - 1;
+        throw new IllegalArgumentException("Cannot read " + plan.files().get(0).path()
+            + (others == 0 ? "" : " and " + others + (others == 1 ? " other file" : " other files"))
+            + " with bufferSize=" + conf.bufferSize() + ": its "
             + buffers(buffers) + " would need " + TaskMemory.mib(buffers * wantedBytes) + " per task (a partition of "
             + rows + " rows, rows of about " + Math.round(layout.tupleBytes()) + " bytes), a task can hold "
             + memory.describe() + "; " + fix + (buffers == 2 ? ", or set prefetch=false" : ""));
