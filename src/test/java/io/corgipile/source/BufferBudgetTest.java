@@ -4,6 +4,7 @@ import static io.corgipile.source.TestTables.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.corgipile.LogCapture;
 import io.corgipile.shuffle.SyncInterval;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,15 +12,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.LongStream;
 import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.LoggerConfig;
-import org.apache.logging.log4j.core.config.Property;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -45,9 +39,7 @@ class BufferBudgetTest {
   private static final TaskMemory LARGE = new TaskMemory(4L << 30, 1, "test figures");
   private static final TaskMemory HUGE = new TaskMemory(64L << 30, 1, "test figures");
   private static String table;
-  private final List<String> warnings = new CopyOnWriteArrayList<>();
-  private AbstractAppender appender;
-  private LoggerConfig config;
+  private LogCapture log;
 
   @BeforeAll
   static void writeTable() {
@@ -60,25 +52,12 @@ class BufferBudgetTest {
 
   @BeforeEach
   void capture() {
-    LoggerContext context = (LoggerContext) LogManager.getContext(false);
-    config = context.getConfiguration().getLoggerConfig(CorgiPileScan.class.getName());
-    appender = new AbstractAppender("capture-budget", null, null, true, Property.EMPTY_ARRAY) {
-      @Override
-      public void append(LogEvent event) {
-        if (event.getLevel() == Level.WARN && event.getLoggerName().equals(CorgiPileScan.class.getName())) {
-          warnings.add(event.getMessage().getFormattedMessage());
-        }
-      }
-    };
-    appender.start();
-    config.addAppender(appender, Level.WARN, null);
-    context.updateLoggers();
+    log = new LogCapture(CorgiPileScan.class);
   }
 
   @AfterEach
   void release() {
-    config.removeAppender("capture-budget");
-    appender.stop();
+    log.close();
   }
 
   private static CorgiPileScan scan(TaskMemory memory, String... options) {
@@ -122,9 +101,9 @@ class BufferBudgetTest {
     CorgiPileScan scan = scan(SMALL);
     scan.toBatch();
     scan.toBatch();
-    assertThat(warnings).hasSize(1);
+    assertThat(log.messages(Level.WARN)).hasSize(1);
     // auto: 4 row groups of a partition of 10 (10% is 1000 rows); the cap: 192 KiB / 66 bytes a row
-    assertThat(warnings.get(0))
+    assertThat(log.messages(Level.WARN).get(0))
         .contains("bufferSize=auto capped the tuple buffer from 4,000 to 2,978 rows per partition")
         .contains("would take 0.7 MiB per task")
         .contains("more than a quarter of what a task can hold, 1.5 MiB (test figures; less Spark's reserved "
@@ -150,7 +129,7 @@ class BufferBudgetTest {
   @Test
   void noCapWhenMemorySufficesSoTheOrderDoesNotDependOnIt() {
     Read large = read(scan(LARGE));
-    assertThat(warnings).isEmpty();
+    assertThat(log.messages(Level.WARN)).isEmpty();
     assertThat(large.partitions()).isEqualTo(read(scan(HUGE)).partitions());
   }
 
@@ -178,7 +157,7 @@ class BufferBudgetTest {
   @Test
   void anExplicitSizeThatFitsIsReadAsAsked() {
     Read read = read(scan(SMALL, "bufferSize", "2000"));
-    assertThat(warnings).isEmpty();
+    assertThat(log.messages(Level.WARN)).isEmpty();
     assertThat(read.partitions().stream().mapToInt(List::size).sum()).isEqualTo(ROWS);
   }
 }

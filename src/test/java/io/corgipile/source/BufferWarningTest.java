@@ -3,15 +3,8 @@ package io.corgipile.source;
 import static io.corgipile.source.TestTables.corgipile;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import io.corgipile.LogCapture;
 import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.LoggerContext;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.LoggerConfig;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,9 +13,7 @@ import org.junit.jupiter.api.Test;
 /** A buffer that holds fewer than two row groups cannot mix them; the scan says so, and how to fix it. */
 class BufferWarningTest {
   private static String table;
-  private final List<String> warnings = new CopyOnWriteArrayList<>();
-  private AbstractAppender appender;
-  private LoggerConfig config;
+  private LogCapture log;
 
   @BeforeAll
   static void writeTable() {
@@ -32,33 +23,20 @@ class BufferWarningTest {
 
   @BeforeEach
   void capture() {
-    LoggerContext context = (LoggerContext) LogManager.getContext(false);
-    config = context.getConfiguration().getLoggerConfig(CorgiPileScan.class.getName());
-    appender = new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
-      @Override
-      public void append(LogEvent event) {
-        if (event.getLevel() == Level.WARN && event.getLoggerName().equals(CorgiPileScan.class.getName())) {
-          warnings.add(event.getMessage().getFormattedMessage());
-        }
-      }
-    };
-    appender.start();
-    config.addAppender(appender, Level.WARN, null);
-    context.updateLoggers();
+    log = new LogCapture(CorgiPileScan.class);
   }
 
   @AfterEach
   void release() {
-    config.removeAppender("capture");
-    appender.stop();
+    log.close();
   }
 
   @Test
   void warnsWhenTheBufferHoldsFewerThanTwoRowGroups() {
     // 10% of 4000 rows is 400 rows, less than one row group of 500.
     corgipile("partitions", "1", "bufferSize", "10%").load(table).collectAsList();
-    assertThat(warnings).hasSize(1);
-    assertThat(warnings.get(0))
+    assertThat(log.messages(Level.WARN)).hasSize(1);
+    assertThat(log.messages(Level.WARN).get(0))
         .contains("holds about 400 rows per partition, fewer than two row groups of about 500 rows")
         .contains("parquet.block.size").contains("larger bufferSize").contains(table);
   }
@@ -66,7 +44,7 @@ class BufferWarningTest {
   @Test
   void warnsForAByteBudgetTooSmallForTwoRowGroups() {
     corgipile("partitions", "1", "bufferSize", "8k").load(table).collectAsList();
-    assertThat(warnings).hasSize(1);
+    assertThat(log.messages(Level.WARN)).hasSize(1);
   }
 
   @Test
@@ -76,6 +54,6 @@ class BufferWarningTest {
     corgipile("partitions", "1", "bufferSize", "1000").load(table).collectAsList();
     corgipile("partitions", "1", "bufferSize", "50%").load(table).collectAsList();
     corgipile("partitions", "1", "shuffle", "block").load(table).collectAsList();
-    assertThat(warnings).isEmpty();
+    assertThat(log.messages(Level.WARN)).isEmpty();
   }
 }
