@@ -164,8 +164,10 @@ final class TrainingJob {
               .evaluate(predictions));
         }
         if (((SGDClassificationModel) sgd).numClasses() == 2) {
+          // numBins 0: the exact curve. MLlib's default bins the sorted scores by the partitions of a
+          // sampled sort, so the same model's AUC moved in the 5th digit after an executor was lost.
           m.put("areaUnderROC", new BinaryClassificationEvaluator().setLabelCol(label).setMetricName("areaUnderROC")
-              .evaluate(predictions));
+              .setNumBins(0).evaluate(predictions));
         }
       } else {
         for (String metric : List.of("rmse", "mae", "r2")) {
