@@ -115,6 +115,12 @@ public final class ScanSettings implements Serializable {
     conf.setBoolean(SQLConf.LEGACY_PARQUET_NANOS_AS_LONG().key(), sql.legacyParquetNanosAsLong());
     conf.setBoolean(SQLConf.PARQUET_READER_RESPECT_UNKNOWN_TYPE_ANNOTATION().key(),
         sql.parquetReaderRespectUnknownTypeAnnotation());
+    // Unlike Spark's scan, verify page checksums (Spark and parquet-mr write them by default) unless the
+    // read options or the session's Hadoop configuration say otherwise: damaged level data can make
+    // Spark's vectorized decoder loop forever, a mismatching checksum fails naming file and row group.
+    if (conf.get(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED) == null) {
+      conf.setBoolean(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, true);
+    }
     this.hadoopConf = JavaSparkContext.fromSparkContext(session.sparkContext())
         .broadcast(new SerializableConfiguration(conf));
   }

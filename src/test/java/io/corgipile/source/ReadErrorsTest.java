@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.AfterEach;
@@ -129,6 +130,47 @@ class ReadErrorsTest {
     }
     String message = failure(() -> corgipile("shuffle", shuffle).load(dir.toString()).collectAsList());
     assertThat(message).contains("Cannot read row group 0 (offset 4, ").contains(file.toUri().getPath());
+  }
+
+  @Test
+  void aDamagedPageFailsItsChecksumNamingFileAndRowGroup() throws Exception {
+    Path dir = TestTables.tempDir("checksum").resolve("table");
+    // plain doubles, uncompressed: a flipped bit stays a readable value, only the checksum can tell
+    spark().range(1000).selectExpr("cast(id as double) + 0.125 as x").coalesce(1).write()
+        .option("compression", "none").option("parquet.enable.dictionary", "false").parquet(dir.toString());
+    Path file = firstParquet(dir.toString());
+    byte[] bytes = Files.readAllBytes(file);
+    byte[] value = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putDouble(777.125).array();
+    int at = indexOf(bytes, value);
+    assertThat(at).as("offset of 777.125 in the page").isPositive();
+    bytes[at] ^= 1;
+    Files.write(file, bytes);
+    // the local file system's own checksum file would catch it first; object stores have none
+    Files.delete(file.resolveSibling("." + file.getFileName() + ".crc"));
+
+    assertThat(failure(() -> corgipile().load(dir.toString()).collectAsList()))
+        .contains("Cannot read row group 0 (offset 4, 1000 rows) of file:" + file.toUri().getPath())
+        .contains("CRC checksum verification failed");
+    // Parquet's own key turns the check off, per read as in the session: the damaged value is then
+    // read as Spark's scan reads it
+    String damaged = "x > 777 and x < 778";
+    assertThat(corgipile(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, "false").load(dir.toString())
+        .where(damaged).collectAsList())
+        .isEqualTo(spark().read().parquet(dir.toString()).where(damaged).collectAsList())
+        .singleElement().satisfies(row -> assertThat(row.getDouble(0)).isNotEqualTo(777.125));
+  }
+
+  private static int indexOf(byte[] haystack, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= haystack.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (haystack[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
   }
 
   @Test
