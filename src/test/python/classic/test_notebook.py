@@ -12,6 +12,11 @@ NOTEBOOK = os.path.join("notebooks", "corgipile-walkthrough-python.ipynb")
 
 def _run(repo, tmp_path, monkeypatch):
     notebook = nbformat.read(os.path.join(repo, NOTEBOOK), as_version=4)
+    # appended for the test: the kernel's sockets and its Spark's, still running after the last cell
+    tests = os.path.join(repo, "src", "test", "python")
+    notebook.cells.append(nbformat.v4.new_code_cell(
+        f"import sys; sys.path.insert(0, {tests!r}); import listening\n"
+        "print('kernel sockets:', listening.describe(os.getpid()))"))
     monkeypatch.setenv("CORGIPILE_NOTEBOOK_DIR", str(tmp_path / "work"))
     monkeypatch.setenv("SPARK_MASTER", "local[2]")
     monkeypatch.setenv("SPARK_LOCAL_IP", "127.0.0.1")
@@ -52,3 +57,6 @@ def test_runs_and_shows_corgipile_near_the_full_shuffle_and_storage_order_far_of
     epoch1 = re.search(r"first ids, corgipile epoch 1: (.+)", printed).group(1)
     assert epoch0 != epoch1, "another epoch, another order"
     assert "loaded back: 0 of 20000 test predictions differ; stage class SGDClassificationModel" in printed
+    # the kernel's five ZMQ sockets, py4j, the driver's RPC and block manager: all on loopback
+    sockets = re.search(r"kernel sockets: (\d+) listening sockets, not on loopback: (.*)", printed)
+    assert int(sockets.group(1)) >= 8 and sockets.group(2) == "[]", sockets.group(0)

@@ -50,7 +50,8 @@ def _wait_for(port: int, server: subprocess.Popen, log: str, seconds: float) -> 
 
 
 @pytest.fixture(scope="session")
-def server_port(repo, jar, tmp_path_factory):
+def server(repo, jar, tmp_path_factory):
+    """The server's process, with its port as attribute `port`."""
     port = _free_port()
     log = os.path.join(repo, "target", "connect-server.log")
     command = ["java", *_java_options(repo), "-Xmx2g", "-cp", f"{_class_path(repo)}:{jar}",
@@ -61,9 +62,10 @@ def server_port(repo, jar, tmp_path_factory):
     with open(log, "w") as out:
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
                                   env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"})
+    server.port = port
     try:
         _wait_for(port, server, log, 120)
-        yield port
+        yield server
     finally:
         server.terminate()
         try:
@@ -74,8 +76,8 @@ def server_port(repo, jar, tmp_path_factory):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def spark(server_port):
+def spark(server):
     """Autouse: the wrappers need the session to know they run under Connect."""
-    session = SparkSession.builder.remote(f"sc://127.0.0.1:{server_port}").getOrCreate()
+    session = SparkSession.builder.remote(f"sc://127.0.0.1:{server.port}").getOrCreate()
     yield session
     session.stop()

@@ -4,14 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.corgipile.ListeningSockets;
 import io.corgipile.cli.Processes.Finished;
 import io.corgipile.examples.HiggsShapedData;
 import io.corgipile.ml.SGDClassificationModel;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.spark.ml.PipelineModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,12 +50,24 @@ class LocalClusterIT {
 
       Path model = dir.resolve("model");
       Path metrics = dir.resolve("metrics.json");
-      Finished r = Processes.run(Map.of(), 6, List.of("scripts/corgipile-submit", "--master", master,
+      Finished r;
+      Set<ListeningSockets.Socket> sockets;
+      // the cluster's processes, with their executors, and the job's driver (a child of this JVM)
+      try (ListeningSockets.Watch watch = new ListeningSockets.Watch(() -> Stream.concat(
+          Stream.of(ProcessHandle.current()), clusterProcesses(dir.resolve("cluster/pids"))))) {
+        r = Processes.run(Map.of(), 6, List.of("scripts/corgipile-submit", "--master", master,
           "--executor-memory", "512m", "--total-executor-cores", "2", "--input", train.toString(), "--features",
           String.join(",", HiggsShapedData.featureNames()), "--partitions", "2", "--epochs", "3", "--test",
           test.toString(), "--model", model.toString(), "--metrics", metrics.toString()));
+        sockets = watch.seen();
+      }
 
       assertThat(r.status()).as(r.output()).isZero();
+      assertThat(sockets).as("master, workers, executors and driver listen on loopback only")
+          .filteredOn(s -> !s.loopback()).isEmpty();
+      assertThat(sockets).as("the watch saw the master's port and the executors' servers")
+          .anySatisfy(s -> assertThat(s.port()).isEqualTo(Integer.parseInt(env.get("CORGIPILE_MASTER_PORT"))))
+          .anySatisfy(s -> assertThat(s.command()).contains("CoarseGrainedExecutorBackend"));
       JsonNode m = new ObjectMapper().readTree(metrics.toFile());
       assertThat(m.get("training").get("rowsPerEpoch").asLong()).isEqualTo(20_000);
       // 53% ones: a model that learned nothing scores 0.53, the logistic truth about 0.65
@@ -68,6 +86,20 @@ class LocalClusterIT {
     Finished after = cluster(env, "status");
     assertThat(after.status()).isEqualTo(3);
     assertThat(after.output()).contains("master: not running", "worker-2: not running");
+  }
+
+  private static Stream<ProcessHandle> clusterProcesses(Path pids) {
+    try (Stream<Path> files = Files.list(pids)) {
+      return files.map(f -> {
+        try {
+          return ProcessHandle.of(Long.parseLong(Files.readString(f).strip()));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }).flatMap(Optional::stream).toList().stream();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Finished cluster(Map<String, String> env, String command) throws Exception {

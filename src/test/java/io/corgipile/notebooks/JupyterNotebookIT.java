@@ -3,9 +3,12 @@ package io.corgipile.notebooks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.corgipile.ListeningSockets;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -38,7 +41,7 @@ class JupyterNotebookIT {
     ProcessBuilder nbconvert = new ProcessBuilder("jupyter", "nbconvert", "--to", "notebook", "--execute",
         "--ExecutePreprocessor.timeout=" + TimeUnit.MINUTES.toSeconds(TIMEOUT_MINUTES),
         "--ExecutePreprocessor.kernel_name=" + KernelSpec.NAME,
-        "--output-dir", tmp.toString(), "--output", "executed", NOTEBOOK.toString())
+        "--output-dir", tmp.toString(), "--output", "executed", withSocketCheck(tmp).toString())
         .redirectErrorStream(true)
         .redirectOutput(log.toFile());
     Map<String, String> env = nbconvert.environment();
@@ -65,6 +68,28 @@ class JupyterNotebookIT {
         .as("the stream's first ids in epoch 1 against epoch 0")
         .isNotEqualTo(outputs.text("first ids, corgipile epoch 0: (.+)"));
     assertThat(outputs.text("loaded back: (\\d+ of \\d+) test predictions differ")).isEqualTo("0 of 20000");
+    // the kernel's five ZMQ sockets, the driver's RPC and block manager: all on loopback
+    assertThat(outputs.number("kernel sockets: (\\d+) listening sockets")).isGreaterThanOrEqualTo(7);
+    assertThat(outputs.text("kernel sockets: \\d+ listening sockets, not on loopback: (.*)")).isEqualTo("[]");
+  }
+
+  /**
+   * A copy of the notebook with a last cell that prints the kernel's listening sockets (its Spark's
+   * among them, still running after the notebook's last cell).
+   */
+  private static Path withSocketCheck(Path tmp) throws IOException {
+    JsonObject notebook = JsonParser.parseString(Files.readString(NOTEBOOK)).getAsJsonObject();
+    JsonObject cell = new JsonObject();
+    cell.addProperty("cell_type", "code");
+    cell.add("metadata", new JsonObject());
+    cell.add("outputs", new JsonArray());
+    cell.add("execution_count", JsonNull.INSTANCE);
+    cell.addProperty("source", "System.out.println(\"kernel sockets: \" + "
+        + ListeningSockets.class.getName() + ".describe(ProcessHandle.current()));");
+    notebook.getAsJsonArray("cells").add(cell);
+    Path copy = tmp.resolve("walkthrough-with-socket-check.ipynb");
+    Files.writeString(copy, notebook.toString());
+    return copy;
   }
 
   private static void requireNbconvert() throws InterruptedException {
