@@ -34,14 +34,18 @@ final class FuzzFiles {
   /** Per original, where its column chunks start: each begins with a page header. */
   private final List<long[]> chunkStarts = new ArrayList<>();
 
-  FuzzFiles(Path dir) {
-    add(dir.resolve("snappy"), "snappy", true);
-    add(dir.resolve("plain"), "uncompressed", true);
-    add(dir.resolve("nodict"), "uncompressed", false);
+  /**
+   * @param pageChecksums whether the pages carry CRCs, as Spark writes them by default (pyarrow,
+   *     for one, writes none)
+   */
+  FuzzFiles(Path dir, boolean pageChecksums) {
+    add(dir.resolve("snappy"), "snappy", true, pageChecksums);
+    add(dir.resolve("plain"), "uncompressed", true, pageChecksums);
+    add(dir.resolve("nodict"), "uncompressed", false, pageChecksums);
   }
 
-  private void add(Path dir, String codec, boolean dictionary) {
-    Path file = write(dir, codec, dictionary);
+  private void add(Path dir, String codec, boolean dictionary, boolean pageChecksums) {
+    Path file = write(dir, codec, dictionary, pageChecksums);
     try (ParquetFileReader reader = ParquetFileReader.open(
         HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toString()), new Configuration()))) {
       chunkStarts.add(reader.getFooter().getBlocks().stream()
@@ -52,7 +56,7 @@ final class FuzzFiles {
     }
   }
 
-  private static Path write(Path dir, String codec, boolean dictionary) {
+  private static Path write(Path dir, String codec, boolean dictionary, boolean pageChecksums) {
     SharedSpark.get().range(0, 120, 1, 1).selectExpr(
             "id",
             "if(id % 7 = 3, null, cast(id * 31 - 1000 as int)) as i",
@@ -64,6 +68,7 @@ final class FuzzFiles {
         .mode("overwrite") // the script's next JVM after a hang or crash writes them again
         .option("compression", codec)
         .option("parquet.enable.dictionary", dictionary)
+        .option("parquet.page.write-checksum.enabled", pageChecksums)
         .option("parquet.block.row.count.limit", 30)
         .parquet(dir.toString());
     try (Stream<Path> files = Files.list(dir)) {

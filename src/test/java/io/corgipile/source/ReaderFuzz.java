@@ -55,9 +55,9 @@ final class ReaderFuzz {
   private final long timeoutMillis;
   private ExecutorService reader = newReaderThread();
 
-  ReaderFuzz(Path dir, long timeoutMillis) {
+  ReaderFuzz(Path dir, long timeoutMillis, boolean pageChecksums) {
     this.dir = dir;
-    this.files = new FuzzFiles(dir.resolve("originals"));
+    this.files = new FuzzFiles(dir.resolve("originals"), pageChecksums);
     this.timeoutMillis = timeoutMillis;
   }
 
@@ -192,14 +192,16 @@ final class ReaderFuzz {
   /**
    * {@code scripts/fuzz-reader}'s driver. Arguments: FIRST_SEED LAST_SEED (exclusive) RESULTS_FILE
    * MARK_FILE TIMEOUT_SECONDS CASES_DIR (where damaged files are written; those of cases that
-   * neither read like Spark nor failed naming the file stay there). Case seeds are consecutive.
+   * neither read like Spark nor failed naming the file stay there) checksums|no-checksums (whether
+   * the files' pages carry CRCs). Case seeds are consecutive.
    */
   public static void main(String[] args) throws IOException {
     long from = Long.parseLong(args[0]);
     long to = Long.parseLong(args[1]);
     Path results = Path.of(args[2]);
     Path mark = Path.of(args[3]);
-    ReaderFuzz fuzz = new ReaderFuzz(Files.createDirectories(Path.of(args[5])), Long.parseLong(args[4]) * 1000);
+    ReaderFuzz fuzz = new ReaderFuzz(Files.createDirectories(Path.of(args[5])), Long.parseLong(args[4]) * 1000,
+        !args[6].equals("no-checksums"));
     quietTaskFailures();
     for (long seed = from; seed < to; seed++) {
       Files.writeString(mark, Long.toString(seed));

@@ -21,7 +21,7 @@ class ReaderFuzzTest {
   @Test
   void damagedFilesReadLikeSparkOrFailNamingTheFile() {
     ReaderFuzz.quietTaskFailures();
-    ReaderFuzz fuzz = new ReaderFuzz(TestTables.tempDir("reader-fuzz"), 10_000);
+    ReaderFuzz fuzz = new ReaderFuzz(TestTables.tempDir("reader-fuzz"), 10_000, true);
     long start = System.nanoTime();
     Map<ReaderFuzz.Verdict, Integer> counts = new EnumMap<>(ReaderFuzz.Verdict.class);
     List<String> bad = new ArrayList<>();
@@ -54,7 +54,7 @@ class ReaderFuzzTest {
       "20261282|row group 3 has 4194559 rows but column id has 30 values; the file is corrupt",
       "20261337|CRC checksum verification failed"})
   void damagedFootersThatSparkReadsDifferentlyAreRejected(long seed, String expected) {
-    ReaderFuzz.Result result = new ReaderFuzz(TestTables.tempDir("reader-fuzz-seed"), 30_000).run(seed);
+    ReaderFuzz.Result result = new ReaderFuzz(TestTables.tempDir("reader-fuzz-seed"), 30_000, true).run(seed);
     assertThat(result.verdict()).isEqualTo(ReaderFuzz.Verdict.FAILED_NAMING_FILE);
     assertThat(result.detail()).contains(expected);
   }
