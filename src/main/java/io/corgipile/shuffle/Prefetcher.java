@@ -1,5 +1,7 @@
 package io.corgipile.shuffle;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -20,12 +22,30 @@ public final class Prefetcher<B> implements AutoCloseable {
     boolean fill(B buffer) throws Exception;
   }
 
+  /**
+   * The filler's progress, by which a consumer waiting for a buffer tells a filler that works from
+   * one that spins: Spark's vectorized Parquet decoder can loop forever on damaged definition
+   * levels (in pages without checksums) and ignores interrupts.
+   */
+  public interface Progress {
+    /** Rows (or any unit of work) the filler has produced so far; read from the consumer's thread. */
+    long count();
+
+    /** The error the consumer fails with when the filler spins, saying what it was reading. */
+    RuntimeException stalled(String why);
+  }
+
+  /** No progress for this long while busy on a core: no decoder works that long on one batch. */
+  static final long STALL_MILLIS = TimeUnit.SECONDS.toMillis(30);
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final Object END = new Object();
 
   private final BlockingQueue<B> free = new ArrayBlockingQueue<>(2);
   private final BlockingQueue<Object> filled = new ArrayBlockingQueue<>(3);
   private final Thread thread;
   private final long stopWaitMillis;
+  private final Progress progress;
+  private final long stallNanos;
   private B current;
   private boolean ended;
   private Throwable failure;
@@ -33,12 +53,23 @@ public final class Prefetcher<B> implements AutoCloseable {
   private AutoCloseable closeAfterFiller;
 
   public Prefetcher(String threadName, Filler<B> filler, B first, B second) {
-    this(threadName, filler, first, second, TimeUnit.SECONDS.toMillis(30));
+    this(threadName, filler, first, second, null);
   }
 
-  /** @param stopWaitMillis how long {@link #close} waits for the filler to end */
-  Prefetcher(String threadName, Filler<B> filler, B first, B second, long stopWaitMillis) {
+  /** @param progress the filler's progress, watched while the consumer waits; null: not watched */
+  public Prefetcher(String threadName, Filler<B> filler, B first, B second, Progress progress) {
+    this(threadName, filler, first, second, TimeUnit.SECONDS.toMillis(30), progress, STALL_MILLIS);
+  }
+
+  /**
+   * @param stopWaitMillis how long {@link #close} waits for the filler to end
+   * @param stallMillis how long a filler busy on a core without progress is waited for
+   */
+  Prefetcher(String threadName, Filler<B> filler, B first, B second, long stopWaitMillis, Progress progress,
+      long stallMillis) {
     this.stopWaitMillis = stopWaitMillis;
+    this.progress = progress;
+    this.stallNanos = TimeUnit.MILLISECONDS.toNanos(stallMillis);
     free.add(first);
     free.add(second);
     thread = new Thread(() -> run(filler), threadName);
@@ -92,7 +123,7 @@ public final class Prefetcher<B> implements AutoCloseable {
       free.put(current);
       current = null;
     }
-    Object item = filled.take();
+    Object item = awaitFilled();
     if (item == END) {
       ended = true;
       return null;
@@ -104,6 +135,56 @@ public final class Prefetcher<B> implements AutoCloseable {
     }
     current = (B) item;
     return current;
+  }
+
+  /**
+   * The next filled buffer, the end or the filler's failure; or, when the filler has used a core
+   * for at least half of {@code stallNanos} of wall time without any progress, its {@link
+   * Progress#stalled} error. A filler waiting on storage or starved of CPU is waited for.
+   */
+  private Object awaitFilled() throws InterruptedException {
+    long cpu = fillerCpuNanos();
+    if (progress == null || cpu < 0) {
+      return filled.take();
+    }
+    long count = progress.count();
+    long since = System.nanoTime();
+    while (true) {
+      Object item = filled.poll(Math.max(1, stallNanos / 6), TimeUnit.NANOSECONDS);
+      if (item != null) {
+        return item;
+      }
+      long now = System.nanoTime();
+      long nowCount = progress.count();
+      long nowCpu = fillerCpuNanos();
+      if (nowCount != count || nowCpu < 0) {
+        count = nowCount;
+        cpu = nowCpu;
+        since = now;
+      } else if (now - since >= stallNanos) {
+        if (nowCpu - cpu >= (now - since) / 2) {
+          Failure stalled = new Failure(progress.stalled(String.format(
+              "the decoder made no progress in %d s while busy on a CPU core. Spark's vectorized Parquet "
+                  + "decoder loops forever on some damaged pages; pages with checksums (Spark writes them) "
+                  + "fail their check instead, these have none. The decoding thread ignores interrupts and "
+                  + "stays busy until the JVM exits",
+              TimeUnit.NANOSECONDS.toSeconds(now - since))));
+          failure = stalled.cause;
+          throw rethrow(failure);
+        }
+        cpu = nowCpu;
+        since = now;
+      }
+    }
+  }
+
+  /** The filler thread's CPU time, or -1 where the JVM cannot tell (and then nothing is watched). */
+  private long fillerCpuNanos() {
+    try {
+      return THREADS.isThreadCpuTimeSupported() ? THREADS.getThreadCpuTime(thread.getId()) : -1;
+    } catch (UnsupportedOperationException e) {
+      return -1;
+    }
   }
 
   private static RuntimeException rethrow(Throwable cause) {

@@ -1,15 +1,29 @@
 package io.corgipile.source;
 
+import io.corgipile.shuffle.Prefetcher;
 import io.corgipile.spark.RowGroupRows;
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /**
  * The rows of a list of blocks, block after block, from {@code skipRows} rows into the first block,
  * {@code rows} rows in all: a slice of a partition's stream, which may start and end inside a block.
  */
-final class BlockRowStream implements Closeable {
+final class BlockRowStream implements Closeable, Prefetcher.Progress {
+  /** {@link #rowsSeen} for a prefetcher's consumer thread: opaque, so no fence per row. */
+  private static final VarHandle ROWS_SEEN;
+
+  static {
+    try {
+      ROWS_SEEN = MethodHandles.lookup().findVarHandle(BlockRowStream.class, "rowsSeen", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final BlockCursor<RowGroupRows> blocks;
   private final ReaderMetrics metrics;
 
@@ -67,8 +81,19 @@ final class BlockRowStream implements Closeable {
     } catch (IOException | RuntimeException e) {
       throw blocks.failure(e);
     }
-    rowsSeen++;
+    ROWS_SEEN.setOpaque(this, rowsSeen + 1);
     return true;
+  }
+
+  @Override
+  public long count() {
+    return (long) ROWS_SEEN.getOpaque(this);
+  }
+
+  /** Names the block being read, as every read error does. */
+  @Override
+  public RuntimeException stalled(String why) {
+    return blocks.failure(new IOException(why));
   }
 
   /** The current row; valid until the next call that advances the stream. */

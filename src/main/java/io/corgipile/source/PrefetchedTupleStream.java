@@ -27,7 +27,8 @@ final class PrefetchedTupleStream implements TupleStream {
   PrefetchedTupleStream(BlockRowStream source, int numFields, String threadName) {
     this.source = source;
     this.row = new UnsafeRow(numFields);
-    this.prefetcher = new Prefetcher<>(threadName, this::fill, new RowChunk(CHUNK_BYTES), new RowChunk(CHUNK_BYTES));
+    this.prefetcher = new Prefetcher<>(threadName, this::fill, new RowChunk(CHUNK_BYTES), new RowChunk(CHUNK_BYTES),
+        source);
   }
 
   /** Fills {@code chunk} with the next rows; false, leaving it empty, at the end of the stream. */

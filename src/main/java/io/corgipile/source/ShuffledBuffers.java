@@ -46,7 +46,7 @@ final class ShuffledBuffers implements Closeable {
         boolean filled = filler.fill(buffer);
         metrics.observeBufferBytes(first.allocatedBytes() + second.allocatedBytes());
         return filled;
-      }, first, second);
+      }, first, second, source);
     }
   }
 

@@ -47,7 +47,8 @@ final class ReaderFuzz {
   /** main's exit status when a case stopped the SparkContext, so that later cases cannot run. */
   private static final int CONTEXT_STOPPED = 3;
   /** main's exit status after a case that hung, written to the results: go on in a new JVM. */
-  private static final int HUNG = 4;
+  /** Exit status of a JVM with a decoder thread still spinning: the script goes on in a new one. */
+  private static final int SPINNING = 4;
   private static final AtomicLong JOB_GROUPS = new AtomicLong();
 
   private final FuzzFiles files;
@@ -210,9 +211,11 @@ final class ReaderFuzz {
         System.exit(CONTEXT_STOPPED); // the script counts the case as a crash and goes on in a new JVM
       }
       Files.writeString(results, result.line() + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      if (result.verdict() == Verdict.HANG && seed + 1 < to) {
-        // The hung decoder keeps spinning on a core; the next cases run in a new JVM without it.
-        System.exit(HUNG);
+      // A hung decoder, or one the prefetcher gave up on, keeps spinning on a core; the next cases
+      // run in a new JVM without it.
+      if ((result.verdict() == Verdict.HANG || result.detail().contains("the decoder made no progress"))
+          && seed + 1 < to) {
+        System.exit(SPINNING);
       }
       if ((seed - from + 1) % 100 == 0) {
         System.err.println("[fuzz-reader] " + (seed - from + 1) + " cases read");
