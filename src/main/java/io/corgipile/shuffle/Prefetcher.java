@@ -7,7 +7,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Double buffering: a background thread fills one buffer while the caller consumes the other.
+ * Double buffering: a background thread fills one buffer while the caller consumes the other. With
+ * one buffer, the thread fills it again only once the caller has handed it back: no reading ahead,
+ * but a fill the caller can watch ({@link Progress}) instead of running it on its own thread.
  *
  * <p>The filler runs strictly sequentially, one buffer after the other, so what each buffer holds
  * does not depend on thread timing. At most two buffers exist: the one being consumed and the one
@@ -56,7 +58,10 @@ public final class Prefetcher<B> implements AutoCloseable {
     this(threadName, filler, first, second, null);
   }
 
-  /** @param progress the filler's progress, watched while the consumer waits; null: not watched */
+  /**
+   * @param second the buffer filled while the caller reads the first, or null for one buffer
+   * @param progress the filler's progress, watched while the consumer waits; null: not watched
+   */
   public Prefetcher(String threadName, Filler<B> filler, B first, B second, Progress progress) {
     this(threadName, filler, first, second, TimeUnit.SECONDS.toMillis(30), progress, STALL_MILLIS);
   }
@@ -71,7 +76,9 @@ public final class Prefetcher<B> implements AutoCloseable {
     this.progress = progress;
     this.stallNanos = TimeUnit.MILLISECONDS.toNanos(stallMillis);
     free.add(first);
-    free.add(second);
+    if (second != null) {
+      free.add(second);
+    }
     thread = new Thread(() -> run(filler), threadName);
     thread.setDaemon(true);
     thread.start();

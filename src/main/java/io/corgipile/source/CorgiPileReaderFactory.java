@@ -3,6 +3,7 @@ package io.corgipile.source;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.EpochSeeds;
 import io.corgipile.shuffle.FillPlan;
+import io.corgipile.shuffle.Prefetcher;
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
 import io.corgipile.shuffle.TupleShuffleBuffer;
@@ -183,7 +184,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while waiting for a buffer filled ahead", e);
     }
-    ShuffledBuffers buffers = ahead != null ? ShuffledBuffers.prefilled(ahead) : shuffledBuffers(slice, false);
+    ShuffledBuffers buffers =
+        ahead != null ? ShuffledBuffers.prefilled(ahead, prefetchThread(slice)) : shuffledBuffers(slice, false);
     if (slice.task != null) {
       // a failed or killed task (a cancelled fit, a job that gives up) leaves no fills of its scan behind
       slice.task.addTaskFailureListener((TaskFailureListener) (context, error) -> RoundLookahead.EXECUTOR.drop(scan));
@@ -197,19 +199,26 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     return buffers;
   }
 
-  /** Opens {@code slice} and fills its first buffer, off any task. */
-  private FilledSlice fillFirst(Slice slice) throws IOException {
+  /**
+   * Opens {@code slice} and fills its first buffer, off any task: on a fill thread of its own, as a
+   * task's, so a decoder that spins fails the fill (the task then reads the slice itself and fails
+   * naming the row group) instead of keeping the task that waits for the fill waiting for ever.
+   */
+  private FilledSlice fillFirst(Slice slice) throws Exception {
     ReaderMetrics metrics = new ReaderMetrics();
     BlockRowStream source = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
+    BufferFiller filler = filler(slice, source);
+    TupleShuffleBuffer buffer = buffer(slice);
+    Prefetcher<TupleShuffleBuffer> fill = new Prefetcher<>(prefetchThread(slice), filler::fill, buffer, null, source);
+    boolean hasRows;
     try {
-      BufferFiller filler = filler(slice, source);
-      TupleShuffleBuffer buffer = buffer(slice);
-      boolean hasRows = filler.fill(buffer);
-      return new FilledSlice(source, filler, buffer, hasRows, metrics);
-    } catch (IOException | RuntimeException | Error e) {
-      source.close();
+      hasRows = fill.next() != null;
+    } catch (InterruptedException | RuntimeException | Error e) {
+      fill.stopThenClose(source); // not under a fill thread still decoding
       throw e;
     }
+    fill.stop(); // it waits for the buffer back, which the task that takes the slice keeps
+    return new FilledSlice(source, filler, buffer, hasRows, metrics);
   }
 
   private ShuffledBuffers shuffledBuffers(Slice slice, boolean prefetch) {
@@ -217,10 +226,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     BlockRowStream source = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
     BufferFiller filler = filler(slice, source);
     TupleShuffleBuffer first = buffer(slice);
-    if (!prefetch) {
-      return new ShuffledBuffers(source, filler, first, null, null, metrics);
-    }
-    return new ShuffledBuffers(source, filler, first, buffer(slice), prefetchThread(slice), metrics);
+    return new ShuffledBuffers(source, filler, first, prefetch ? buffer(slice) : null, prefetchThread(slice), metrics);
   }
 
   private static BufferFiller filler(Slice slice, BlockRowStream source) {

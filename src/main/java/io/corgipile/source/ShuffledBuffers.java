@@ -7,9 +7,11 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 
 /**
- * A partition's shuffled buffers, one after the other, each filled by a {@link BufferFiller}: on
- * the task's thread with one buffer, or on a prefetch thread with two. With one buffer, the first
- * may come filled already ({@link RoundLookahead}).
+ * A partition's shuffled buffers, one after the other, each filled by a {@link BufferFiller} on a
+ * fill thread: with two buffers one is filled while the task reads the other; with one, the task
+ * waits for its fill. Either way the task watches the fill ({@link Prefetcher.Progress}), so a
+ * decoder that spins fails the task instead of hanging it. With one buffer, the first may come
+ * filled already ({@link RoundLookahead}).
  */
 final class ShuffledBuffers implements Closeable {
   private final BlockRowStream source;
@@ -18,7 +20,8 @@ final class ShuffledBuffers implements Closeable {
   private final TupleShuffleBuffer first;
   private final TupleShuffleBuffer second;
   private final TupleShuffleBuffer single;
-  private final Prefetcher<TupleShuffleBuffer> prefetcher;
+  private final String threadName;
+  private Prefetcher<TupleShuffleBuffer> prefetcher;
   private boolean prefilled;
   private Runnable afterFirstBuffer;
   private boolean exhausted;
@@ -28,7 +31,7 @@ final class ShuffledBuffers implements Closeable {
 
   /**
    * @param second a second buffer to enable prefetching, or null
-   * @param threadName the prefetch thread's name
+   * @param threadName the fill thread's name
    */
   ShuffledBuffers(BlockRowStream source, BufferFiller filler, TupleShuffleBuffer first, TupleShuffleBuffer second,
       String threadName, ReaderMetrics metrics) {
@@ -37,17 +40,19 @@ final class ShuffledBuffers implements Closeable {
     this.metrics = metrics;
     this.first = first;
     this.second = second;
-    if (second == null) {
-      this.single = first;
-      this.prefetcher = null;
-    } else {
-      this.single = null;
-      this.prefetcher = new Prefetcher<>(threadName, buffer -> {
-        boolean filled = filler.fill(buffer);
-        metrics.observeBufferBytes(first.allocatedBytes() + second.allocatedBytes());
-        return filled;
-      }, first, second, source);
+    this.threadName = threadName;
+    this.single = second == null ? first : null;
+    if (second != null) {
+      this.prefetcher = fillThread(); // starts filling at once
     }
+  }
+
+  private Prefetcher<TupleShuffleBuffer> fillThread() {
+    return new Prefetcher<>(threadName, buffer -> {
+      boolean filled = filler.fill(buffer);
+      metrics.observeBufferBytes(first.allocatedBytes() + (second == null ? 0 : second.allocatedBytes()));
+      return filled;
+    }, first, second, source);
   }
 
   /**
@@ -82,9 +87,9 @@ final class ShuffledBuffers implements Closeable {
   /**
    * One buffer, whose first fill is done: {@code filled}'s, or none when {@code hasRows} is false.
    */
-  static ShuffledBuffers prefilled(FilledSlice filled) {
+  static ShuffledBuffers prefilled(FilledSlice filled, String threadName) {
     ShuffledBuffers buffers =
-        new ShuffledBuffers(filled.source(), filled.filler(), filled.buffer(), null, null, filled.metrics());
+        new ShuffledBuffers(filled.source(), filled.filler(), filled.buffer(), null, threadName, filled.metrics());
     filled.metrics().buffersFilledAhead.incrementAndGet();
     buffers.prefilled = filled.hasRows();
     buffers.exhausted = !filled.hasRows();
@@ -124,23 +129,21 @@ final class ShuffledBuffers implements Closeable {
       metrics.observeBufferBytes(single.allocatedBytes());
       return single;
     }
-    TupleShuffleBuffer buffer;
     if (prefetcher == null) {
-      buffer = filler.fill(single) ? single : null;
-      metrics.observeBufferBytes(single.allocatedBytes());
-    } else {
-      try {
-        buffer = prefetcher.next();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("Interrupted while waiting for the next shuffled buffer");
-      }
+      prefetcher = fillThread(); // one buffer, no longer read
+    }
+    TupleShuffleBuffer buffer;
+    try {
+      buffer = prefetcher.next();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while waiting for the next shuffled buffer");
     }
     exhausted = buffer == null;
     return buffer;
   }
 
-  /** Stops the prefetch thread, hands the buffers' memory on to the next task's, and closes the source. */
+  /** Stops the fill thread, hands the buffers' memory on to the next task's, and closes the source. */
   @Override
   public void close() throws IOException {
     if (prefetcher == null) {
