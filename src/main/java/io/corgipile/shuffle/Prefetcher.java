@@ -39,6 +39,12 @@ public final class Prefetcher<B> implements AutoCloseable {
 
   /** No progress for this long while busy on a core: no decoder works that long on one batch. */
   static final long STALL_MILLIS = TimeUnit.SECONDS.toMillis(30);
+  /**
+   * Busy: the filler had at least 1/10 of the wall time on a core. A filler waiting on storage has
+   * next to none; one spinning on a machine with ten times more runnable threads than cores still
+   * has that much.
+   */
+  private static final int BUSY_SHARE = 10;
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final Object END = new Object();
 
@@ -145,9 +151,9 @@ public final class Prefetcher<B> implements AutoCloseable {
   }
 
   /**
-   * The next filled buffer, the end or the filler's failure; or, when the filler has used a core
-   * for at least half of {@code stallNanos} of wall time without any progress, its {@link
-   * Progress#stalled} error. A filler waiting on storage or starved of CPU is waited for.
+   * The next filled buffer, the end or the filler's failure; or, when the filler has been busy on a
+   * core ({@link #BUSY_SHARE}) for {@code stallNanos} without any progress, its {@link
+   * Progress#stalled} error. A filler waiting on storage is waited for.
    */
   private Object awaitFilled() throws InterruptedException {
     long cpu = fillerCpuNanos();
@@ -169,7 +175,7 @@ public final class Prefetcher<B> implements AutoCloseable {
         cpu = nowCpu;
         since = now;
       } else if (now - since >= stallNanos) {
-        if (nowCpu - cpu >= (now - since) / 2) {
+        if (nowCpu - cpu >= (now - since) / BUSY_SHARE) {
           Failure stalled = new Failure(progress.stalled(String.format(
               "the decoder made no progress in %d s while busy on a CPU core. Spark's vectorized Parquet "
                   + "decoder loops forever on some damaged pages; pages with checksums (Spark writes them) "
