@@ -292,7 +292,7 @@ public final class FaultRuns {
         + "| executor | " + executors + " | " + executorsIdentical + " |\n"
         + "| worker (and its executor) | " + workers + " | " + workersIdentical + " |\n\n"
         + "Model (coefficients, intercept), objective per epoch, test accuracy and log loss: bit for bit; the"
-        + " test AUC within 1e-5 (MLlib's evaluator bins sorted scores by partitions of a sampled sort).\n\n"
+        + " test AUC within 1e-5 (it is summed by partitions of a sampled sort).\n\n"
         + "Every run: [runs.csv](runs.csv).\n";
     Files.writeString(out.resolve("summary.md"), md);
   }
