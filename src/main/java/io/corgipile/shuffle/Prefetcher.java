@@ -176,13 +176,12 @@ public final class Prefetcher<B> implements AutoCloseable {
         since = now;
       } else if (now - since >= stallNanos) {
         if (nowCpu - cpu >= (now - since) / BUSY_SHARE) {
-          Failure stalled = new Failure(progress.stalled(String.format(
+          failure = progress.stalled(String.format(
               "the decoder made no progress in %d s while busy on a CPU core. Spark's vectorized Parquet "
                   + "decoder loops forever on some damaged pages; pages with checksums (Spark writes them) "
                   + "fail their check instead, these have none. The decoding thread ignores interrupts and "
                   + "stays busy until the JVM exits",
-              TimeUnit.NANOSECONDS.toSeconds(now - since))));
-          failure = stalled.cause;
+              TimeUnit.NANOSECONDS.toSeconds(now - since)));
           throw rethrow(failure);
         }
         cpu = nowCpu;

@@ -72,9 +72,11 @@ class CancelledFitTest {
     }
     assertThat(catchFailure(fit)).as("the fit fails").isNotNull();
 
-    // Fills ahead that a task finished before the stop wait for their round until they expire.
+    // Fills ahead that a task finished before the stop wait for their round until they expire; and
+    // the end of a job cancelled by its tag reaches the status tracker through the listener bus.
     deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 15_000);
-    while ((!readerThreads().isEmpty() || RoundLookahead.EXECUTOR.size() > 0) && System.nanoTime() < deadline) {
+    while ((!readerThreads().isEmpty() || RoundLookahead.EXECUTOR.size() > 0
+        || sc.statusTracker().getActiveJobIds().length > 0) && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
     assertThat(readerThreads()).as("reader threads left running").isEmpty();
