@@ -19,7 +19,6 @@ final class ShuffledBuffers implements Closeable {
   private final ReaderMetrics metrics;
   private final TupleShuffleBuffer first;
   private final TupleShuffleBuffer second;
-  private final TupleShuffleBuffer single;
   private final String threadName;
   private Prefetcher<TupleShuffleBuffer> prefetcher;
   private boolean prefilled;
@@ -41,7 +40,6 @@ final class ShuffledBuffers implements Closeable {
     this.first = first;
     this.second = second;
     this.threadName = threadName;
-    this.single = second == null ? first : null;
     if (second != null) {
       this.prefetcher = fillThread(); // starts filling at once
     }
@@ -126,8 +124,8 @@ final class ShuffledBuffers implements Closeable {
     }
     if (prefilled) {
       prefilled = false;
-      metrics.observeBufferBytes(single.allocatedBytes());
-      return single;
+      metrics.observeBufferBytes(first.allocatedBytes()); // prefilled: one buffer
+      return first;
     }
     if (prefetcher == null) {
       prefetcher = fillThread(); // one buffer, no longer read
