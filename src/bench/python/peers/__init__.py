@@ -1,0 +1,1 @@
+"""scripts/bench peers: corgipile beside the Python data loaders that shuffle partially (harness.py)."""

@@ -1,0 +1,310 @@
+"""One loader, one configuration, one process: reads the label-sorted table for a number of epochs
+and writes a CSV row per epoch (scripts/bench peers runs it once per loader and configuration, each
+in the loader's own virtual environment).
+
+Every loader hands the same Consumer mini-batches of (label, features) as NumPy arrays, so only the
+order differs between them. The Consumer cuts the stream into batches of --batch-rows rows; in
+--mode train it feeds each to one scikit-learn SGDClassifier.partial_fit, so the learner and its
+batches are identical whatever the loader, and keeps the labels and f1 of every row to judge the
+order: its fingerprint (SHA-256 of f1 in stream order), whether it holds every row of the table
+exactly once, and the shuffle-quality figure of scripts/bench.
+"""
+
+import argparse
+import csv
+import hashlib
+import importlib
+import os
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+
+LABEL = "label"
+FEATURES = [f"f{i}" for i in range(1, 29)]
+COLUMNS = [LABEL] + FEATURES
+
+# One home for the loaders: module (under peers.loaders) per name; scripts/bench peers and the
+# report read this list through `python -m peers.harness --list`.
+LOADERS = {
+    "corgipile": "corgipile_spark",
+    "petastorm": "petastorm_reader",
+    "ray": "ray_data",
+    "tfdata": "tf_data",
+    "torch": "torch_iterable",
+    "streaming": "mosaic_streaming",
+    "memory": "in_memory",
+}
+CONFIGS = ("default", "buffer")
+FIELDS = ["loader", "config", "mode", "rows", "epoch", "seconds", "rows_per_second", "setup_seconds",
+          "fingerprint", "exactly_once", "chunk_variance", "test_accuracy", "peak_pss_mib", "cores",
+          "library", "description"]
+
+
+class Settings:
+    """What every loader is asked for: the table, the seed, and the buffer of the partial shuffle."""
+
+    def __init__(self, args, files, total_rows, row_groups):
+        self.train = args.train
+        self.files = files
+        self.total_rows = total_rows
+        self.row_groups = row_groups
+        self.seed = args.seed
+        self.config = args.config
+        self.buffer_percent = args.buffer_percent
+        self.buffer_rows = max(1, int(total_rows * args.buffer_percent / 100))
+        self.partitions = args.partitions
+        self.fail_once = args.fail_once
+        self.batch_rows = args.batch_rows
+        self.cores = args.cores
+        self.work = Path(args.work)
+
+
+class Consumer:
+    """Takes the stream's batches; picklable, so a loader that runs it elsewhere (a Spark task) can."""
+
+    def __init__(self, batch_rows, learner, mean, scale):
+        self.batch_rows = batch_rows
+        self.learner = learner
+        self.mean = mean
+        self.scale = scale
+        self.start_epoch()
+
+    def start_epoch(self):
+        self.labels = []
+        self.f1 = []
+        self.pending_y = []
+        self.pending_x = []
+        self.pending = 0
+
+    def feed(self, y, x):
+        """y: (n,) labels in {0, 1}; x: (n, 28) features in the order of FEATURES."""
+        y = np.asarray(y, dtype=np.float64).reshape(-1)
+        x = np.asarray(x, dtype=np.float64)
+        if x.shape != (y.shape[0], len(FEATURES)):
+            raise ValueError(f"Cannot take a batch: features shaped {x.shape}, expected ({y.shape[0]}, {len(FEATURES)})")
+        self.labels.append(y.astype(np.int8))
+        self.f1.append(x[:, 0].copy())
+        if self.learner is None:
+            return
+        self.pending_y.append(y)
+        self.pending_x.append(x)
+        self.pending += y.shape[0]
+        if self.pending >= self.batch_rows:
+            self._fit(final=False)
+
+    def _fit(self, final):
+        ys = np.concatenate(self.pending_y)
+        xs = (np.concatenate(self.pending_x) - self.mean) / self.scale
+        end = ys.shape[0] if final else ys.shape[0] - ys.shape[0] % self.batch_rows
+        for start in range(0, end, self.batch_rows):
+            self.learner.partial_fit(xs[start:start + self.batch_rows], ys[start:start + self.batch_rows],
+                                     classes=np.array([0.0, 1.0]))
+        self.pending_y = [ys[end:]] if end < ys.shape[0] else []
+        self.pending_x = [xs[end:] * self.scale + self.mean] if end < ys.shape[0] else []
+        self.pending = ys.shape[0] - end
+
+    def finish_epoch(self):
+        if self.learner is not None and self.pending:
+            self._fit(final=True)
+        labels = np.concatenate(self.labels) if self.labels else np.zeros(0, np.int8)
+        f1 = np.concatenate(self.f1) if self.f1 else np.zeros(0)
+        self.labels, self.f1 = [], []
+        return labels, f1
+
+
+class PeakMemory:
+    """Peak proportional set size (PSS) of this process and all its descendants, sampled every 200 ms:
+    PSS splits shared pages among the processes that map them, so worker pools and shared-memory
+    object stores are counted once."""
+
+    def __init__(self):
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def reset(self):
+        self.peak = 0
+
+    def _run(self):
+        while not self._stop.wait(0.2):
+            self.peak = max(self.peak, tree_pss(os.getpid()))
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def tree_pss(root):
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, ()))
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                for line in f:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+        except OSError:
+            pass
+    return total
+
+
+def table_files(train):
+    files = sorted(str(p) for p in Path(train).glob("*.parquet"))
+    if not files:
+        raise SystemExit(f"Cannot read the training table: no *.parquet file in {train}")
+    return files
+
+
+def reference(files):
+    """The table's f1 values sorted: a stream holds every row exactly once if its sorted f1 is equal."""
+    rows = row_groups = 0
+    parts = []
+    for path in files:
+        meta = pq.ParquetFile(path).metadata
+        rows += meta.num_rows
+        row_groups += meta.num_row_groups
+        parts.append(pq.read_table(path, columns=["f1"]).column(0).to_numpy())
+    return np.sort(np.concatenate(parts)), rows, row_groups
+
+
+def chunk_variance(labels, percent):
+    """Variance of the share of positives across chunks of `percent` % of the stream (ShuffleQuality.java)."""
+    n = labels.shape[0]
+    chunk = max(1, int(np.ceil(n * percent / 100)))
+    shares = [labels[s:s + chunk].mean() for s in range(0, n - chunk + 1, chunk)]
+    return float(np.var(shares)) if shares else float("nan")
+
+
+def test_set(test_dir):
+    table = pq.read_table(test_dir, columns=COLUMNS)
+    y = table.column(LABEL).to_numpy()
+    x = np.column_stack([table.column(c).to_numpy() for c in FEATURES])
+    return y, x
+
+
+def learner(seed):
+    from sklearn.linear_model import SGDClassifier
+    # logistic loss, sklearn's defaults otherwise; the same for every loader
+    return SGDClassifier(loss="log_loss", random_state=seed)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--loader", choices=sorted(LOADERS))
+    p.add_argument("--config", choices=CONFIGS, default="buffer",
+                   help="buffer: the loader's partial shuffle at --buffer-percent; default: its defaults")
+    p.add_argument("--mode", choices=("scan", "train", "estimator"), default="scan",
+                   help="scan: one epoch, no learner (throughput); train: --epochs epochs into the learner;"
+                        " estimator (corgipile only): the project's SGDClassifier with its defaults instead")
+    p.add_argument("--train", help="the label-sorted training table (a folder of Parquet files)")
+    p.add_argument("--test", help="the test table")
+    p.add_argument("--epochs", type=int, default=5)
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--buffer-percent", type=float, default=10.0)
+    p.add_argument("--batch-rows", type=int, default=1024)
+    p.add_argument("--cores", type=int, default=2)
+    p.add_argument("--partitions", type=int, default=1,
+                   help="corgipile only: streams read in parallel (scan mode; training needs one)")
+    p.add_argument("--fail-once", action="store_true",
+                   help="corgipile only: the first attempt of each task fails half-way, Spark retries it")
+    p.add_argument("--work", default="target/peers-work", help="scratch space (converted shards, spill)")
+    p.add_argument("--out", help="CSV to append rows to")
+    p.add_argument("--list", action="store_true", help="print the loader names and exit")
+    args = p.parse_args(argv)
+    if args.list:
+        print(" ".join(LOADERS))
+        return 0
+    for name in ("loader", "train", "test", "out"):
+        if getattr(args, name) is None:
+            p.error(f"--{name} is required")
+
+    files = table_files(args.train)
+    sorted_f1, total_rows, row_groups = reference(files)
+    settings = Settings(args, files, total_rows, row_groups)
+    settings.work.mkdir(parents=True, exist_ok=True)
+    test_y, test_x = test_set(args.test)
+    mean, scale = test_x.mean(axis=0), test_x.std(axis=0)
+    model = learner(args.seed) if args.mode == "train" else None
+    consumer = Consumer(args.batch_rows, model, mean, scale)
+    memory = PeakMemory()
+
+    module = importlib.import_module(f"peers.loaders.{LOADERS[args.loader]}")
+    out = Path(args.out)
+    new = not out.exists()
+    with out.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        if new:
+            w.writeheader()
+        if args.mode == "estimator":
+            if not hasattr(module, "estimator_epochs"):
+                raise SystemExit(f"Cannot run --mode estimator with --loader {args.loader}: only corgipile has one")
+            for epoch, (seconds, accuracy, library, description) in enumerate(
+                    module.estimator_epochs(settings, args.test, args.epochs, memory)):
+                w.writerow({
+                    "loader": args.loader, "config": args.config, "mode": args.mode, "rows": total_rows,
+                    "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{total_rows / seconds:.0f}",
+                    "test_accuracy": f"{accuracy:.5f}", "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
+                    "cores": args.cores, "library": library, "description": description})
+                f.flush()
+                print(f"[peers] estimator maxIter={epoch + 1}: {seconds:.1f} s, accuracy {accuracy:.4f}",
+                      file=sys.stderr)
+            memory.stop()
+            return 0
+        t0 = time.perf_counter()
+        loader = module.open_loader(settings)
+        setup = time.perf_counter() - t0
+        epochs = 1 if args.mode == "scan" else args.epochs
+        for epoch in range(epochs):
+            memory.reset()
+            consumer.start_epoch()
+            start = time.perf_counter()
+            consumer = loader.run_epoch(epoch, consumer)
+            labels, f1 = consumer.finish_epoch()
+            seconds = time.perf_counter() - start
+            accuracy = float("nan")
+            if model is not None:
+                model = consumer.learner
+                accuracy = float((model.predict((test_x - mean) / scale) == test_y).mean())
+            w.writerow({
+                "loader": args.loader, "config": args.config, "mode": args.mode, "rows": total_rows,
+                "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{labels.shape[0] / seconds:.0f}",
+                "setup_seconds": f"{setup:.3f}",
+                "fingerprint": hashlib.sha256(f1.tobytes()).hexdigest()[:16],
+                "exactly_once": bool(f1.shape[0] == sorted_f1.shape[0] and np.array_equal(np.sort(f1), sorted_f1)),
+                "chunk_variance": f"{chunk_variance(labels, args.buffer_percent):.6g}",
+                "test_accuracy": f"{accuracy:.5f}", "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
+                "cores": args.cores, "library": loader.library, "description": loader.description})
+            f.flush()
+            print(f"[peers] {args.loader}/{args.config} {args.mode} epoch {epoch}: {labels.shape[0]:,} rows in"
+                  f" {seconds:.1f} s, accuracy {accuracy:.4f}", file=sys.stderr)
+    loader.close()
+    memory.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except SystemExit:
+        raise
+    except BaseException:
+        traceback.print_exc()
+        sys.exit(1)
