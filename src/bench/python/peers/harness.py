@@ -2,7 +2,7 @@
 and writes a CSV row per epoch (scripts/bench peers runs it once per loader and configuration, each
 in the loader's own virtual environment).
 
-Every loader hands the same Consumer mini-batches of (label, features) as NumPy arrays, so only the
+Every loader hands the same Consumer (peers/stream.py) mini-batches of (label, features) as NumPy arrays, so only the
 order differs between them. The Consumer cuts the stream into batches of --batch-rows rows; in
 --mode train it feeds each to one scikit-learn SGDClassifier.partial_fit, so the learner and its
 batches are identical whatever the loader, and keeps the labels and f1 of every row to judge the
@@ -24,20 +24,18 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-LABEL = "label"
-FEATURES = [f"f{i}" for i in range(1, 29)]
-COLUMNS = [LABEL] + FEATURES
+from peers.stream import COLUMNS, FEATURES, LABEL, Consumer
 
-# One home for the loaders: module (under peers.loaders) per name; scripts/bench peers and the
-# report read this list through `python -m peers.harness --list`.
+# One home for the loaders: name -> (module under peers.loaders, virtual environment under
+# .venv-peers with the pins of requirements/<environment>.txt). scripts/bench peers reads it.
 LOADERS = {
-    "corgipile": "corgipile_spark",
-    "petastorm": "petastorm_reader",
-    "ray": "ray_data",
-    "tfdata": "tf_data",
-    "torch": "torch_iterable",
-    "streaming": "mosaic_streaming",
-    "memory": "in_memory",
+    "corgipile": ("corgipile_spark", "corgipile"),
+    "petastorm": ("petastorm_reader", "petastorm"),
+    "ray": ("ray_data", "ray"),
+    "tfdata": ("tf_data", "tfdata"),
+    "torch": ("torch_iterable", "torch"),
+    "streaming": ("mosaic_streaming", "streaming"),
+    "memory": ("in_memory", "corgipile"),
 }
 CONFIGS = ("default", "buffer")
 FIELDS = ["loader", "config", "mode", "rows", "epoch", "seconds", "rows_per_second", "setup_seconds",
@@ -62,59 +60,6 @@ class Settings:
         self.batch_rows = args.batch_rows
         self.cores = args.cores
         self.work = Path(args.work)
-
-
-class Consumer:
-    """Takes the stream's batches; picklable, so a loader that runs it elsewhere (a Spark task) can."""
-
-    def __init__(self, batch_rows, learner, mean, scale):
-        self.batch_rows = batch_rows
-        self.learner = learner
-        self.mean = mean
-        self.scale = scale
-        self.start_epoch()
-
-    def start_epoch(self):
-        self.labels = []
-        self.f1 = []
-        self.pending_y = []
-        self.pending_x = []
-        self.pending = 0
-
-    def feed(self, y, x):
-        """y: (n,) labels in {0, 1}; x: (n, 28) features in the order of FEATURES."""
-        y = np.asarray(y, dtype=np.float64).reshape(-1)
-        x = np.asarray(x, dtype=np.float64)
-        if x.shape != (y.shape[0], len(FEATURES)):
-            raise ValueError(f"Cannot take a batch: features shaped {x.shape}, expected ({y.shape[0]}, {len(FEATURES)})")
-        self.labels.append(y.astype(np.int8))
-        self.f1.append(x[:, 0].copy())
-        if self.learner is None:
-            return
-        self.pending_y.append(y)
-        self.pending_x.append(x)
-        self.pending += y.shape[0]
-        if self.pending >= self.batch_rows:
-            self._fit(final=False)
-
-    def _fit(self, final):
-        ys = np.concatenate(self.pending_y)
-        xs = (np.concatenate(self.pending_x) - self.mean) / self.scale
-        end = ys.shape[0] if final else ys.shape[0] - ys.shape[0] % self.batch_rows
-        for start in range(0, end, self.batch_rows):
-            self.learner.partial_fit(xs[start:start + self.batch_rows], ys[start:start + self.batch_rows],
-                                     classes=np.array([0.0, 1.0]))
-        self.pending_y = [ys[end:]] if end < ys.shape[0] else []
-        self.pending_x = [xs[end:] * self.scale + self.mean] if end < ys.shape[0] else []
-        self.pending = ys.shape[0] - end
-
-    def finish_epoch(self):
-        if self.learner is not None and self.pending:
-            self._fit(final=True)
-        labels = np.concatenate(self.labels) if self.labels else np.zeros(0, np.int8)
-        f1 = np.concatenate(self.f1) if self.f1 else np.zeros(0)
-        self.labels, self.f1 = [], []
-        return labels, f1
 
 
 class PeakMemory:
@@ -164,6 +109,11 @@ def tree_pss(root):
         except OSError:
             pass
     return total
+
+
+def run_name(mode, partitions, fail_once):
+    """The CSV's mode: scan, train or estimator, with -p<N> for N streams and -retry for --fail-once."""
+    return mode + (f"-p{partitions}" if partitions > 1 else "") + ("-retry" if fail_once else "")
 
 
 def table_files(train):
@@ -227,14 +177,11 @@ def main(argv=None):
                    help="corgipile only: the first attempt of each task fails half-way, Spark retries it")
     p.add_argument("--work", default="target/peers-work", help="scratch space (converted shards, spill)")
     p.add_argument("--out", help="CSV to append rows to")
-    p.add_argument("--list", action="store_true", help="print the loader names and exit")
     args = p.parse_args(argv)
-    if args.list:
-        print(" ".join(LOADERS))
-        return 0
     for name in ("loader", "train", "test", "out"):
         if getattr(args, name) is None:
             p.error(f"--{name} is required")
+    run = run_name(args.mode, args.partitions, args.fail_once)
 
     files = table_files(args.train)
     sorted_f1, total_rows, row_groups = reference(files)
@@ -246,7 +193,7 @@ def main(argv=None):
     consumer = Consumer(args.batch_rows, model, mean, scale)
     memory = PeakMemory()
 
-    module = importlib.import_module(f"peers.loaders.{LOADERS[args.loader]}")
+    module = importlib.import_module(f"peers.loaders.{LOADERS[args.loader][0]}")
     out = Path(args.out)
     new = not out.exists()
     with out.open("a", newline="") as f:
@@ -259,8 +206,8 @@ def main(argv=None):
             for epoch, (seconds, accuracy, library, description) in enumerate(
                     module.estimator_epochs(settings, args.test, args.epochs, memory)):
                 w.writerow({
-                    "loader": args.loader, "config": args.config, "mode": args.mode, "rows": total_rows,
-                    "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{total_rows / seconds:.0f}",
+                    "loader": args.loader, "config": args.config, "mode": run, "rows": total_rows,
+                    "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{total_rows * (epoch + 1) / seconds:.0f}",
                     "test_accuracy": f"{accuracy:.5f}", "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
                     "cores": args.cores, "library": library, "description": description})
                 f.flush()
@@ -284,7 +231,7 @@ def main(argv=None):
                 model = consumer.learner
                 accuracy = float((model.predict((test_x - mean) / scale) == test_y).mean())
             w.writerow({
-                "loader": args.loader, "config": args.config, "mode": args.mode, "rows": total_rows,
+                "loader": args.loader, "config": args.config, "mode": run, "rows": total_rows,
                 "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{labels.shape[0] / seconds:.0f}",
                 "setup_seconds": f"{setup:.3f}",
                 "fingerprint": hashlib.sha256(f1.tobytes()).hexdigest()[:16],

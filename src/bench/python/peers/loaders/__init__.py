@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from peers.harness import FEATURES, LABEL
+from peers.stream import FEATURES, LABEL
 
 
 class Loader:

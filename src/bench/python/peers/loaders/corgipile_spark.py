@@ -7,11 +7,12 @@ again: the retried stream must be the same."""
 
 import os
 import pickle
+import sys
 import time
 
 import numpy as np
 
-from peers.harness import COLUMNS
+from peers.stream import COLUMNS
 from peers.loaders import Loader
 
 
@@ -20,6 +21,7 @@ class CorgiPile(Loader):
         import pyspark
         from pyspark.sql import SparkSession
 
+        _python_workers()
         jar = os.environ.get("CORGIPILE_JAR")
         if not jar:
             raise SystemExit("Cannot start the corgipile loader: CORGIPILE_JAR is not set (the package jar)")
@@ -30,7 +32,7 @@ class CorgiPile(Loader):
                       .appName(f"peers corgipile {s.config}")
                       .config("spark.jars", jar)
                       .config("spark.driver.memory", os.environ.get("PEERS_SPARK_MEMORY", "6g"))
-                      .config("spark.ui.enabled", "false")
+                      .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                       .config("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
                       .getOrCreate())
         reader = (self.spark.read.format("corgipile").option("seed", s.seed)
@@ -89,6 +91,11 @@ def open_loader(settings):
     return CorgiPile(settings)
 
 
+def _python_workers():
+    """Spark's Python workers run this interpreter (its virtual environment has NumPy and the rest)."""
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
+
 def estimator_epochs(s, test, epochs, memory):
     """The project's own estimator, io.corgipile.ml.SGDClassifier with its defaults, over the corgipile
     source at Spark's default parallelism: for every k in 1..epochs a fit with maxIter=k (so each
@@ -98,13 +105,14 @@ def estimator_epochs(s, test, epochs, memory):
     from pyspark.sql import SparkSession
     from corgipile.ml.classification import SGDClassifier
 
-    from peers.harness import FEATURES
+    from peers.stream import FEATURES
 
+    _python_workers()
     jar = os.environ["CORGIPILE_JAR"]
     spark = (SparkSession.builder.master(f"local[{s.cores}]").appName("peers corgipile estimator")
              .config("spark.jars", jar)
              .config("spark.driver.memory", os.environ.get("PEERS_SPARK_MEMORY", "6g"))
-             .config("spark.ui.enabled", "false").getOrCreate())
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate())
     try:
         train = spark.read.format("corgipile").option("seed", s.seed).load(s.train)
         test_df = spark.read.parquet(test).cache()

@@ -4,7 +4,7 @@ fully shuffled every epoch (buffer), bounds of what a partial shuffle can reach.
 import numpy as np
 import pyarrow.parquet as pq
 
-from peers.harness import COLUMNS
+from peers.stream import COLUMNS
 from peers.loaders import Loader, split
 
 

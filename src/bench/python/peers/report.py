@@ -1,0 +1,193 @@
+"""summary.md and plots of a scripts/bench peers run, from its epochs.csv and failures.csv: every ratio
+is against corgipile in the same run (the machines are shared, so only ratios compare)."""
+
+import csv
+import math
+import os
+from collections import defaultdict
+from pathlib import Path
+
+PARTIAL = "buffer"  # the configuration the goals compare: each loader's partial shuffle at the buffer
+
+
+def read(path):
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return list(csv.DictReader(f))
+
+
+def num(value):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def fmt(value, spec):
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else format(value, spec)
+
+
+class Runs:
+    def __init__(self, rows):
+        self.by = defaultdict(list)
+        for r in rows:
+            self.by[(r["rows"], r["loader"], r["config"], r["mode"])].append(r)
+        for v in self.by.values():
+            v.sort(key=lambda r: int(r["epoch"]))
+
+    def get(self, rows, loader, config, mode):
+        return self.by.get((rows, loader, config, mode), [])
+
+    def tables(self):
+        return sorted({k[0] for k in self.by}, key=int)
+
+    def loaders(self, rows):
+        order = ["corgipile", "petastorm", "ray", "tfdata", "torch", "streaming", "memory"]
+        present = {k[1] for k in self.by if k[0] == rows}
+        return [l for l in order if l in present] + sorted(present - set(order))
+
+
+def yes_no(value):
+    return {True: "yes", False: "no", None: "?"}[value]
+
+
+def line(rows, runs, loader, config):
+    scan = runs.get(rows, loader, config, "scan")
+    train = runs.get(rows, loader, config, "train")
+    s = scan[0] if scan else {}
+    same_seed = None
+    if scan and train:
+        same_seed = scan[0]["fingerprint"] == train[0]["fingerprint"]
+    new_each = None
+    if len(train) > 1:
+        prints = [r["fingerprint"] for r in train]
+        new_each = len(set(prints)) == len(prints)
+    once = [r["exactly_once"] for r in scan + train]
+    accuracy = [num(r["test_accuracy"]) for r in train]
+    return {
+        "loader": loader, "config": config, "rows_per_second": num(s.get("rows_per_second")),
+        "peak": max([num(r["peak_pss_mib"]) for r in scan + train] or [math.nan]),
+        "variance": num(s.get("chunk_variance")) if s else (num(train[0]["chunk_variance"]) if train else math.nan),
+        "same_seed": same_seed, "new_each": new_each,
+        "exactly_once": None if not once else all(o == "True" for o in once),
+        "accuracy": accuracy, "setup": num((scan or train or [{}])[0].get("setup_seconds")),
+        "library": (scan or train or [{}])[0].get("library", ""),
+        "description": (scan or train or [{}])[0].get("description", ""),
+    }
+
+
+def write(out):
+    out = Path(out)
+    runs = Runs(read(out / "epochs.csv"))
+    failures = read(out / "failures.csv")
+    md = ["# Data loaders that shuffle partially, side by side", "",
+          f"Produced by `{os.environ.get('BENCH_COMMAND', 'scripts/bench peers')}`"
+          f" ({os.environ.get('BENCH_CODE', 'code version unknown')}). Every loader ran in a process of its own"
+          " (with its workers) on the same label-sorted table, 2 cores; `buffer` is each loader's partial"
+          " shuffle at a buffer of 10% of the table, `default` its defaults. Rows per second are of a scan"
+          " epoch (no learner), consumed as NumPy arrays; accuracy is of one scikit-learn"
+          " `SGDClassifier(loss='log_loss')` fed the stream in mini-batches of 1024 rows; chunk variance is"
+          " the variance of the share of positives across chunks of 10% of the stream (about 2.5e-6 for a"
+          " uniform shuffle of 1M rows, 0.23 for this table in storage order). Peak memory is the"
+          " proportional set size of the process and all its children. Ratios are against corgipile's line of"
+          " the same configuration in the same run.", ""]
+    for rows in runs.tables():
+        md += [f"## {int(rows):,} rows", ""]
+        lines = [line(rows, runs, l, c) for l in runs.loaders(rows) for c in ("buffer", "default")
+                 if runs.get(rows, l, c, "scan") or runs.get(rows, l, c, "train")]
+        ref = {c: next((x for x in lines if x["loader"] == "corgipile" and x["config"] == c), None)
+               for c in ("buffer", "default")}
+        md += ["| loader | config | rows/s | vs corgipile | peak MiB | chunk variance | exactly once |"
+               " same order for a seed | new order each epoch | accuracy by epoch | last vs corgipile (points) |",
+               "|---|---|---:|---:|---:|---:|---|---|---|---|---:|"]
+        for x in lines:
+            r = ref[x["config"]]
+            speed = x["rows_per_second"] / r["rows_per_second"] if r and r["rows_per_second"] else math.nan
+            last = x["accuracy"][-1] if x["accuracy"] else math.nan
+            ref_last = r["accuracy"][-1] if r and r["accuracy"] else math.nan
+            md.append(f"| {x['loader']} | {x['config']} | {fmt(x['rows_per_second'], ',.0f')} | {fmt(speed, '.2f')}x"
+                      f" | {fmt(x['peak'], '.0f')} | {fmt(x['variance'], '.2g')} | {yes_no(x['exactly_once'])}"
+                      f" | {yes_no(x['same_seed'])} | {yes_no(x['new_each'])}"
+                      f" | {' '.join(fmt(a, '.4f') for a in x['accuracy'])} | {fmt(100 * (last - ref_last), '+.2f')} |")
+        md += ["", *corgipile_extra(rows, runs), *goals(lines, ref.get(PARTIAL)), "", "Configurations:", ""]
+        md += [f"- **{x['loader']} {x['config']}** ({x['library']}): {x['description']}" for x in lines]
+        plot(out, rows, runs, lines)
+        md += ["", f"![test accuracy by epoch](accuracy-{rows}.png)", ""]
+    if failures:
+        md += ["## What did not install or run", "", "| rows | loader | config | mode | stage | error | log |",
+               "|---|---|---|---|---|---|---|"]
+        md += [f"| {f['rows']} | {f['loader']} | {f['config']} | {f['mode']} | {f['stage']} |"
+               f" {f['error'].replace('|', '/')} | {f['log']} |" for f in failures]
+    (out / "summary.md").write_text("\n".join(md) + "\n")
+
+
+def corgipile_extra(rows, runs):
+    """The lines only corgipile has: the order after retries, two streams, the project's estimator."""
+    out = []
+    scan = runs.get(rows, "corgipile", PARTIAL, "scan")
+    retry = runs.get(rows, "corgipile", PARTIAL, "scan-retry")
+    if scan and retry:
+        same = scan[0]["fingerprint"] == retry[0]["fingerprint"]
+        out.append(f"- corgipile {PARTIAL}, every task's first attempt failed half-way and retried by Spark: the"
+                   f" stream is {'the same' if same else 'NOT the same'} as undisturbed"
+                   f" (fingerprint {retry[0]['fingerprint']}), exactly once: {retry[0]['exactly_once']}.")
+    p2 = runs.get(rows, "corgipile", PARTIAL, "scan-p2")
+    if scan and p2:
+        out.append(f"- corgipile {PARTIAL} at 2 partitions (two streams, as the project's estimators read):"
+                   f" {num(p2[0]['rows_per_second']):,.0f} rows/s,"
+                   f" {num(p2[0]['rows_per_second']) / num(scan[0]['rows_per_second']):.2f}x one stream.")
+    est = runs.get(rows, "corgipile", "default", "estimator")
+    if est:
+        out.append("- The project's own `SGDClassifier` (defaults, over `corgipile` at 2 partitions; a fit per"
+                   " maxIter): test accuracy " + " ".join(f"{num(r['test_accuracy']):.4f}" for r in est)
+                   + f", {num(est[-1]['seconds']):.1f} s for {len(est)} epochs.")
+    return out
+
+
+def goals(lines, ref):
+    if ref is None:
+        return []
+    peers = [x for x in lines if x["config"] == PARTIAL and x["loader"] not in ("corgipile", "memory")]
+    out = []
+    best = max(peers, key=lambda x: x["accuracy"][-1] if x["accuracy"] else -1, default=None)
+    if best and best["accuracy"] and ref["accuracy"]:
+        gap = 100 * (best["accuracy"][-1] - ref["accuracy"][-1])
+        out.append(f"- Goal, accuracy: corgipile's last-epoch accuracy is {abs(gap):.2f} points"
+                   f" {'below' if gap > 0 else 'above'} the best peer's ({best['loader']}):"
+                   f" {'met' if gap <= 0.5 else 'NOT met'} (within 0.5).")
+    measured = [x for x in peers if not math.isnan(x["rows_per_second"])]
+    slower = [x["loader"] for x in measured if x["rows_per_second"] >= ref["rows_per_second"]]
+    if measured and not math.isnan(ref["rows_per_second"]):
+        out.append("- Goal, throughput: corgipile's partial shuffle is "
+                   + ("ahead of every peer's" if not slower else f"NOT ahead of {', '.join(slower)}") + ".")
+    return out
+
+
+def plot(out, rows, runs, lines):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for x in lines:
+        if x["accuracy"]:
+            ax.plot(range(1, len(x["accuracy"]) + 1), x["accuracy"], marker="o",
+                    linestyle="-" if x["config"] == "buffer" else ":", label=f"{x['loader']} {x['config']}")
+    est = runs.get(rows, "corgipile", "default", "estimator")
+    if est:
+        ax.plot(range(1, len(est) + 1), [num(r["test_accuracy"]) for r in est], marker="s", color="black",
+                label="corgipile SGDClassifier (project's estimator)")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("test accuracy")
+    ax.set_title(f"Label-sorted HIGGS-shaped data, {int(rows):,} rows")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / f"accuracy-{rows}.png", dpi=110)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    import sys
+    write(sys.argv[1] if len(sys.argv) > 1 else "results/peers")
