@@ -55,14 +55,15 @@ def yes_no(value):
 def line(rows, runs, loader, config):
     scan = runs.get(rows, loader, config, "scan")
     train = runs.get(rows, loader, config, "train")
-    s = scan[0] if scan else {}
+    s = scan[-1] if scan else {}  # the warm epoch
     same_seed = None
     if scan and train:
         same_seed = scan[0]["fingerprint"] == train[0]["fingerprint"]
     new_each = None
-    if len(train) > 1:
-        prints = [r["fingerprint"] for r in train]
-        new_each = len(set(prints)) == len(prints)
+    for epochs in (train, scan):
+        if len(epochs) > 1:
+            prints = [r["fingerprint"] for r in epochs]
+            new_each = (new_each is not False) and len(set(prints)) == len(prints)
     once = [r["exactly_once"] for r in scan + train]
     accuracy = [num(r["test_accuracy"]) for r in train]
     return {
@@ -85,8 +86,8 @@ def write(out):
           f"Produced by `{os.environ.get('BENCH_COMMAND', 'scripts/bench peers')}`"
           f" ({os.environ.get('BENCH_CODE', 'code version unknown')}). Every loader ran in a process of its own"
           " (with its workers) on the same label-sorted table, 2 cores; `buffer` is each loader's partial"
-          " shuffle at a buffer of 10% of the table, `default` its defaults. Rows per second are of a scan"
-          " epoch (no learner), consumed as NumPy arrays; accuracy is of one scikit-learn"
+          " shuffle at a buffer of 10% of the table, `default` its defaults. Rows per second are of the second"
+          " of two scan epochs (no learner; the first warms up), consumed as NumPy arrays; accuracy is of one scikit-learn"
           " `SGDClassifier(loss='log_loss')` fed the stream in mini-batches of 1024 rows; chunk variance is"
           " the variance of the share of positives across chunks of 10% of the stream (about 2.5e-6 for a"
           " uniform shuffle of 1M rows, 0.23 for this table in storage order). Peak memory is the"
@@ -128,15 +129,16 @@ def corgipile_extra(rows, runs):
     scan = runs.get(rows, "corgipile", PARTIAL, "scan")
     retry = runs.get(rows, "corgipile", PARTIAL, "scan-retry")
     if scan and retry:
-        same = scan[0]["fingerprint"] == retry[0]["fingerprint"]
+        same = [r["fingerprint"] for r in scan] == [r["fingerprint"] for r in retry]
         out.append(f"- corgipile {PARTIAL}, every task's first attempt failed half-way and retried by Spark: the"
-                   f" stream is {'the same' if same else 'NOT the same'} as undisturbed"
-                   f" (fingerprint {retry[0]['fingerprint']}), exactly once: {retry[0]['exactly_once']}.")
+                   f" streams of both epochs are {'the same' if same else 'NOT the same'} as undisturbed"
+                   f" ({', '.join(r['fingerprint'] for r in retry)}), every row exactly once:"
+                   f" {yes_no(all(r['exactly_once'] == 'True' for r in retry))}.")
     p2 = runs.get(rows, "corgipile", PARTIAL, "scan-p2")
     if scan and p2:
         out.append(f"- corgipile {PARTIAL} at 2 partitions (two streams, as the project's estimators read):"
-                   f" {num(p2[0]['rows_per_second']):,.0f} rows/s,"
-                   f" {num(p2[0]['rows_per_second']) / num(scan[0]['rows_per_second']):.2f}x one stream.")
+                   f" {num(p2[-1]['rows_per_second']):,.0f} rows/s,"
+                   f" {num(p2[-1]['rows_per_second']) / num(scan[-1]['rows_per_second']):.2f}x one stream.")
     est = runs.get(rows, "corgipile", "default", "estimator")
     if est:
         out.append("- The project's own `SGDClassifier` (defaults, over `corgipile` at 2 partitions; a fit per"

@@ -2,8 +2,8 @@
 configuration in a process of its own (peers.harness, under the loader's environment), and records
 every install or run that fails, with its error, in failures.csv; then writes the report.
 
-The runs for a table, per loader and configuration: scan (one epoch, no learner: throughput, memory,
-the order's fingerprint) and train (--epochs epochs into the shared learner; its epoch 0 is a second
+The runs for a table, per loader and configuration: scan (two epochs, no learner: throughput once
+warm, memory, the orders' fingerprints) and train (--epochs epochs into the shared learner; its epoch 0 is a second
 process with the same seed, so comparing fingerprints tells whether the order is reproducible). For
 corgipile also: scan with the first attempt of every task failing half-way (the order after a
 retry), scan at 2 partitions (two streams, as Spark trains), and the project's own estimator.
@@ -134,7 +134,7 @@ def main(argv=None):
                         failures.append(dict(key, stage="run", error="not run: its environment did not install"))
                         continue
                     if args.resume and done(epochs_csv, rows, loader, config, run_mode,
-                                            1 if mode == "scan" else args.epochs):
+                                            2 if mode == "scan" else args.epochs):
                         continue
                     log = log_dir / f"{rows}-{loader}-{config}-{run_mode}.log"
                     cmd = [str(python), "-W", "ignore", "-m", "peers.harness", "--loader", loader,

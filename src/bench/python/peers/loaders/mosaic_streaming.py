@@ -42,9 +42,9 @@ def convert(s):
     start = time.perf_counter()
     if out.exists():
         shutil.rmtree(out)
+    for stale in s.work.glob(f"mds-{s.total_rows}.tmp-*"):  # left by a run that did not finish converting
+        shutil.rmtree(stale)
     tmp = s.work / f"mds-{s.total_rows}.tmp-{os.getpid()}"
-    if tmp.exists():
-        shutil.rmtree(tmp)
     writer = MDSWriter(out=str(tmp), columns={COLUMN: ENCODING}, size_limit=None)
     for path, g in groups:
         table = pq.ParquetFile(path).read_row_group(g, columns=COLUMNS)
