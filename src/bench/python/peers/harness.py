@@ -24,20 +24,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
+from peers import CONFIGS, LOADERS
 from peers.stream import COLUMNS, FEATURES, LABEL, Consumer
 
-# One home for the loaders: name -> (module under peers.loaders, virtual environment under
-# .venv-peers with the pins of requirements/<environment>.txt). scripts/bench peers reads it.
-LOADERS = {
-    "corgipile": ("corgipile_spark", "corgipile"),
-    "petastorm": ("petastorm_reader", "petastorm"),
-    "ray": ("ray_data", "ray"),
-    "tfdata": ("tf_data", "tfdata"),
-    "torch": ("torch_iterable", "torch"),
-    "streaming": ("mosaic_streaming", "streaming"),
-    "memory": ("in_memory", "corgipile"),
-}
-CONFIGS = ("default", "buffer")
 FIELDS = ["loader", "config", "mode", "rows", "epoch", "seconds", "rows_per_second", "setup_seconds",
           "fingerprint", "exactly_once", "chunk_variance", "test_accuracy", "peak_pss_mib", "cores",
           "library", "description"]

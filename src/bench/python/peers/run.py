@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from peers.harness import CONFIGS, LOADERS
+from peers import CONFIGS, LOADERS
 
 HERE = Path(__file__).resolve().parent
 FAILURES = ["rows", "loader", "config", "mode", "stage", "error", "log"]
@@ -77,7 +77,7 @@ def done(csv_path, rows, loader, config, run_mode, epochs):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__)
+    p = argparse.ArgumentParser(prog="scripts/bench peers", description=__doc__)
     p.add_argument("--table", action="append", required=True, metavar="ROWS:TRAIN:TEST",
                    help="a table to run on (PeerTables prints its folders); repeat for several sizes")
     p.add_argument("--loaders", default=",".join(LOADERS))
