@@ -114,7 +114,8 @@ def write(out):
         md += ["", *corgipile_extra(rows, runs), *goals(lines, ref.get(PARTIAL)), "", "Configurations:", ""]
         md += [f"- **{x['loader']} {x['config']}** ({x['library']}): {x['description']}" for x in lines]
         plot(out, rows, runs, lines)
-        md += ["", f"![test accuracy by epoch](accuracy-{rows}.png)", ""]
+        md += ["", f"![rows per second](throughput-{rows}.png)", "",
+               f"![test accuracy by epoch](accuracy-{rows}.png)", ""]
     if failures:
         md += ["## What did not install or run", "", "| rows | loader | config | mode | stage | error | log |",
                "|---|---|---|---|---|---|---|"]
@@ -187,6 +188,19 @@ def plot(out, rows, runs, lines):
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(out / f"accuracy-{rows}.png", dpi=110)
+    plt.close(fig)
+
+    scanned = [x for x in lines if not math.isnan(x["rows_per_second"])]
+    fig, ax = plt.subplots(figsize=(8, 0.4 * len(scanned) + 1.2))
+    names = [f"{x['loader']} {x['config']}" for x in scanned]
+    ax.barh(names, [x["rows_per_second"] for x in scanned],
+            color=["tab:orange" if x["loader"] == "corgipile" else "tab:blue" for x in scanned])
+    ax.invert_yaxis()
+    ax.set_xlabel("rows per second, warm scan epoch, as NumPy arrays")
+    ax.set_title(f"Label-sorted HIGGS-shaped data, {int(rows):,} rows, 2 cores")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out / f"throughput-{rows}.png", dpi=110)
     plt.close(fig)
 
 

@@ -1,0 +1,168 @@
+"""scripts/bench peers' own code (src/bench/python/peers), in the repository's Python environment:
+the Consumer every loader feeds, the shuffle-quality figure, the harness end to end with the
+in-memory loader, the driver's option checks and the report. The peer loaders themselves need their
+own environments and run only in the benchmark."""
+
+import csv
+import os
+import pickle
+import sys
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+
+sys.path.insert(0, os.path.join(REPO, "src", "bench", "python"))
+
+from peers import harness, report, run  # noqa: E402
+from peers.stream import COLUMNS, FEATURES, Consumer  # noqa: E402
+
+
+class RecordingLearner:
+    """Stands in for SGDClassifier: keeps the batches partial_fit gets."""
+
+    def __init__(self):
+        self.batches = []
+
+    def partial_fit(self, x, y, classes):
+        self.batches.append((x.copy(), y.copy()))
+
+
+def rows(n, start=0):
+    y = (np.arange(start, start + n) % 2).astype(np.float64)
+    x = np.column_stack([np.arange(start, start + n) + j / 100 for j in range(len(FEATURES))]).astype(np.float64)
+    return y, x
+
+
+def test_the_consumer_cuts_the_stream_into_equal_batches_in_order_and_fits_the_rest_at_the_end():
+    learner = RecordingLearner()
+    c = Consumer(512, learner, mean=np.zeros(len(FEATURES)), scale=np.ones(len(FEATURES)))
+    c.start_epoch()
+    for n, start in ((700, 0), (700, 700), (100, 1400)):
+        c.feed(*rows(n, start))
+    labels, f1 = c.finish_epoch()
+    assert [b[1].shape[0] for b in learner.batches] == [512, 512, 476]
+    fitted = np.concatenate([b[0][:, 0] for b in learner.batches])
+    np.testing.assert_array_equal(fitted, np.arange(1500, dtype=np.float64))
+    np.testing.assert_array_equal(f1, np.arange(1500, dtype=np.float64))
+    assert labels.dtype == np.int8 and labels.sum() == 750
+
+
+def test_the_consumer_standardizes_what_the_learner_sees():
+    learner = RecordingLearner()
+    c = Consumer(4, learner, mean=np.full(len(FEATURES), 2.0), scale=np.full(len(FEATURES), 4.0))
+    c.start_epoch()
+    c.feed(*rows(4, 2))
+    np.testing.assert_allclose(learner.batches[0][0][:, 0], [0.0, 0.25, 0.5, 0.75])
+
+
+def test_the_consumer_survives_pickling_midway_as_a_spark_task_ships_it():
+    c = Consumer(8, None, mean=np.zeros(len(FEATURES)), scale=np.ones(len(FEATURES)))
+    c.start_epoch()
+    c.feed(*rows(5))
+    back = pickle.loads(pickle.dumps(c))
+    back.feed(*rows(5, 5))
+    _, f1 = back.finish_epoch()
+    np.testing.assert_array_equal(f1, np.arange(10, dtype=np.float64))
+
+
+def test_the_consumer_names_the_shape_it_expected():
+    c = Consumer(8, None, mean=0, scale=1)
+    with pytest.raises(ValueError, match=r"Cannot take a batch: features shaped \(3, 2\), expected \(3, 28\)"):
+        c.feed(np.zeros(3), np.zeros((3, 2)))
+
+
+def test_chunk_variance_is_large_for_sorted_labels_and_zero_for_alternating_ones():
+    sorted_labels = np.array([0] * 50 + [1] * 50, dtype=np.int8)
+    assert harness.chunk_variance(sorted_labels, 10) == pytest.approx(0.25)
+    alternating = np.array([0, 1] * 50, dtype=np.int8)
+    assert harness.chunk_variance(alternating, 10) == 0.0
+
+
+@pytest.fixture
+def sorted_table(tmp_path):
+    """A label-sorted table of 3 files (one row group each) and a test table, with the bench's columns."""
+    rng = np.random.default_rng(3)
+    train = tmp_path / "train"
+    train.mkdir()
+    labels = np.repeat([0.0, 1.0], 150)
+    for i in range(3):
+        part = slice(100 * i, 100 * (i + 1))
+        cols = {"label": labels[part], **{f: rng.normal(size=100) for f in FEATURES}}
+        pq.write_table(pa.table(cols), train / f"part-{i:05d}.parquet")
+    test = tmp_path / "test"
+    test.mkdir()
+    pq.write_table(pa.table({"label": rng.integers(0, 2, 50).astype(float),
+                             **{f: rng.normal(size=50) for f in FEATURES}}), test / "part-0.parquet")
+    return train, test
+
+
+def scan(train, test, config, out):
+    assert harness.main(["--loader", "memory", "--config", config, "--mode", "scan", "--train", str(train),
+                         "--test", str(test), "--out", str(out), "--batch-rows", "64"]) == 0
+    with out.open() as f:
+        return [r for r in csv.DictReader(f) if r["config"] == config]
+
+
+def test_the_harness_judges_the_order_of_every_epoch(sorted_table, tmp_path):
+    train, test = sorted_table
+    out = tmp_path / "epochs.csv"
+    shuffled = scan(train, test, "buffer", out)
+    in_order = scan(train, test, "default", out)
+    assert [r["epoch"] for r in shuffled] == ["0", "1"]
+    assert all(r["exactly_once"] == "True" and r["rows"] == "300" for r in shuffled + in_order)
+    assert shuffled[0]["fingerprint"] != shuffled[1]["fingerprint"]
+    assert in_order[0]["fingerprint"] == in_order[1]["fingerprint"]
+    assert float(in_order[0]["chunk_variance"]) > 10 * float(shuffled[0]["chunk_variance"])
+    again = scan(train, test, "buffer", tmp_path / "again.csv")
+    assert [r["fingerprint"] for r in again] == [r["fingerprint"] for r in shuffled]
+
+
+def test_the_harness_refuses_a_folder_without_parquet_files(tmp_path):
+    with pytest.raises(SystemExit, match=f"Cannot read the training table: no \\*.parquet file in {tmp_path}"):
+        harness.main(["--loader", "memory", "--train", str(tmp_path), "--test", str(tmp_path),
+                      "--out", str(tmp_path / "x.csv")])
+
+
+def test_the_driver_names_the_allowed_loaders(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        run.main(["--table", "1:a:b", "--loaders", "corgipile,dask", "--out", str(tmp_path)])
+    assert ("Cannot use --loaders dask: expected a comma list of corgipile, petastorm, ray, tfdata, torch,"
+            " streaming, memory") in capsys.readouterr().err
+
+
+def write_csv(path, fields, rows):
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(tmp_path):
+    def epoch(loader, mode, e, rate, fingerprint, accuracy="nan"):
+        return {"loader": loader, "config": "buffer", "mode": mode, "rows": 1000, "epoch": e, "seconds": 1,
+                "rows_per_second": rate, "setup_seconds": 0, "fingerprint": fingerprint, "exactly_once": "True",
+                "chunk_variance": 0.01, "test_accuracy": accuracy, "peak_pss_mib": 100, "cores": 2,
+                "library": loader, "description": f"{loader} as configured"}
+    epochs = [epoch("corgipile", "scan", 0, 100, "a"), epoch("corgipile", "scan", 1, 200, "b"),
+              epoch("corgipile", "train", 0, 50, "a", 0.60), epoch("corgipile", "train", 1, 50, "b", 0.64),
+              epoch("corgipile", "scan-retry", 0, 90, "a"), epoch("corgipile", "scan-retry", 1, 90, "b"),
+              epoch("torch", "scan", 0, 50, "c"), epoch("torch", "scan", 1, 100, "d"),
+              epoch("torch", "train", 0, 40, "e", 0.61), epoch("torch", "train", 1, 40, "f", 0.65)]
+    write_csv(tmp_path / "epochs.csv", harness.FIELDS, epochs)
+    write_csv(tmp_path / "failures.csv", run.FAILURES,
+              [{"rows": 1000, "loader": "ray", "config": "buffer", "mode": "scan", "stage": "run",
+                "error": "exit 1: ImportError: no aiohttp", "log": "logs/x.log"}])
+    report.write(tmp_path)
+    summary = (tmp_path / "summary.md").read_text()
+    assert "| torch | buffer | 100 | 0.50x |" in summary
+    assert "| yes | no | yes | 0.6100 0.6500 | +1.00 |" in summary  # torch: a new order per run
+    assert "corgipile's last-epoch accuracy is 1.00 points below the best peer's (torch): NOT met" in summary
+    assert "corgipile's partial shuffle is ahead of every peer's" in summary
+    assert "the streams of both epochs are the same as undisturbed" in summary
+    assert "| 1000 | ray | buffer | scan | run | exit 1: ImportError: no aiohttp | logs/x.log |" in summary
+    assert (tmp_path / "accuracy-1000.png").stat().st_size > 0
+    assert (tmp_path / "throughput-1000.png").stat().st_size > 0
