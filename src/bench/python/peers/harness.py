@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 from peers import CONFIGS, LOADERS
 from peers.stream import COLUMNS, FEATURES, LABEL, Consumer
 
-FIELDS = ["loader", "config", "mode", "rows", "epoch", "seconds", "rows_per_second", "setup_seconds",
+FIELDS = ["loader", "config", "mode", "seed", "rows", "epoch", "seconds", "rows_per_second", "setup_seconds",
           "fingerprint", "exactly_once", "chunk_variance", "test_accuracy", "peak_pss_mib", "cores",
           "library", "description"]
 
@@ -52,9 +52,10 @@ class Settings:
 
 
 class PeakMemory:
-    """Peak proportional set size (PSS) of this process and all its descendants, sampled every 200 ms:
+    """Peak proportional set size (PSS) of this process and all its descendants, sampled every 500 ms:
     PSS splits shared pages among the processes that map them, so worker pools and shared-memory
-    object stores are counted once."""
+    object stores are counted once. A sample costs about 15 ms of CPU (all of /proc, a JVM's smaps),
+    hence every 500 ms, not more often."""
 
     def __init__(self):
         self.peak = 0
@@ -66,7 +67,7 @@ class PeakMemory:
         self.peak = 0
 
     def _run(self):
-        while not self._stop.wait(0.2):
+        while not self._stop.wait(0.5):
             self.peak = max(self.peak, tree_pss(os.getpid()))
 
     def stop(self):
@@ -195,7 +196,7 @@ def main(argv=None):
             for epoch, (seconds, accuracy, library, description) in enumerate(
                     module.estimator_epochs(settings, args.test, args.epochs, memory)):
                 w.writerow({
-                    "loader": args.loader, "config": args.config, "mode": run, "rows": total_rows,
+                    "loader": args.loader, "config": args.config, "mode": run, "seed": args.seed, "rows": total_rows,
                     "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{total_rows * (epoch + 1) / seconds:.0f}",
                     "test_accuracy": f"{accuracy:.5f}", "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
                     "cores": args.cores, "library": library, "description": description})
@@ -222,7 +223,7 @@ def main(argv=None):
                 model = consumer.learner
                 accuracy = float((model.predict((test_x - mean) / scale) == test_y).mean())
             w.writerow({
-                "loader": args.loader, "config": args.config, "mode": run, "rows": total_rows,
+                "loader": args.loader, "config": args.config, "mode": run, "seed": args.seed, "rows": total_rows,
                 "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{labels.shape[0] / seconds:.0f}",
                 "setup_seconds": f"{setup:.3f}",
                 "fingerprint": hashlib.sha256(f1.tobytes()).hexdigest()[:16],

@@ -20,7 +20,7 @@ from pathlib import Path
 from peers import CONFIGS, LOADERS
 
 HERE = Path(__file__).resolve().parent
-FAILURES = ["rows", "loader", "config", "mode", "stage", "error", "log"]
+FAILURES = ["rows", "loader", "config", "mode", "seed", "stage", "error", "log"]
 
 
 def environment(name, venvs, failures, log_dir):
@@ -67,12 +67,12 @@ def runs(loader, config):
     return out
 
 
-def done(csv_path, rows, loader, config, run_mode, epochs):
+def done(csv_path, rows, loader, config, run_mode, seed, epochs):
     if not csv_path.exists():
         return False
     with csv_path.open() as f:
-        have = [r for r in csv.DictReader(f) if (r["rows"], r["loader"], r["config"], r["mode"])
-                == (str(rows), loader, config, run_mode)]
+        have = [r for r in csv.DictReader(f) if (r["rows"], r["loader"], r["config"], r["mode"], r["seed"])
+                == (str(rows), loader, config, run_mode, str(seed))]
     return len(have) >= epochs
 
 
@@ -85,7 +85,9 @@ def main(argv=None):
     p.add_argument("--modes", default="scan,train,estimator",
                    help="which of the runs to make (scan covers the retry and 2-partition scans)")
     p.add_argument("--epochs", type=int, default=5)
-    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--seeds", default="42",
+                   help="comma list: train runs once per seed (the learner's accuracy swings with the order's"
+                        " last buffers, so a mean over seeds says more); the other runs use the first")
     p.add_argument("--buffer-percent", type=float, default=10.0)
     p.add_argument("--cores", type=int, default=2)
     p.add_argument("--out", default="results/peers")
@@ -95,6 +97,10 @@ def main(argv=None):
     p.add_argument("--resume", action="store_true", help="keep the runs already in the CSV")
     args = p.parse_args(argv)
 
+    try:
+        seeds = [int(x) for x in args.seeds.split(",")]
+    except ValueError:
+        p.error(f"Cannot use --seeds {args.seeds}: expected a comma list of whole numbers")
     loaders = args.loaders.split(",")
     configs = args.configs.split(",")
     modes = args.modes.split(",")
@@ -123,26 +129,28 @@ def main(argv=None):
         for loader in loaders:
             python = pythons[LOADERS[loader][1]]
             for config in configs:
-                for mode, extra in runs(loader, config):
+                for mode, extra, seed in ((m, e, seed) for m, e in runs(loader, config)
+                                          for seed in (seeds if m == "train" else seeds[:1])):
                     if mode not in modes:
                         continue
                     partitions = int(extra[extra.index("--partitions") + 1]) if "--partitions" in extra else 1
                     run_mode = mode + (f"-p{partitions}" if partitions > 1 else "") + (
                         "-retry" if "--fail-once" in extra else "")
-                    key = {"rows": rows, "loader": loader, "config": config, "mode": run_mode}
+                    key = {"rows": rows, "loader": loader, "config": config, "mode": run_mode, "seed": seed}
                     if python is None:
                         failures.append(dict(key, stage="run", error="not run: its environment did not install"))
                         continue
-                    if args.resume and done(epochs_csv, rows, loader, config, run_mode,
+                    if args.resume and done(epochs_csv, rows, loader, config, run_mode, seed,
                                             2 if mode == "scan" else args.epochs):
                         continue
-                    log = log_dir / f"{rows}-{loader}-{config}-{run_mode}.log"
+                    log = log_dir / f"{rows}-{loader}-{config}-{run_mode}-seed{seed}.log"
                     cmd = [str(python), "-W", "ignore", "-m", "peers.harness", "--loader", loader,
                            "--config", config, "--mode", mode, "--train", train, "--test", test,
-                           "--epochs", str(args.epochs), "--seed", str(args.seed),
+                           "--epochs", str(args.epochs), "--seed", str(seed),
                            "--buffer-percent", str(args.buffer_percent), "--cores", str(args.cores),
                            "--work", args.work, "--out", str(epochs_csv)] + extra
-                    print(f"[peers] {rows} rows: {loader} {config} {run_mode} (log {log})", file=sys.stderr)
+                    print(f"[peers] {rows} rows: {loader} {config} {run_mode} seed {seed} (log {log})",
+                          file=sys.stderr)
                     start = time.monotonic()
                     with log.open("w") as f:
                         try:

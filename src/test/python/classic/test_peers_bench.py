@@ -142,8 +142,9 @@ def write_csv(path, fields, rows):
 
 
 def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(tmp_path):
-    def epoch(loader, mode, e, rate, fingerprint, accuracy="nan"):
-        return {"loader": loader, "config": "buffer", "mode": mode, "rows": 1000, "epoch": e, "seconds": 1,
+    def epoch(loader, mode, e, rate, fingerprint, accuracy="nan", seed=42):
+        return {"loader": loader, "config": "buffer", "mode": mode, "seed": seed, "rows": 1000, "epoch": e,
+                "seconds": 1,
                 "rows_per_second": rate, "setup_seconds": 0, "fingerprint": fingerprint, "exactly_once": "True",
                 "chunk_variance": 0.01, "test_accuracy": accuracy, "peak_pss_mib": 100, "cores": 2,
                 "library": loader, "description": f"{loader} as configured"}
@@ -151,16 +152,19 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
               epoch("corgipile", "train", 0, 50, "a", 0.60), epoch("corgipile", "train", 1, 50, "b", 0.64),
               epoch("corgipile", "scan-retry", 0, 90, "a"), epoch("corgipile", "scan-retry", 1, 90, "b"),
               epoch("torch", "scan", 0, 50, "c"), epoch("torch", "scan", 1, 100, "d"),
-              epoch("torch", "train", 0, 40, "e", 0.61), epoch("torch", "train", 1, 40, "f", 0.65)]
+              epoch("torch", "train", 0, 40, "e", 0.61), epoch("torch", "train", 1, 40, "f", 0.65),
+              epoch("torch", "train", 0, 40, "g", 0.63, seed=43), epoch("torch", "train", 1, 40, "h", 0.67, seed=43)]
     write_csv(tmp_path / "epochs.csv", harness.FIELDS, epochs)
     write_csv(tmp_path / "failures.csv", run.FAILURES,
-              [{"rows": 1000, "loader": "ray", "config": "buffer", "mode": "scan", "stage": "run",
+              [{"rows": 1000, "loader": "ray", "config": "buffer", "mode": "scan", "seed": 42, "stage": "run",
                 "error": "exit 1: ImportError: no aiohttp", "log": "logs/x.log"}])
     report.write(tmp_path)
     summary = (tmp_path / "summary.md").read_text()
     assert "| torch | buffer | 100 | 0.50x |" in summary
-    assert "| yes | no | yes | 0.6100 0.6500 | +1.00 |" in summary  # torch: a new order per run
-    assert "corgipile's last-epoch accuracy is 1.00 points below the best peer's (torch): NOT met" in summary
+    # torch: a new order per process; accuracy per epoch and its spread over two seeds
+    assert "| yes | no | yes | 0.6200 0.6600 | 0.6400 ± 0.0141 (2 seeds) | +2.00 |" in summary
+    assert ("corgipile's accuracy (mean of the last 3 epochs) is 2.00 points below the best peer's (torch):"
+            " NOT met") in summary
     assert "corgipile's partial shuffle is ahead of every peer's" in summary
     assert "the streams of both epochs are the same as undisturbed" in summary
     assert "| 1000 | ray | buffer | scan | run | exit 1: ImportError: no aiohttp | logs/x.log |" in summary
