@@ -151,6 +151,7 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
     epochs = [epoch("corgipile", "scan", 0, 100, "a"), epoch("corgipile", "scan", 1, 200, "b"),
               epoch("corgipile", "train", 0, 50, "a", 0.60), epoch("corgipile", "train", 1, 50, "b", 0.64),
               epoch("corgipile", "scan-retry", 0, 90, "a"), epoch("corgipile", "scan-retry", 1, 90, "b"),
+              epoch("corgipile", "scan-p2", 0, 150, "x"), epoch("corgipile", "scan-p2", 1, 300, "y"),
               epoch("torch", "scan", 0, 50, "c"), epoch("torch", "scan", 1, 100, "d"),
               epoch("torch", "train", 0, 40, "e", 0.61), epoch("torch", "train", 1, 40, "f", 0.65),
               epoch("torch", "train", 0, 40, "g", 0.63, seed=43), epoch("torch", "train", 1, 40, "h", 0.67, seed=43)]
@@ -165,7 +166,9 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
     assert "| yes | no | yes | 0.6200 0.6600 | 0.6400 ± 0.0141 (2 seeds) | +2.00 |" in summary
     assert ("corgipile's accuracy (mean of the last 3 epochs) is 2.00 points below the best peer's (torch):"
             " NOT met") in summary
-    assert "corgipile's partial shuffle is ahead of every peer's" in summary
+    assert ("corgipile's partial shuffle in one stream (what one learner reads) is ahead of every peer's; at 2"
+            " partitions (Spark's default parallelism on 2 cores, two streams) it is ahead of every peer's.") in summary
+    assert "at 2 partitions (two streams, as the project's estimators read): 300 rows/s, 1.50x one stream." in summary
     assert "the streams of both epochs are the same as undisturbed" in summary
     assert "| 1000 | ray | buffer | scan | run | exit 1: ImportError: no aiohttp | logs/x.log |" in summary
     assert (tmp_path / "accuracy-1000.png").stat().st_size > 0
