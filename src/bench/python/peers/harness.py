@@ -101,9 +101,11 @@ def tree_pss(root):
     return total
 
 
-def run_name(mode, partitions, fail_once):
-    """The CSV's mode: scan, train or estimator, with -p<N> for N streams and -retry for --fail-once."""
-    return mode + (f"-p{partitions}" if partitions > 1 else "") + ("-retry" if fail_once else "")
+def run_name(mode, partitions, fail_once, average=False):
+    """The CSV's mode: scan, train or estimator, with -p<N> for N streams, -retry for --fail-once and
+    -average for --average."""
+    return (mode + (f"-p{partitions}" if partitions > 1 else "") + ("-retry" if fail_once else "")
+            + ("-average" if average else ""))
 
 
 def table_files(train):
@@ -140,10 +142,11 @@ def test_set(test_dir):
     return y, x
 
 
-def learner(seed):
+def learner(seed, average=False):
     from sklearn.linear_model import SGDClassifier
-    # logistic loss, sklearn's defaults otherwise; the same for every loader
-    return SGDClassifier(loss="log_loss", random_state=seed)
+    # logistic loss, sklearn's defaults otherwise (average: the mean of the iterates, ASGD); the same
+    # for every loader
+    return SGDClassifier(loss="log_loss", random_state=seed, average=average)
 
 
 def main(argv=None):
@@ -163,6 +166,8 @@ def main(argv=None):
     p.add_argument("--cores", type=int, default=2)
     p.add_argument("--partitions", type=int, default=1,
                    help="corgipile only: streams read in parallel (scan mode; training needs one)")
+    p.add_argument("--average", action="store_true",
+                   help="train: the learner averages its iterates (SGDClassifier(average=True))")
     p.add_argument("--fail-once", action="store_true",
                    help="corgipile only: the first attempt of each task fails half-way, Spark retries it")
     p.add_argument("--work", default="target/peers-work", help="scratch space (converted shards, spill)")
@@ -171,7 +176,7 @@ def main(argv=None):
     for name in ("loader", "train", "test", "out"):
         if getattr(args, name) is None:
             p.error(f"--{name} is required")
-    run = run_name(args.mode, args.partitions, args.fail_once)
+    run = run_name(args.mode, args.partitions, args.fail_once, args.average)
 
     files = table_files(args.train)
     sorted_f1, total_rows, row_groups = reference(files)
@@ -179,7 +184,7 @@ def main(argv=None):
     settings.work.mkdir(parents=True, exist_ok=True)
     test_y, test_x = test_set(args.test)
     mean, scale = test_x.mean(axis=0), test_x.std(axis=0)
-    model = learner(args.seed) if args.mode == "train" else None
+    model = learner(args.seed, args.average) if args.mode == "train" else None
     consumer = Consumer(args.batch_rows, model, mean, scale)
     memory = PeakMemory()
 

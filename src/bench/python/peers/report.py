@@ -86,13 +86,11 @@ def line(rows, runs, loader, config):
             prints = [r["fingerprint"] for r in epochs]
             new_each = (new_each is not False) and len(set(prints)) == len(prints)
     once = [r["exactly_once"] for r in scan + train]
-    by_seed = [[num(r["test_accuracy"]) for r in epochs] for epochs in trains.values()]
-    epochs = min((len(a) for a in by_seed), default=0)
-    accuracy = [sum(a[e] for a in by_seed) / len(by_seed) for e in range(epochs)]
-    tails = [tail_mean(a) for a in by_seed]
+    accuracy, tail, tail_sd, seeds = accuracy_over_seeds(trains)
+    _, avg_tail, avg_sd, avg_seeds = accuracy_over_seeds(runs.every_seed(rows, loader, config, "train-average"))
     return {
-        "seeds": len(by_seed), "tail": sum(tails) / len(tails) if tails else math.nan,
-        "tail_sd": statistics.stdev(tails) if len(tails) > 1 else math.nan,
+        "seeds": seeds, "tail": tail, "tail_sd": tail_sd,
+        "average_tail": avg_tail, "average_sd": avg_sd, "average_seeds": avg_seeds,
         "loader": loader, "config": config, "rows_per_second": num(s.get("rows_per_second")),
         "peak": max([num(r["peak_pss_mib"]) for r in scan + train] or [math.nan]),
         "variance": num(s.get("chunk_variance")) if s else (num(train[0]["chunk_variance"]) if train else math.nan),
@@ -102,6 +100,21 @@ def line(rows, runs, loader, config):
         "library": (scan or train or [{}])[0].get("library", ""),
         "description": (scan or train or [{}])[0].get("description", ""),
     }
+
+
+def accuracy_over_seeds(trains):
+    """(accuracy per epoch averaged over seeds, mean over seeds of the last epochs' mean, its standard
+    deviation, seeds) of one configuration's train runs, {seed: epochs}."""
+    by_seed = [[num(r["test_accuracy"]) for r in epochs] for epochs in trains.values()]
+    epochs = min((len(a) for a in by_seed), default=0)
+    accuracy = [sum(a[e] for a in by_seed) / len(by_seed) for e in range(epochs)]
+    tails = [tail_mean(a) for a in by_seed]
+    return (accuracy, sum(tails) / len(tails) if tails else math.nan,
+            statistics.stdev(tails) if len(tails) > 1 else math.nan, len(by_seed))
+
+
+def spread(sd, seeds):
+    return f" ± {sd:.4f} ({seeds} seeds)" if seeds > 1 else ""
 
 
 def write(out):
@@ -114,7 +127,8 @@ def write(out):
           " (with its workers) on the same label-sorted table, 2 cores; `buffer` is each loader's partial"
           " shuffle at a buffer of 10% of the table, `default` its defaults. Rows per second are of the second"
           " of two scan epochs (no learner; the first warms up), consumed as NumPy arrays; accuracy is of one scikit-learn"
-          " `SGDClassifier(loss='log_loss')` fed the stream in mini-batches of 1024 rows; chunk variance is"
+          " `SGDClassifier(loss='log_loss')` fed the stream in mini-batches of 1024 rows (and, in the last"
+          " column, the same with `average=True`, which averages its iterates); chunk variance is"
           " the variance of the share of positives across chunks of 10% of the stream (about 2.5e-6 for a"
           " uniform shuffle of 1M rows, 0.23 for this table in storage order). Peak memory is the"
           " proportional set size of the process and all its children. Ratios are against corgipile's line of"
@@ -128,19 +142,20 @@ def write(out):
         md += ["| loader | config | rows/s | vs corgipile | peak MiB | chunk variance | exactly once |"
                " same order for a seed | new order each epoch | accuracy by epoch (mean over seeds) |"
                " last 3 epochs' mean |"
-               " vs corgipile (points) |",
-               "|---|---|---:|---:|---:|---:|---|---|---|---|---:|---:|"]
+               " vs corgipile (points) | last 3 epochs' mean, averaging learner |",
+               "|---|---|---:|---:|---:|---:|---|---|---|---|---:|---:|---:|"]
         for x in lines:
             r = ref[x["config"]]
             speed = x["rows_per_second"] / r["rows_per_second"] if r and r["rows_per_second"] else math.nan
             last = x["tail"]
             ref_last = r["tail"] if r else math.nan
-            spread = f" ± {x['tail_sd']:.4f} ({x['seeds']} seeds)" if x["seeds"] > 1 else ""
             md.append(f"| {x['loader']} | {x['config']} | {fmt(x['rows_per_second'], ',.0f')} | {fmt(speed, '.2f')}x"
                       f" | {fmt(x['peak'], '.0f')} | {fmt(x['variance'], '.2g')} | {yes_no(x['exactly_once'])}"
                       f" | {yes_no(x['same_seed'])} | {yes_no(x['new_each'])}"
-                      f" | {' '.join(fmt(a, '.4f') for a in x['accuracy'])} | {fmt(last, '.4f')}{spread}"
-                      f" | {fmt(100 * (last - ref_last), '+.2f')} |")
+                      f" | {' '.join(fmt(a, '.4f') for a in x['accuracy'])}"
+                      f" | {fmt(last, '.4f')}{spread(x['tail_sd'], x['seeds'])}"
+                      f" | {fmt(100 * (last - ref_last), '+.2f')}"
+                      f" | {fmt(x['average_tail'], '.4f')}{spread(x['average_sd'], x['average_seeds'])} |")
         p2 = runs.get(rows, "corgipile", PARTIAL, "scan-p2")
         two_streams = num(p2[-1]["rows_per_second"]) if p2 else math.nan
         md += ["", *corgipile_extra(rows, runs), *goals(lines, ref.get(PARTIAL), two_streams), "",

@@ -58,8 +58,8 @@ def last_error(log):
 def runs(loader, config):
     """(mode, extra harness arguments) of one loader and configuration, in the order they run."""
     if loader == "memory":  # a reference without a storage scan: only its learner matters
-        return [("train", [])]
-    out = [("scan", []), ("train", [])]
+        return [("train", []), ("train", ["--average"])]
+    out = [("scan", []), ("train", []), ("train", ["--average"])]
     if loader == "corgipile" and config == "buffer":
         out += [("scan", ["--fail-once"]), ("scan", ["--partitions", "2"])]
     if loader == "corgipile" and config == "default":
@@ -83,7 +83,8 @@ def main(argv=None):
     p.add_argument("--loaders", default=",".join(LOADERS))
     p.add_argument("--configs", default=",".join(CONFIGS))
     p.add_argument("--modes", default="scan,train,estimator",
-                   help="which of the runs to make (scan covers the retry and 2-partition scans)")
+                   help="which of the runs to make (scan covers the retry and 2-partition scans, train the"
+                        " runs with the plain and the averaging learner)")
     p.add_argument("--epochs", type=int, default=5)
     p.add_argument("--seeds", default="42",
                    help="comma list: train runs once per seed (the learner's accuracy swings with the order's"
@@ -135,7 +136,7 @@ def main(argv=None):
                         continue
                     partitions = int(extra[extra.index("--partitions") + 1]) if "--partitions" in extra else 1
                     run_mode = mode + (f"-p{partitions}" if partitions > 1 else "") + (
-                        "-retry" if "--fail-once" in extra else "")
+                        "-retry" if "--fail-once" in extra else "") + ("-average" if "--average" in extra else "")
                     key = {"rows": rows, "loader": loader, "config": config, "mode": run_mode, "seed": seed}
                     if python is None:
                         failures.append(dict(key, stage="run", error="not run: its environment did not install"))
