@@ -207,6 +207,12 @@ def goals(lines, ref, two_streams):
         out.append(f"- Goal, accuracy: corgipile's accuracy (mean of the last {TAIL} epochs) is {abs(gap):.2f} points"
                    f" {'below' if gap > 0 else 'above'} the best peer's ({best['loader']}):"
                    f" {'met' if gap <= 0.5 else 'NOT met'} (within 0.5).")
+    averaged = [x for x in peers if not math.isnan(x["average_tail"])]
+    if averaged and not math.isnan(ref["average_tail"]):
+        best = max(averaged, key=lambda x: x["average_tail"])
+        gap = 100 * (best["average_tail"] - ref["average_tail"])
+        out.append(f"- The same with the averaging learner: {abs(gap):.2f} points {'below' if gap > 0 else 'above'}"
+                   f" the best peer's ({best['loader']}): {'met' if gap <= 0.5 else 'NOT met'}.")
     measured = [x for x in peers if not math.isnan(x["rows_per_second"])]
     slower = [x["loader"] for x in measured if x["rows_per_second"] >= ref["rows_per_second"]]
     if measured and not math.isnan(ref["rows_per_second"]):

@@ -155,7 +155,8 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
               epoch("torch", "scan", 0, 50, "c"), epoch("torch", "scan", 1, 100, "d"),
               epoch("torch", "train", 0, 40, "e", 0.61), epoch("torch", "train", 1, 40, "f", 0.65),
               epoch("torch", "train", 0, 40, "g", 0.63, seed=43), epoch("torch", "train", 1, 40, "h", 0.67, seed=43),
-              epoch("corgipile", "train-average", 0, 50, "a", 0.62), epoch("corgipile", "train-average", 1, 50, "b", 0.66)]
+              epoch("corgipile", "train-average", 0, 50, "a", 0.62), epoch("corgipile", "train-average", 1, 50, "b", 0.66),
+              epoch("torch", "train-average", 0, 40, "e", 0.63), epoch("torch", "train-average", 1, 40, "f", 0.653)]
     write_csv(tmp_path / "epochs.csv", harness.FIELDS, epochs)
     write_csv(tmp_path / "failures.csv", run.FAILURES,
               [{"rows": 1000, "loader": "ray", "config": "buffer", "mode": "scan", "seed": 42, "stage": "run",
@@ -164,8 +165,9 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
     summary = (tmp_path / "summary.md").read_text()
     assert "| torch | buffer | 100 | 0.50x |" in summary
     # torch: a new order per process; accuracy per epoch and its spread over two seeds
-    assert "| yes | no | yes | 0.6200 0.6600 | 0.6400 ± 0.0141 (2 seeds) | +2.00 |  |" in summary
+    assert "| yes | no | yes | 0.6200 0.6600 | 0.6400 ± 0.0141 (2 seeds) | +2.00 | 0.6415 |" in summary
     assert "| 0.6000 0.6400 | 0.6200 | +0.00 | 0.6400 |" in summary  # corgipile, with the averaging learner
+    assert "- The same with the averaging learner: 0.15 points below the best peer's (torch): met." in summary
     assert ("corgipile's accuracy (mean of the last 3 epochs) is 2.00 points below the best peer's (torch):"
             " NOT met") in summary
     assert ("corgipile's partial shuffle in one stream (what one learner reads) is ahead of every peer's; at 2"
