@@ -11,8 +11,11 @@ LISTEN = "0A"
 def _children(pid: int) -> list:
     children = []
     for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as f:
-            children += [int(c) for c in f.read().split()]
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                children += [int(c) for c in f.read().split()]
+        except FileNotFoundError:  # the thread ended meanwhile; the process goes on (a JVM's often do)
+            continue
     return children
 
 
@@ -22,7 +25,7 @@ def _tree(pid: int) -> list:
         p = todo.pop()
         try:
             todo += _children(p)
-        except FileNotFoundError:  # exited meanwhile
+        except FileNotFoundError:  # the process exited meanwhile
             continue
         pids.append(p)
     return pids
