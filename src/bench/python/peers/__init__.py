@@ -12,3 +12,10 @@ LOADERS = {
     "memory": ("in_memory", "corgipile"),
 }
 CONFIGS = ("default", "buffer")
+
+
+def run_name(mode, partitions, fail_once, average=False):
+    """The CSV's mode: scan, train or estimator, with -p<N> for N streams, -retry for --fail-once and
+    -average for --average."""
+    return (mode + (f"-p{partitions}" if partitions > 1 else "") + ("-retry" if fail_once else "")
+            + ("-average" if average else ""))

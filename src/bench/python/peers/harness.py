@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from peers import CONFIGS, LOADERS
+from peers import CONFIGS, LOADERS, run_name
 from peers.stream import COLUMNS, FEATURES, LABEL, Consumer
 
 FIELDS = ["loader", "config", "mode", "seed", "rows", "epoch", "seconds", "rows_per_second", "setup_seconds",
@@ -35,11 +35,10 @@ FIELDS = ["loader", "config", "mode", "seed", "rows", "epoch", "seconds", "rows_
 class Settings:
     """What every loader is asked for: the table, the seed, and the buffer of the partial shuffle."""
 
-    def __init__(self, args, files, total_rows, row_groups):
+    def __init__(self, args, files, total_rows):
         self.train = args.train
         self.files = files
         self.total_rows = total_rows
-        self.row_groups = row_groups
         self.seed = args.seed
         self.config = args.config
         self.buffer_percent = args.buffer_percent
@@ -101,13 +100,6 @@ def tree_pss(root):
     return total
 
 
-def run_name(mode, partitions, fail_once, average=False):
-    """The CSV's mode: scan, train or estimator, with -p<N> for N streams, -retry for --fail-once and
-    -average for --average."""
-    return (mode + (f"-p{partitions}" if partitions > 1 else "") + ("-retry" if fail_once else "")
-            + ("-average" if average else ""))
-
-
 def table_files(train):
     files = sorted(str(p) for p in Path(train).glob("*.parquet"))
     if not files:
@@ -117,14 +109,13 @@ def table_files(train):
 
 def reference(files):
     """The table's f1 values sorted: a stream holds every row exactly once if its sorted f1 is equal."""
-    rows = row_groups = 0
+    rows = 0
     parts = []
     for path in files:
         meta = pq.ParquetFile(path).metadata
         rows += meta.num_rows
-        row_groups += meta.num_row_groups
         parts.append(pq.read_table(path, columns=["f1"]).column(0).to_numpy())
-    return np.sort(np.concatenate(parts)), rows, row_groups
+    return np.sort(np.concatenate(parts)), rows
 
 
 def chunk_variance(labels, percent):
@@ -179,8 +170,8 @@ def main(argv=None):
     run = run_name(args.mode, args.partitions, args.fail_once, args.average)
 
     files = table_files(args.train)
-    sorted_f1, total_rows, row_groups = reference(files)
-    settings = Settings(args, files, total_rows, row_groups)
+    sorted_f1, total_rows = reference(files)
+    settings = Settings(args, files, total_rows)
     settings.work.mkdir(parents=True, exist_ok=True)
     test_y, test_x = test_set(args.test)
     mean, scale = test_x.mean(axis=0), test_x.std(axis=0)

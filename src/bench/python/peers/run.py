@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from peers import CONFIGS, LOADERS
+from peers import CONFIGS, LOADERS, run_name
 
 HERE = Path(__file__).resolve().parent
 FAILURES = ["rows", "loader", "config", "mode", "seed", "stage", "error", "log"]
@@ -135,8 +135,7 @@ def main(argv=None):
                     if mode not in modes:
                         continue
                     partitions = int(extra[extra.index("--partitions") + 1]) if "--partitions" in extra else 1
-                    run_mode = mode + (f"-p{partitions}" if partitions > 1 else "") + (
-                        "-retry" if "--fail-once" in extra else "") + ("-average" if "--average" in extra else "")
+                    run_mode = run_name(mode, partitions, "--fail-once" in extra, "--average" in extra)
                     key = {"rows": rows, "loader": loader, "config": config, "mode": run_mode, "seed": seed}
                     if python is None:
                         failures.append(dict(key, stage="run", error="not run: its environment did not install"))
