@@ -23,42 +23,84 @@ public final class FillPlan {
   }
 
   /**
-   * Pours whole blocks into fills of at most {@code capacityRows} rows; a block that does not fit in
-   * the space left starts the next fill. Only a block larger than a whole fill is split: its first
+   * Pours whole blocks into fills of at most {@code capacityRows} rows, as few fills as that takes,
+   * as even as block boundaries allow. Only a block larger than a whole fill is split: its first
    * pieces fill whole buffers, and its rest starts the next fill, which later blocks may join.
+   *
+   * <p>Even, because a greedy pour leaves the epoch's last fill whatever blocks remain, often one: a
+   * buffer of one row group of label-sorted data is no shuffle at all, and it comes last, where a
+   * learner's final steps follow it. So each fill aims at the rows left over the fills left, and
+   * closes at the block boundary nearest that aim, but never where the rest would then need more
+   * fills than remain.
    */
   public static FillPlan of(long[] blockRows, long capacityRows) {
     if (capacityRows < 1) {
       throw new IllegalArgumentException("Cannot plan fills: the capacity must be >= 1 row, got " + capacityRows);
     }
     long[] blockStarts = starts(blockRows);
-    long[] fillStarts = new long[blockRows.length + 1];
-    int fills = 0;
-    long inFill = 0;
+    long[] pieces = pieces(blockRows, capacityRows);
+    int[] fillsFrom = fewestFills(pieces, capacityRows);
+    int fills = fillsFrom[0];
+    long[] fillStarts = new long[fills + 1];
+    long total = blockStarts[blockRows.length];
     long position = 0;
-    for (long rows : blockRows) {
-      if (inFill > 0 && inFill + rows > capacityRows) {
-        fillStarts = grow(fillStarts, fills);
-        fillStarts[fills++] = position - inFill;
-        inFill = 0;
+    int p = 0;
+    for (int fill = 0; fill < fills; fill++) {
+      fillStarts[fill] = position;
+      int fillsLeft = fills - fill;
+      double aim = (double) (total - position) / fillsLeft;
+      long inFill = 0;
+      // Take pieces while they fit; stop early where the aim is nearer and the rest still fits.
+      while (p < pieces.length && inFill + pieces[p] <= capacityRows) {
+        boolean nearer = inFill > 0 && inFill + pieces[p] - aim > aim - inFill;
+        if (nearer && fillsFrom[p] <= fillsLeft - 1) {
+          break;
+        }
+        inFill += pieces[p++];
       }
-      // An empty fill takes the block whole, or whole buffers of it while it exceeds one.
-      while (inFill == 0 && rows > capacityRows) {
-        fillStarts = grow(fillStarts, fills);
-        fillStarts[fills++] = position;
-        position += capacityRows;
-        rows -= capacityRows;
-      }
-      inFill += rows;
-      position += rows;
+      position += inFill;
     }
-    if (inFill > 0) {
-      fillStarts = grow(fillStarts, fills);
-      fillStarts[fills++] = position - inFill;
-    }
-    fillStarts = grow(fillStarts, fills);
     fillStarts[fills] = position;
-    return new FillPlan(blockStarts, Arrays.copyOf(fillStarts, fills + 1));
+    return new FillPlan(blockStarts, fillStarts);
+  }
+
+  /**
+   * The blocks with rows as pieces a fill takes whole: a block larger than the capacity becomes
+   * whole fills of it and its rest.
+   */
+  private static long[] pieces(long[] blockRows, long capacityRows) {
+    long[] pieces = new long[blockRows.length];
+    int n = 0;
+    for (long rows : blockRows) {
+      for (; rows > capacityRows; rows -= capacityRows) {
+        pieces = grow(pieces, n);
+        pieces[n++] = capacityRows;
+      }
+      if (rows > 0) {
+        pieces = grow(pieces, n);
+        pieces[n++] = rows;
+      }
+    }
+    return Arrays.copyOf(pieces, n);
+  }
+
+  /**
+   * For each piece, the fewest fills its pieces onwards take (one more entry, 0, for none): a fill
+   * that takes as many pieces as fit never leaves more fills to the rest than one that takes fewer.
+   */
+  private static int[] fewestFills(long[] pieces, long capacityRows) {
+    int n = pieces.length;
+    int[] fillsFrom = new int[n + 1];
+    int end = n; // the first piece after the greedy fill starting at `from`
+    long inFill = 0;
+    for (int from = n - 1; from >= 0; from--) {
+      inFill += pieces[from];
+      while (inFill > capacityRows) {
+        inFill -= pieces[--end];
+      }
+      fillsFrom[from] = 1 + fillsFrom[end];
+    }
+    return fillsFrom;
   }
 
   /** One fill per block with rows: for the modes that read blocks straight, without a buffer. */
