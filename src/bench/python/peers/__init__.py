@@ -10,7 +10,10 @@ LOADERS = {
     "torch": ("torch_iterable", "torch"),
     "streaming": ("mosaic_streaming", "streaming"),
     "memory": ("in_memory", "corgipile"),
+    "model": ("order_model", "corgipile"),
 }
+# Not loaders but references for the learner: the table in memory, read in an order of their own.
+REFERENCES = ("memory", "model")
 CONFIGS = ("default", "buffer")
 
 

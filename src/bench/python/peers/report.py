@@ -8,6 +8,8 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
+from peers import REFERENCES
+
 PARTIAL = "buffer"  # the configuration the goals compare: each loader's partial shuffle at the buffer
 
 
@@ -63,7 +65,7 @@ class Runs:
         return sorted({k[0] for k in self.seeds}, key=int)
 
     def loaders(self, rows):
-        order = ["corgipile", "petastorm", "ray", "tfdata", "torch", "streaming", "memory"]
+        order = ["corgipile", "petastorm", "ray", "tfdata", "torch", "streaming", *REFERENCES]
         present = {k[1] for k in self.seeds if k[0] == rows}
         return [l for l in order if l in present] + sorted(present - set(order))
 
@@ -132,7 +134,11 @@ def write(out):
           " the variance of the share of positives across chunks of 10% of the stream (about 2.5e-6 for a"
           " uniform shuffle of 1M rows, 0.23 for this table in storage order). Peak memory is the"
           " proportional set size of the process and all its children. Ratios are against corgipile's line of"
-          " the same configuration in the same run.", ""]
+          " the same configuration in the same run. Two lines are references, not loaders: `memory` is the"
+          " table in memory, fully shuffled every epoch (`buffer`) or in storage order (`default`); `model` is"
+          " it in corgipile's order, computed in NumPy without Spark (row groups shuffled, poured evenly into"
+          " buffers, each shuffled and drained), so a difference between corgipile and a peer that `model`"
+          " shares is the order's, not corgipile's path.", ""]
     for rows in runs.tables():
         md += [f"## {int(rows):,} rows", ""]
         lines = [line(rows, runs, l, c) for l in runs.loaders(rows) for c in ("buffer", "default")
@@ -199,7 +205,7 @@ def corgipile_extra(rows, runs):
 def goals(lines, ref, two_streams):
     if ref is None:
         return []
-    peers = [x for x in lines if x["config"] == PARTIAL and x["loader"] not in ("corgipile", "memory")]
+    peers = [x for x in lines if x["config"] == PARTIAL and x["loader"] != "corgipile" and x["loader"] not in REFERENCES]
     out = []
     best = max(peers, key=lambda x: x["tail"] if x["accuracy"] else -1, default=None)
     if best and best["accuracy"] and ref["accuracy"]:

@@ -121,6 +121,30 @@ def test_the_harness_judges_the_order_of_every_epoch(sorted_table, tmp_path):
     assert [r["fingerprint"] for r in again] == [r["fingerprint"] for r in shuffled]
 
 
+def test_the_order_model_drains_buffers_of_whole_row_groups_poured_evenly(sorted_table):
+    from types import SimpleNamespace
+    from peers.loaders import order_model
+    train, _ = sorted_table
+    files = harness.table_files(train)
+    settings = SimpleNamespace(files=files, buffer_rows=200, seed=42, batch_rows=64)
+    model = order_model.open_loader(settings)
+    assert model.fills == 2  # 100 + 100 | 100
+    f1 = np.concatenate([pq.read_table(f, columns=["f1"]).column(0).to_numpy() for f in files])
+    group = np.repeat([0, 1, 2], 100)
+    first, second = model.order(0), model.order(1)
+    assert sorted(first) == list(range(300)) and not np.array_equal(first, second)
+    np.testing.assert_array_equal(first, order_model.open_loader(settings).order(0))
+    assert len(set(group[first[:200]])) == 2 and len(set(group[first[200:]])) == 1
+    assert not np.array_equal(first[:200], np.sort(first[:200]))  # shuffled within its buffer
+    streamed = np.concatenate([x[:, 0] for _, x in model.batches(0)])
+    np.testing.assert_array_equal(streamed, f1[first])
+    # the even pour FillPlan makes: 21 row groups of 10 rows in buffers of 100 are 3 buffers, 7 each
+    assert order_model.fewest_fills([10] * 21, 100) == 3
+    with pytest.raises(SystemExit, match="Cannot model corgipile's order: a row group of 100 rows is larger"
+                                         " than the buffer of 50"):
+        order_model.open_loader(SimpleNamespace(files=files, buffer_rows=50, seed=42, batch_rows=64))
+
+
 def test_the_harness_refuses_a_folder_without_parquet_files(tmp_path):
     with pytest.raises(SystemExit, match=f"Cannot read the training table: no \\*.parquet file in {tmp_path}"):
         harness.main(["--loader", "memory", "--train", str(tmp_path), "--test", str(tmp_path),
@@ -131,7 +155,7 @@ def test_the_driver_names_the_allowed_loaders(capsys, tmp_path):
     with pytest.raises(SystemExit):
         run.main(["--table", "1:a:b", "--loaders", "corgipile,dask", "--out", str(tmp_path)])
     assert ("Cannot use --loaders dask: expected a comma list of corgipile, petastorm, ray, tfdata, torch,"
-            " streaming, memory") in capsys.readouterr().err
+            " streaming, memory, model") in capsys.readouterr().err
 
 
 def write_csv(path, fields, rows):
