@@ -177,6 +177,8 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
               epoch("corgipile", "scan-retry", 0, 90, "a"), epoch("corgipile", "scan-retry", 1, 90, "b"),
               epoch("corgipile", "scan-p2", 0, 150, "x"), epoch("corgipile", "scan-p2", 1, 300, "y"),
               epoch("torch", "scan", 0, 50, "c"), epoch("torch", "scan", 1, 100, "d"),
+              epoch("tfdata", "scan", 0, 195, "i"), epoch("tfdata", "scan", 1, 195, "j"),
+              epoch("petastorm", "scan", 0, 250, "k"), epoch("petastorm", "scan", 1, 250, "l"),
               epoch("torch", "train", 0, 40, "e", 0.61), epoch("torch", "train", 1, 40, "f", 0.65),
               epoch("torch", "train", 0, 40, "g", 0.63, seed=43), epoch("torch", "train", 1, 40, "h", 0.67, seed=43),
               epoch("corgipile", "train-average", 0, 50, "a", 0.62), epoch("corgipile", "train-average", 1, 50, "b", 0.66),
@@ -194,8 +196,10 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
     assert "- The same with the averaging learner: 0.15 points below the best peer's (torch): met." in summary
     assert ("corgipile's accuracy (mean of the last 3 epochs) is 2.00 points below the best peer's (torch):"
             " NOT met") in summary
-    assert ("corgipile's partial shuffle in one stream (what one learner reads) is ahead of every peer's; at 2"
-            " partitions (Spark's default parallelism on 2 cores, two streams) it is ahead of every peer's.") in summary
+    # 195 rows/s is within 5% of corgipile's 200: a tie, not a lead
+    assert ("- Goal, throughput (ahead: by a factor of 1.05 at least): corgipile's partial shuffle in one stream"
+            " (what one learner reads) is NOT ahead: level with tfdata; behind petastorm; at 2 partitions"
+            " (Spark's default parallelism on 2 cores, two streams) it is ahead of every peer's.") in summary
     assert "at 2 partitions (two streams, as the project's estimators read): 300 rows/s, 1.50x one stream." in summary
     assert "the streams of both epochs are the same as undisturbed" in summary
     assert "| 1000 | ray | buffer | scan | run | exit 1: ImportError: no aiohttp | logs/x.log |" in summary
