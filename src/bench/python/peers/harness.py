@@ -45,6 +45,7 @@ class Settings:
         self.buffer_rows = max(1, int(total_rows * args.buffer_percent / 100))
         self.partitions = args.partitions
         self.fail_once = args.fail_once
+        self.parquet = args.parquet
         self.batch_rows = args.batch_rows
         self.cores = args.cores
         self.work = Path(args.work)
@@ -161,13 +162,16 @@ def main(argv=None):
                    help="train: the learner averages its iterates (SGDClassifier(average=True))")
     p.add_argument("--fail-once", action="store_true",
                    help="corgipile only: the first attempt of each task fails half-way, Spark retries it")
+    p.add_argument("--parquet", action="store_true",
+                   help="corgipile only: Spark's own Parquet scan of the table instead of the corgipile"
+                        " source, through the same mapInArrow: the ceiling of that path into Python")
     p.add_argument("--work", default="target/peers-work", help="scratch space (converted shards, spill)")
     p.add_argument("--out", help="CSV to append rows to")
     args = p.parse_args(argv)
     for name in ("loader", "train", "test", "out"):
         if getattr(args, name) is None:
             p.error(f"--{name} is required")
-    run = run_name(args.mode, args.partitions, args.fail_once, args.average)
+    run = run_name(args.mode, args.partitions, args.fail_once, args.average, args.parquet)
 
     files = table_files(args.train)
     sorted_f1, total_rows = reference(files)

@@ -180,7 +180,8 @@ def write(out):
 
 
 def corgipile_extra(rows, runs):
-    """The lines only corgipile has: the order after retries, two streams, the project's estimator."""
+    """The lines only corgipile has: the order after retries, two streams, Spark's own scan, the project's
+    estimator."""
     out = []
     scan = runs.get(rows, "corgipile", PARTIAL, "scan")
     retry = runs.get(rows, "corgipile", PARTIAL, "scan-retry")
@@ -195,6 +196,11 @@ def corgipile_extra(rows, runs):
         out.append(f"- corgipile {PARTIAL} at 2 partitions (two streams, as the project's estimators read):"
                    f" {num(p2[-1]['rows_per_second']):,.0f} rows/s,"
                    f" {num(p2[-1]['rows_per_second']) / num(scan[-1]['rows_per_second']):.2f}x one stream.")
+    parquet = runs.get(rows, "corgipile", PARTIAL, "scan-parquet")
+    if scan and parquet:
+        out.append(f"- Spark's own Parquet scan of the table, no shuffle, one partition, through the same"
+                   f" `mapInArrow`: {num(parquet[-1]['rows_per_second']):,.0f} rows/s; corgipile's one stream is"
+                   f" {num(scan[-1]['rows_per_second']) / num(parquet[-1]['rows_per_second']):.2f}x of it.")
     est = runs.get(rows, "corgipile", "default", "estimator")
     if est:
         out.append("- The project's own `SGDClassifier` (defaults, over `corgipile` at 2 partitions; a fit per"

@@ -61,7 +61,7 @@ def runs(loader, config):
         return [] if (loader, config) == ("model", "default") else [("train", []), ("train", ["--average"])]
     out = [("scan", []), ("train", []), ("train", ["--average"])]
     if loader == "corgipile" and config == "buffer":
-        out += [("scan", ["--fail-once"]), ("scan", ["--partitions", "2"])]
+        out += [("scan", ["--fail-once"]), ("scan", ["--partitions", "2"]), ("scan", ["--parquet"])]
     if loader == "corgipile" and config == "default":
         out += [("estimator", [])]
     return out
@@ -135,7 +135,8 @@ def main(argv=None):
                     if mode not in modes:
                         continue
                     partitions = int(extra[extra.index("--partitions") + 1]) if "--partitions" in extra else 1
-                    run_mode = run_name(mode, partitions, "--fail-once" in extra, "--average" in extra)
+                    run_mode = run_name(mode, partitions, "--fail-once" in extra, "--average" in extra,
+                                        "--parquet" in extra)
                     key = {"rows": rows, "loader": loader, "config": config, "mode": run_mode, "seed": seed}
                     if python is None:
                         failures.append(dict(key, stage="run", error="not run: its environment did not install"))

@@ -176,6 +176,7 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
               epoch("corgipile", "train", 0, 50, "a", 0.60), epoch("corgipile", "train", 1, 50, "b", 0.64),
               epoch("corgipile", "scan-retry", 0, 90, "a"), epoch("corgipile", "scan-retry", 1, 90, "b"),
               epoch("corgipile", "scan-p2", 0, 150, "x"), epoch("corgipile", "scan-p2", 1, 300, "y"),
+              epoch("corgipile", "scan-parquet", 0, 200, "s"), epoch("corgipile", "scan-parquet", 1, 250, "s"),
               epoch("torch", "scan", 0, 50, "c"), epoch("torch", "scan", 1, 100, "d"),
               epoch("tfdata", "scan", 0, 195, "i"), epoch("tfdata", "scan", 1, 195, "j"),
               epoch("petastorm", "scan", 0, 250, "k"), epoch("petastorm", "scan", 1, 250, "l"),
@@ -201,6 +202,8 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
             " (what one learner reads) is NOT ahead: level with tfdata; behind petastorm; at 2 partitions"
             " (Spark's default parallelism on 2 cores, two streams) it is ahead of every peer's.") in summary
     assert "at 2 partitions (two streams, as the project's estimators read): 300 rows/s, 1.50x one stream." in summary
+    assert ("Spark's own Parquet scan of the table, no shuffle, one partition, through the same `mapInArrow`:"
+            " 250 rows/s; corgipile's one stream is 0.80x of it.") in summary
     assert "the streams of both epochs are the same as undisturbed" in summary
     assert "| 1000 | ray | buffer | scan | run | exit 1: ImportError: no aiohttp | logs/x.log |" in summary
     assert (tmp_path / "accuracy-1000.png").stat().st_size > 0

@@ -1,7 +1,8 @@
 """corgipile through PySpark, as a Spark user feeds a Python learner: `spark.read.format("corgipile")`
 and `mapInArrow`, whose Python worker gets the partition's stream as Arrow batches and runs the
 Consumer on it. One partition (one stream, as every other loader gives) unless --partitions says
-more; the epoch reaches the scan through the `corgipile.epoch` local property, as the project's
+more; with --parquet, Spark's own Parquet scan instead of the corgipile source (the same path's
+ceiling); the epoch reaches the scan through the `corgipile.epoch` local property, as the project's
 estimators set it. With --fail-once the first attempt of every task fails half-way and Spark runs it
 again: the retried stream must be the same."""
 
@@ -35,17 +36,22 @@ class CorgiPile(Loader):
                       .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                       .config("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
                       .getOrCreate())
-        reader = (self.spark.read.format("corgipile").option("seed", s.seed)
-                  .option("partitions", self.partitions))
-        buffer = "auto (the source's default)"
-        if s.config == "buffer":
-            buffer = f"{s.buffer_percent:g}%"
-            reader = reader.option("bufferSize", buffer)
-        self.df = reader.load(s.train).select(*COLUMNS)
-        self.expected = s.total_rows // self.partitions
         self.library = f"corgipile-spark {os.path.basename(jar)} on pyspark {pyspark.__version__}"
-        self.description = (f"spark.read.format('corgipile') seed={s.seed} partitions={self.partitions}"
-                            f" bufferSize={buffer}; mapInArrow batches of 10000 rows"
+        if s.parquet:
+            # Spark's own scan, no shuffle: what the same path into Python gives without corgipile
+            self.df = self.spark.read.parquet(s.train).select(*COLUMNS).coalesce(self.partitions)
+            source = f"spark.read.parquet (Spark's file order, no shuffle) coalesced to {self.partitions} partition(s)"
+        else:
+            reader = (self.spark.read.format("corgipile").option("seed", s.seed)
+                      .option("partitions", self.partitions))
+            buffer = "auto (the source's default)"
+            if s.config == "buffer":
+                buffer = f"{s.buffer_percent:g}%"
+                reader = reader.option("bufferSize", buffer)
+            self.df = reader.load(s.train).select(*COLUMNS)
+            source = f"spark.read.format('corgipile') seed={s.seed} partitions={self.partitions} bufferSize={buffer}"
+        self.expected = s.total_rows // self.partitions
+        self.description = (source + "; mapInArrow batches of 10000 rows"
                             + ("; first attempt of each task fails half-way" if self.fail_once else ""))
 
     def run_epoch(self, epoch, consumer):
