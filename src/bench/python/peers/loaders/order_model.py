@@ -11,13 +11,14 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from peers.stream import COLUMNS
-from peers.loaders import Loader, row_groups, split
+from peers.loaders import Loader, split
 
 
 class OrderModel(Loader):
     def __init__(self, s):
         self.y, self.x = split(pq.read_table(s.files, columns=COLUMNS))
-        sizes = [pq.ParquetFile(f).metadata.row_group(g).num_rows for f, g in row_groups(s.files)]
+        sizes = [meta.row_group(g).num_rows for meta in (pq.ParquetFile(f).metadata for f in s.files)
+                 for g in range(meta.num_row_groups)]
         if max(sizes) > s.buffer_rows:
             raise SystemExit(f"Cannot model corgipile's order: a row group of {max(sizes)} rows is larger than"
                              f" the buffer of {s.buffer_rows}, and the model does not split row groups")
