@@ -1,28 +1,41 @@
 package io.corgipile.ml;
 
+import org.apache.spark.ml.param.Params;
+
 /**
- * Hands an SGD stage its param holder (and so its uid) while MLlib's Scala constructors run. The
- * Scala parents ({@code Predictor}, {@code ProbabilisticClassifier} and their models) create their
- * params ({@code featuresCol}, ...) inside {@code super()}, and a param reads its parent's {@code
- * uid()} at once, before the Java subclass has stored anything. So each stage makes its {@link
- * SGDParamSet} in a {@code this(...)} argument with {@link #enter}, its {@code sgdParams()} falls
- * back to {@link #current} until its field is set, and its constructor ends with {@link #exit}.
+ * Hands a stage its param holder (and so its uid) while MLlib's Scala constructors run. The Scala
+ * parents ({@code Predictor}, {@code ProbabilisticClassifier} and their models) create their params
+ * ({@code featuresCol}, ...) inside {@code super()}, and a param reads its parent's {@code uid()} at
+ * once, before the Java subclass has stored anything. So each stage makes its holder ({@link
+ * SGDParamSet}, {@link LassoParamSet}) in a {@code this(...)} argument with {@link #enter}, its
+ * accessor falls back to {@link #current} until its field is set, and its constructor ends with
+ * {@link #exit}.
  */
 final class PendingParams {
-  private static final ThreadLocal<SGDParamSet> PENDING = new ThreadLocal<>();
+  /** A stage's param holder. */
+  interface Holder {
+    /** Sets the params' defaults on the stage, once it is constructed. */
+    void setDefaults(Params owner);
+  }
+
+  private static final ThreadLocal<Holder> PENDING = new ThreadLocal<>();
 
   private PendingParams() {}
 
-  /** Makes the param holder of the stage {@code uid} about to be constructed on this thread, and records it. */
+  /** Makes the SGD param holder of the stage {@code uid} about to be constructed on this thread, and records it. */
   static SGDParamSet enter(String uid, SGDTask task) {
-    SGDParamSet params = new SGDParamSet(uid, task);
+    return enter(new SGDParamSet(uid, task));
+  }
+
+  /** Records the param holder of the stage about to be constructed on this thread. */
+  static <H extends Holder> H enter(H params) {
     PENDING.set(params);
     return params;
   }
 
   /** The param holder of the stage being constructed on this thread. */
-  static SGDParamSet current() {
-    return PENDING.get();
+  static <H extends Holder> H current(Class<H> type) {
+    return type.cast(PENDING.get());
   }
 
   /**
@@ -31,7 +44,7 @@ final class PendingParams {
    *
    * @return {@code params}, for the stage's field
    */
-  static SGDParamSet exit(SGDParamSet params, SGDParams owner) {
+  static <H extends Holder> H exit(H params, Params owner) {
     PENDING.remove();
     params.setDefaults(owner);
     return params;

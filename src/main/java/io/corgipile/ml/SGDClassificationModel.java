@@ -59,7 +59,7 @@ public class SGDClassificationModel
 
   @Override
   public SGDParamSet sgdParams() {
-    return sgdParams != null ? sgdParams : PendingParams.current();
+    return sgdParams != null ? sgdParams : PendingParams.current(SGDParamSet.class);
   }
 
   /**

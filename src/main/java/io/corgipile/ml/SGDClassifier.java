@@ -45,7 +45,7 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
 
   @Override
   public SGDParamSet sgdParams() {
-    return sgdParams != null ? sgdParams : PendingParams.current();
+    return sgdParams != null ? sgdParams : PendingParams.current(SGDParamSet.class);
   }
 
   /**

@@ -207,7 +207,7 @@ final class SGDOptimizer {
   }
 
   /** Runs a job, turning an executor's complaint about the data into the driver's own exception. */
-  private static <T> T failingOnData(Supplier<T> job) {
+  static <T> T failingOnData(Supplier<T> job) {
     try {
       return job.get();
     } catch (Exception e) { // a failed job throws SparkException, checked though undeclared

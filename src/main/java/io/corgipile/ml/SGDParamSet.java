@@ -1,8 +1,5 @@
 package io.corgipile.ml;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.source.ReadOptions;
 import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;
@@ -18,7 +15,7 @@ import org.apache.spark.ml.param.Params;
  * params live in this holder, made once per instance (by {@link PendingParams}), and {@link
  * SGDParams} exposes them as the public methods MLlib finds by reflection.
  */
-public final class SGDParamSet implements java.io.Serializable {
+public final class SGDParamSet implements PendingParams.Holder, java.io.Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The uid of the stage these params belong to: the stage's {@code uid()}. */
@@ -57,24 +54,24 @@ public final class SGDParamSet implements java.io.Serializable {
     this.uid = uid;
     this.task = task;
     List<String> losses = task.losses();
-    loss = choice(uid, "loss", "the loss to minimize", losses);
-    maxIter = new CheckedInt(uid, "maxIter", "the maximum number of epochs", 1);
-    tol = new CheckedDouble(uid, "tol", "the relative improvement on the best epoch objective so far that"
+    loss = CheckedParams.choice(uid, "loss", "the loss to minimize", losses);
+    maxIter = CheckedParams.atLeast(uid, "maxIter", "the maximum number of epochs", 1);
+    tol = CheckedParams.number(uid, "tol", "the relative improvement on the best epoch objective so far that"
         + " counts: training stops after nIterNoChange epochs in a row improve by less; 0 runs all maxIter epochs",
         ">= 0", ParamValidators.gtEq(0));
-    nIterNoChange = new CheckedInt(uid, "nIterNoChange", "with tol above 0, the epochs in a row without an"
+    nIterNoChange = CheckedParams.atLeast(uid, "nIterNoChange", "with tol above 0, the epochs in a row without an"
         + " improvement of tol that stop training; training returns the last epoch's model", 1);
-    stepSize = new CheckedDouble(uid, "stepSize", "the initial learning rate; when not set, the one of "
+    stepSize = CheckedParams.number(uid, "stepSize", "the initial learning rate; when not set, the one of "
         + StepCalibration.CANDIDATES.length + " steps from " + StepCalibration.CANDIDATES[0] + " down to "
         + StepCalibration.CANDIDATES[StepCalibration.CANDIDATES.length - 1] + " that trains best in one pass over the"
         + " first " + StepCalibration.SAMPLE_ROWS + " rows of partition 0 (summary().stepSize() says which)", "> 0",
         ParamValidators.gt(0));
-    stepSchedule = choice(uid, "stepSchedule", "how the learning rate changes", SGDParams.STEP_SCHEDULES);
-    decayRate = new CheckedDouble(uid, "decayRate", "the factor per epoch of the decay schedule", "in (0, 1]",
+    stepSchedule = CheckedParams.choice(uid, "stepSchedule", "how the learning rate changes", SGDParams.STEP_SCHEDULES);
+    decayRate = CheckedParams.number(uid, "decayRate", "the factor per epoch of the decay schedule", "in (0, 1]",
         ParamValidators.inRange(0, 1, false, true));
-    batchSize = new CheckedInt(uid, "batchSize", "tuples per update within a partition", 1);
-    regParam = new CheckedDouble(uid, "regParam", "the regularization strength", ">= 0", ParamValidators.gtEq(0));
-    elasticNetParam = new CheckedDouble(uid, "elasticNetParam",
+    batchSize = CheckedParams.atLeast(uid, "batchSize", "tuples per update within a partition", 1);
+    regParam = CheckedParams.number(uid, "regParam", "the regularization strength", ">= 0", ParamValidators.gtEq(0));
+    elasticNetParam = CheckedParams.number(uid, "elasticNetParam",
         "the L1 share of the regularization: 0 is L2, 1 is L1", "in [0, 1]", ParamValidators.inRange(0, 1));
     fitIntercept = new BooleanParam(uid, "fitIntercept", "whether to fit an intercept term");
     standardization = new BooleanParam(uid, "standardization", "whether to train on the features divided by"
@@ -85,151 +82,41 @@ public final class SGDParamSet implements java.io.Serializable {
         + " averaging) rather than the last: with one round per epoch, from the second epoch on, each partition's mean"
         + " over its pass; with several, the mean of the models the rounds end on (of the first epoch's second half)");
     weightCol = new Param<>(uid, "weightCol", "the column of row weights; empty: every row weighs 1");
-    featuresCols = new ColumnsParam(uid, "featuresCols", "numeric columns to train on and predict from, in"
+    featuresCols = new CheckedParams.ColumnsParam(uid, "featuresCols", "numeric columns to train on and predict from, in"
         + " this order, instead of the vector column featuresCol (no VectorAssembler needed, and training reads"
         + " them without a vector per row); empty: featuresCol");
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
         + " corgipile source; when set it overrides the source's seed option");
-    handleInvalid = choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
+    handleInvalid = CheckedParams.choice(uid, "handleInvalid", "what to do with a row whose features, label or weight"
         + " is null or not finite (or, for the classifier, a label that is not a class: 0 or 1, or 0..K-1 for"
         + " multinomial)", SGDParams.HANDLE_INVALID_VALUES);
-    syncInterval = new SyncIntervalParam(uid);
-    deltaCompression = choice(uid, "deltaCompression", "how a partition's model change travels to the driver",
+    syncInterval = CheckedParams.syncInterval(uid);
+    deltaCompression = CheckedParams.choice(uid, "deltaCompression", "how a partition's model change travels to the driver",
         SGDParams.DELTA_COMPRESSIONS);
     errorFeedback = new BooleanParam(uid, "errorFeedback", "with int8 deltas, whether each partition adds what"
         + " rounding lost in its last round to its next delta");
-    syncStepSize = new CheckedDouble(uid, "syncStepSize", "with several rounds per epoch, the driver's step on"
+    syncStepSize = CheckedParams.number(uid, "syncStepSize", "with several rounds per epoch, the driver's step on"
         + " the averaged change of the partition models", "> 0", ParamValidators.gt(0));
-    syncMomentum = new CheckedDouble(uid, "syncMomentum", "with several rounds per epoch, the momentum of the"
+    syncMomentum = CheckedParams.number(uid, "syncMomentum", "with several rounds per epoch, the momentum of the"
         + " driver's steps", "in [0, 1)", ParamValidators.inRange(0, 1, true, false));
     threshold = task == SGDTask.CLASSIFICATION
-        ? new CheckedDouble(uid, "threshold", "predict 1 when the probability of 1 exceeds this", "in [0, 1]",
+        ? CheckedParams.number(uid, "threshold", "predict 1 when the probability of 1 exceeds this", "in [0, 1]",
             ParamValidators.inRange(0, 1))
         : null;
     family = task == SGDTask.CLASSIFICATION
-        ? choice(uid, "family", "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
+        ? CheckedParams.choice(uid, "family", "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
             + " labels 0..K-1, logistic loss only) or auto (multinomial when the labels name more than two classes)",
             SGDClassifierParams.FAMILIES)
         : null;
     epsilon = task == SGDTask.REGRESSION
-        ? new CheckedDouble(uid, "epsilon", "where the huber loss turns from squared to linear", "> 0",
+        ? CheckedParams.number(uid, "epsilon", "where the huber loss turns from squared to linear", "> 0",
             ParamValidators.gt(0))
         : null;
   }
 
-  private static Param<String> choice(String uid, String name, String doc, List<String> allowed) {
-    return new CheckedString(uid, name, doc + ": " + String.join(", ", allowed), allowed);
-  }
-
-  private static IllegalArgumentException invalid(Param<?> param, Object value, String allowed) {
-    return new IllegalArgumentException("Cannot set param " + param.name() + " of " + param.parent() + " to '"
-        + value + "': allowed values are " + allowed);
-  }
-
-  // MLlib's own message names the param and the value but not what is allowed: these say it.
-
-  private static final class CheckedString extends Param<String> {
-    private static final long serialVersionUID = 1L;
-    private final List<String> allowed;
-
-    CheckedString(String uid, String name, String doc, List<String> allowed) {
-      super(uid, name, doc, ParamValidators.inArray(allowed));
-      this.allowed = allowed;
-    }
-
-    @Override
-    public void validate(String value) {
-      if (!allowed.contains(value)) {
-        throw invalid(this, value, String.join(", ", allowed));
-      }
-    }
-  }
-
-  /**
-   * Column names, saved as MLlib's {@code StringArrayParam} saves them (a JSON array), which cannot be
-   * used here: it takes its stage, which does not exist yet when this holder is made.
-   */
-  private static final class ColumnsParam extends Param<String[]> {
-    private static final long serialVersionUID = 1L;
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    ColumnsParam(String uid, String name, String doc) {
-      // The data class is how a Spark Connect server converts a client's value (an array literal).
-      super(uid, name, doc, String[].class);
-    }
-
-    @Override
-    public String jsonEncode(String[] value) {
-      try {
-        return JSON.writeValueAsString(value);
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("Cannot save param " + name() + ": " + e.getMessage(), e);
-      }
-    }
-
-    @Override
-    public String[] jsonDecode(String json) {
-      try {
-        return JSON.readValue(json, String[].class);
-      } catch (JsonProcessingException e) {
-        throw new IllegalArgumentException("Cannot load param " + name() + ": not a JSON array of strings: " + json, e);
-      }
-    }
-  }
-
-  private static final class SyncIntervalParam extends Param<String> {
-    private static final long serialVersionUID = 1L;
-
-    SyncIntervalParam(String uid) {
-      super(uid, "syncInterval", "how often the partition models are averaged: " + SyncInterval.FORMAT);
-    }
-
-    @Override
-    public void validate(String value) {
-      try {
-        SyncInterval.parse(value);
-      } catch (IllegalArgumentException e) {
-        throw invalid(this, value, SyncInterval.FORMAT);
-      }
-    }
-  }
-
-  private static final class CheckedInt extends IntParam {
-    private static final long serialVersionUID = 1L;
-    private final int min;
-
-    CheckedInt(String uid, String name, String doc, int min) {
-      super(uid, name, doc + " (>= " + min + ")", ParamValidators.gtEq(min));
-      this.min = min;
-    }
-
-    @Override
-    public void validate(Object value) {
-      if ((Integer) value < min) {
-        throw invalid(this, value, "integers >= " + min);
-      }
-    }
-  }
-
-  private static final class CheckedDouble extends DoubleParam {
-    private static final long serialVersionUID = 1L;
-    private final String allowed;
-
-    CheckedDouble(String uid, String name, String doc, String allowed, scala.Function1<Object, Object> isValid) {
-      super(uid, name, doc + " (" + allowed + ")", isValid);
-      this.allowed = allowed;
-    }
-
-    @Override
-    public void validate(Object value) {
-      if (!(Boolean) isValid().apply(value)) {
-        throw invalid(this, value, "numbers " + allowed);
-      }
-    }
-  }
-
   /** Sets the defaults on {@code owner}, once it is constructed: the constants of {@link SGDParams} and its subtypes. */
-  void setDefaults(Params owner) {
+  @Override
+  public void setDefaults(Params owner) {
     owner.setDefault(loss, task.losses().get(0));
     owner.setDefault(maxIter, SGDParams.DEFAULT_MAX_ITER);
     owner.setDefault(tol, SGDParams.DEFAULT_TOL);

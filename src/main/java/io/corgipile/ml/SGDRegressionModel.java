@@ -41,7 +41,7 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
 
   @Override
   public SGDParamSet sgdParams() {
-    return sgdParams != null ? sgdParams : PendingParams.current();
+    return sgdParams != null ? sgdParams : PendingParams.current(SGDParamSet.class);
   }
 
   /**

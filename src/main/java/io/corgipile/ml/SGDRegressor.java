@@ -44,7 +44,7 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
 
   @Override
   public SGDParamSet sgdParams() {
-    return sgdParams != null ? sgdParams : PendingParams.current();
+    return sgdParams != null ? sgdParams : PendingParams.current(SGDParamSet.class);
   }
 
   /**

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 class ConnectRegistrationTest {
 
   @Test
-  void estimatorServicesListBothSgdEstimators() {
+  void estimatorServicesListEveryEstimator() {
     List<Params> ours = ourProviders(Estimator.class);
     assertThat(ours).extracting(Object::getClass)
-        .containsExactlyInAnyOrder(SGDClassifier.class, SGDRegressor.class);
+        .containsExactlyInAnyOrder(SGDClassifier.class, SGDRegressor.class, ScheduledLasso.class);
     assertUsable(ours);
     assertThat(ours).filteredOn(SGDClassifier.class::isInstance)
         .allSatisfy(e -> assertThat(((SGDClassifier) e).getLoss()).isEqualTo("logistic"));
@@ -30,10 +30,10 @@ class ConnectRegistrationTest {
   }
 
   @Test
-  void transformerServicesListBothSgdModels() {
+  void transformerServicesListEveryModel() {
     List<Params> ours = ourProviders(Transformer.class);
     assertThat(ours).extracting(Object::getClass)
-        .containsExactlyInAnyOrder(SGDClassificationModel.class, SGDRegressionModel.class);
+        .containsExactlyInAnyOrder(SGDClassificationModel.class, SGDRegressionModel.class, ScheduledLassoModel.class);
     assertUsable(ours);
     assertThat(ours).filteredOn(SGDClassificationModel.class::isInstance)
         .allSatisfy(m -> assertThat(((SGDClassificationModel) m).numClasses()).isEqualTo(2));
@@ -62,7 +62,8 @@ class ConnectRegistrationTest {
       assertThat(p.uid()).isNotBlank();
       assertThat(p.params()).extracting(param -> param.parent()).containsOnly(p.uid());
       assertThat(p.hasDefault(p.getParam("maxIter"))).isTrue();
-      assertThat(p.getOrDefault(p.getParam("maxIter"))).isEqualTo(10);
+      assertThat(p.getOrDefault(p.getParam("maxIter")))
+          .isEqualTo(p instanceof ScheduledLassoParams ? ScheduledLassoParams.DEFAULT_MAX_ITER : SGDParams.DEFAULT_MAX_ITER);
     });
   }
 }

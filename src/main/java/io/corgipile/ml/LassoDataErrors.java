@@ -1,0 +1,31 @@
+package io.corgipile.ml;
+
+import java.io.Serializable;
+
+/** The errors of training rows {@link ScheduledLasso} cannot use, naming the column; executors raise them. */
+record LassoDataErrors(String labelCol, String featuresCol) implements Serializable {
+  static final String CANNOT_TRAIN = "Cannot train ScheduledLasso: ";
+
+  InvalidTrainingDataException nullLabel() {
+    return new InvalidTrainingDataException(CANNOT_TRAIN + "a row has a null label in column '" + labelCol + "'");
+  }
+
+  InvalidTrainingDataException nullFeatures() {
+    return new InvalidTrainingDataException(CANNOT_TRAIN + "a row has null features in column '" + featuresCol + "'");
+  }
+
+  InvalidTrainingDataException label(double value) {
+    return new InvalidTrainingDataException(CANNOT_TRAIN + "a row has label " + value + " in column '" + labelCol
+        + "'; labels must be finite numbers");
+  }
+
+  InvalidTrainingDataException feature(int index, double value) {
+    return new InvalidTrainingDataException(CANNOT_TRAIN + "a row has feature " + index + " = " + value
+        + " in column '" + featuresCol + "'; features must be finite numbers");
+  }
+
+  InvalidTrainingDataException sizes(int size, int otherSize) {
+    return new InvalidTrainingDataException(CANNOT_TRAIN + "features in column '" + featuresCol + "' have size "
+        + size + " in one row and " + otherSize + " in another");
+  }
+}
