@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * {@link CandidateSums} for the round's candidates; the driver adds them in partition order, runs the
  * dependency check, moves the kept coefficients to their soft-thresholded minimizers (each from the
  * round's residuals, all at once) and computes the objective after the update exactly from the Gram
- * block. Every {@code refreshInterval} rounds the residuals are recomputed from the coefficients
+ * block. The Gram products of feature pairs are kept on the driver ({@link GramCache}), so a task
+ * computes only those of pairs not drawn together before. Every {@code refreshInterval} rounds the residuals are recomputed from the coefficients
  * instead, which cuts their lineage (a lost partition is rebuilt from at most that many updates) and
  * the rounding the updates add up. Everything is added in a fixed order and the scheduler draws from
  * one seeded generator, so a seed gives the same model bit for bit, also when Spark reruns a task.
@@ -106,6 +107,7 @@ final class LassoSolver {
     private final double labelMean;
     private final CoordinateScheduler scheduler;
     private final int sweep;
+    private final GramCache gramCache = new GramCache();
     private JavaRDD<double[]> residuals;
     private JavaRDD<double[]> previous;
     private int sinceRefresh;
@@ -153,21 +155,29 @@ final class LassoSolver {
       int lastCheck = -sweep;
       for (int round = 0; round < params.getMaxIter(); round++) {
         int[] drawn = scheduler.draw();
-        CandidateSums sums = sums(drawn, true);
+        int k = drawn.length;
+        int[] missing = missingPairs(drawn);
+        CandidateSums sums = sums(drawn, missing);
         double rss = centeredSquares(sums);
         if (round == 0) {
           objectives.add(rss / (2 * n) + penalty());
         }
-        int k = drawn.length;
         double[] gradient = centeredProducts(sums, drawn);
-        double[] gram = new double[sums.gram().length];
+        for (int i = 0; i < missing.length / 2; i++) {
+          gramCache.put(drawn[missing[2 * i]], drawn[missing[2 * i + 1]], sums.gram()[i]);
+        }
+        double[] gram = new double[k * (k - 1) / 2];
+        for (int i = 0; i < missing.length / 2; i++) {
+          gram[pair(missing[2 * i], missing[2 * i + 1])] = sums.gram()[i];
+        }
         for (int a = 1; a < k; a++) {
           for (int b = 0; b < a; b++) {
-            int at = CandidateSums.pair(a, b);
-            gram[at] = sums.gram()[at] - n * center[drawn[a]] * center[drawn[b]];
+            double raw = gramCache.get(drawn[a], drawn[b]);
+            int at = pair(a, b);
+            gram[at] = (Double.isNaN(raw) ? gram[at] : raw) - n * center[drawn[a]] * center[drawn[b]];
           }
         }
-        int[] kept = scheduler.keep(drawn, (a, b) -> gram[CandidateSums.pair(a, b)]
+        int[] kept = scheduler.keep(drawn, (a, b) -> gram[pair(a, b)]
             / (n * Math.sqrt(curvature[drawn[a]] * curvature[drawn[b]])));
         double[] delta = new double[kept.length];
         for (int i = 0; i < kept.length; i++) {
@@ -181,7 +191,7 @@ final class LassoSolver {
           rssAfter += delta[i] * (delta[i] * n * curvature[drawn[a]] - 2 * gradient[a]);
           for (int i2 = 0; i2 < i; i2++) {
             int b = kept[i2];
-            rssAfter += 2 * delta[i] * delta[i2] * gram[CandidateSums.pair(Math.max(a, b), Math.min(a, b))];
+            rssAfter += 2 * delta[i] * delta[i2] * gram[pair(Math.max(a, b), Math.min(a, b))];
           }
         }
         List<Integer> changedAt = new ArrayList<>();
@@ -196,17 +206,19 @@ final class LassoSolver {
         pendingMoved = changedAt.stream().mapToInt(i -> drawn[kept[i]]).toArray();
         pendingDeltas = changedAt.stream().mapToDouble(i -> delta[i]).toArray();
         double objective = rssAfter / (2 * n) + penalty();
-        if (!(objective <= DIVERGED * objectives.get(0))) {
-          throw new IllegalStateException(LassoDataErrors.CANNOT_TRAIN + "the objective is " + objective
-              + " after round " + (round + 1) + ", " + DIVERGED + " times or more that of zero coefficients (scheduler " + params.getScheduler() + ", scheduleSize "
-              + params.getScheduleSize() + "): updates of correlated coefficients in one round undid each other;"
-              + " use scheduler " + CoordinateSchedule.PRIORITY_DEPENDENCY.text() + " or a smaller scheduleSize");
-        }
         updated += kept.length;
         objectives.add(objective);
         updates.add(updated);
         rejected.add(k - kept.length);
         seconds.add(elapsed());
+        if (!(objective <= DIVERGED * objectives.get(0))) {
+          throw new LassoDivergenceException(LassoDataErrors.CANNOT_TRAIN + "the objective is " + objective
+              + " after round " + (round + 1) + ", " + DIVERGED + " times or more that of zero coefficients (scheduler "
+              + params.getScheduler() + ", scheduleSize " + params.getScheduleSize() + "): updates of correlated"
+              + " coefficients in one round undid each other; use scheduler "
+              + CoordinateSchedule.PRIORITY_DEPENDENCY.text() + " or a smaller scheduleSize",
+              summary(objectives, updates, rejected, seconds));
+        }
         LOG.debug("ScheduledLasso round {}: objective {}, {} updated, {} rejected", round + 1, objective, kept.length,
             k - kept.length);
         if (stalled(objectives) && round - lastCheck >= sweep) {
@@ -218,11 +230,15 @@ final class LassoSolver {
       }
       double b = intercept ? labelMean - dot(center, beta) : 0.0;
       LOG.info("ScheduledLasso: {} rounds, objective {}", objectives.size() - 1, objectives.get(objectives.size() - 1));
-      return new Result(beta.clone(), b, new ScheduledLassoSummary(
-          objectives.stream().mapToDouble(Double::doubleValue).toArray(),
+      return new Result(beta.clone(), b, summary(objectives, updates, rejected, seconds));
+    }
+
+    private ScheduledLassoSummary summary(List<Double> objectives, List<Long> updates, List<Integer> rejected,
+        List<Double> seconds) {
+      return new ScheduledLassoSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           updates.stream().mapToLong(Long::longValue).toArray(),
           rejected.stream().mapToInt(Integer::intValue).toArray(),
-          seconds.stream().mapToDouble(Double::doubleValue).toArray(), (long) n));
+          seconds.stream().mapToDouble(Double::doubleValue).toArray(), (long) n);
     }
 
     /** Coefficient j's minimizer with the others fixed, from its feature's centered product with the residuals. */
@@ -250,7 +266,7 @@ final class LassoSolver {
      */
     private boolean optimal(double objective) {
       int[] all = scheduler.eligible();
-      double[] gradient = centeredProducts(sums(all, false), all);
+      double[] gradient = centeredProducts(sums(all, new int[0]), all);
       boolean optimal = true;
       for (int a = 0; a < all.length; a++) {
         int j = all[a];
@@ -265,11 +281,25 @@ final class LassoSolver {
       return optimal;
     }
 
-    /** The rows' sums for {@code features} over the residuals with the pending updates applied. */
-    private CandidateSums sums(int[] features, boolean withGram) {
+    /** Positions (a, b), a > b, of the drawn features whose product the cache does not know, grouped by a. */
+    private int[] missingPairs(int[] drawn) {
+      List<Integer> pairs = new ArrayList<>();
+      for (int a = 1; a < drawn.length; a++) {
+        for (int b = 0; b < a; b++) {
+          if (Double.isNaN(gramCache.get(drawn[a], drawn[b]))) {
+            pairs.add(a);
+            pairs.add(b);
+          }
+        }
+      }
+      return pairs.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The rows' sums for {@code features} and {@code pairs} of them over the residuals with the pending updates applied. */
+    private CandidateSums sums(int[] features, int[] pairs) {
       JavaRDD<double[]> next = advance();
       List<CandidateSums> parts = SGDOptimizer.failingOnData(() -> blocks
-          .zipPartitions(next, (b, r) -> List.of(CandidateSums.of(b.next(), r.next(), features, withGram)).iterator())
+          .zipPartitions(next, (b, r) -> List.of(CandidateSums.of(b.next(), r.next(), features, pairs)).iterator())
           .collect());
       release();
       return CandidateSums.total(parts, features.length);
@@ -360,6 +390,11 @@ final class LassoSolver {
     private double elapsed() {
       return (System.nanoTime() - start) / 1e9;
     }
+  }
+
+  /** Packed index of pair (a, b), a > b, in a lower triangle without its diagonal. */
+  private static int pair(int a, int b) {
+    return a * (a - 1) / 2 + b;
   }
 
   static double softThreshold(double value, double threshold) {

@@ -214,7 +214,10 @@ class ScheduledLassoTest {
     Data strong = Data.correlated(400, 12, 0.8, 0, 4);
     assertThatThrownBy(() -> lasso().setScheduler("random").setScheduleSize(12).setRegParam(0.01)
         .fit(strong.frame(2, false)))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOfSatisfying(LassoDivergenceException.class, e -> {
+          double[] objective = e.summary().objectiveHistory();
+          assertThat(objective[objective.length - 1]).isGreaterThanOrEqualTo(1e6 * objective[0]);
+        })
         .hasMessageContaining("Cannot train ScheduledLasso: the objective is")
         .hasMessageContaining(", 1000000.0 times or more that of zero coefficients")
         .hasMessageContaining("scheduler random, scheduleSize 12")
