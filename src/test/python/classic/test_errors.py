@@ -5,7 +5,7 @@ import re
 import pytest
 from pyspark.errors import IllegalArgumentException
 
-from corgipile.ml import SGDClassifier, SGDRegressor
+from corgipile.ml import ScheduledLasso, SGDClassifier, SGDRegressor
 
 
 def test_bad_param_value_fails_when_set_with_the_java_message():
@@ -37,3 +37,27 @@ def test_training_error_message(spark):
     with pytest.raises(IllegalArgumentException, match=re.escape(
             "Cannot train SGDClassifier: loss 'hinge' is binary (labels 0 and 1), so family 'multinomial'")):
         clf.fit(df)
+
+
+def test_lasso_bad_param_values_name_what_is_allowed():
+    with pytest.raises(IllegalArgumentException, match=re.escape(
+            "to 'greedy': allowed values are priority+dependency, priority, random")):
+        ScheduledLasso(scheduler="greedy")
+    lasso = ScheduledLasso()
+    with pytest.raises(IllegalArgumentException) as error:
+        lasso.setElasticNetParam(1.5)
+    assert str(error.value).startswith(
+        f"Cannot set param elasticNetParam of {lasso.uid} to '1.5': allowed values are numbers in [0, 1]")
+    assert not lasso.isSet(lasso.elasticNetParam)
+
+
+def test_lasso_training_error_message(spark):
+    """A row the lasso cannot use fails fit with the Java message naming the column."""
+    from pyspark.ml.linalg import Vectors, VectorUDT
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    schema = StructType([StructField("y", DoubleType()), StructField("v", VectorUDT())])
+    df = spark.createDataFrame([(1.0, Vectors.dense([1.0])), (None, Vectors.dense([2.0]))], schema)
+    with pytest.raises(IllegalArgumentException, match=re.escape(
+            "Cannot train ScheduledLasso: a row has a null label in column 'y'")):
+        ScheduledLasso(labelCol="y", featuresCol="v", maxIter=2).fit(df)

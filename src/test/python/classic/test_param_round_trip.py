@@ -4,7 +4,7 @@ Pipelines use them)."""
 
 import pytest
 
-from corgipile.ml import SGDClassifier, SGDRegressor
+from corgipile.ml import ScheduledLasso, SGDClassifier, SGDRegressor
 
 # A valid value other than the default for every param; the test fails when a param is missing here,
 # so a new Java param cannot go untested.
@@ -19,6 +19,12 @@ VALUES = {
     SGDClassifier: {**SHARED, "family": "binomial", "loss": "hinge", "probabilityCol": "prob",
                     "rawPredictionCol": "raw", "threshold": 0.25},
     SGDRegressor: {**SHARED, "epsilon": 2.5, "loss": "huber"},
+    ScheduledLasso: {
+        "candidateFactor": 3.0, "correlationThreshold": 0.5, "elasticNetParam": 0.25, "featuresCol": "vec",
+        "fitIntercept": False, "labelCol": "y", "maxIter": 7, "predictionCol": "p", "priorityFloor": 0.01,
+        "refreshInterval": 3, "regParam": 0.125, "scheduleSize": 4, "scheduler": "random", "seed": 11,
+        "standardization": False, "tol": 0.001,
+    },
 }
 
 
@@ -27,7 +33,7 @@ def _java_value(java, name):
     return list(value) if name == "featuresCols" else value
 
 
-@pytest.mark.parametrize("cls", [SGDClassifier, SGDRegressor], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", list(VALUES), ids=lambda c: c.__name__)
 def test_every_param_round_trips_through_the_java_stage(spark, cls):
     values = VALUES[cls]
     estimator = cls()

@@ -3,8 +3,15 @@
 import pytest
 from pyspark.ml.param import Param, TypeConverters
 
-from corgipile.ml import SGDClassificationModel, SGDClassifier, SGDRegressionModel, SGDRegressor
-from corgipile.ml._params import _SGDClassifierParams, _SGDParams, _SGDRegressorParams
+from corgipile.ml import (
+    ScheduledLasso,
+    ScheduledLassoModel,
+    SGDClassificationModel,
+    SGDClassifier,
+    SGDRegressionModel,
+    SGDRegressor,
+)
+from corgipile.ml._params import _ScheduledLassoParams, _SGDClassifierParams, _SGDParams, _SGDRegressorParams
 
 # The Python converter each Java param class takes values through.
 CONVERTERS = {
@@ -24,7 +31,7 @@ def _java_stage(spark, cls):
 
 def _python_stage(spark, cls):
     """A Python stage as users get it: estimators made directly, models around a Java model."""
-    if cls in (SGDClassifier, SGDRegressor):
+    if cls in ESTIMATORS:
         return cls()
     return cls(_java_stage(spark, cls))
 
@@ -37,10 +44,12 @@ def _java_default(java, java_param):
     return list(value) if java_param.getClass().getSimpleName() == "ColumnsParam" else value
 
 
-OWN_PARAMS = {name for mixin in (_SGDParams, _SGDClassifierParams, _SGDRegressorParams)
+OWN_PARAMS = {name for mixin in (_SGDParams, _SGDClassifierParams, _SGDRegressorParams, _ScheduledLassoParams)
               for name, value in vars(mixin).items() if isinstance(value, Param)}
 
-STAGES = [SGDClassifier, SGDClassificationModel, SGDRegressor, SGDRegressionModel]
+ESTIMATORS = (SGDClassifier, SGDRegressor, ScheduledLasso)
+STAGES = [SGDClassifier, SGDClassificationModel, SGDRegressor, SGDRegressionModel, ScheduledLasso,
+          ScheduledLassoModel]
 
 
 @pytest.mark.parametrize("cls", STAGES, ids=lambda c: c.__name__)
@@ -108,3 +117,12 @@ def test_getters_and_setters(spark):
     assert (reg.getLoss(), reg.getEpsilon(), reg.getMaxIter(), reg.getSyncInterval()) == ("huber", 2.0, 4, "epoch")
     reg.setParams(regParam=0.1, elasticNetParam=0.5)
     assert (reg.getRegParam(), reg.getElasticNetParam(), reg.getMaxIter()) == (0.1, 0.5, 4)
+
+
+def test_lasso_getters_and_setters(spark):
+    lasso = ScheduledLasso().setRegParam(0.5).setScheduler("random").setScheduleSize(4).setSeed(7)
+    assert (lasso.getRegParam(), lasso.getScheduler(), lasso.getScheduleSize(), lasso.getSeed()) == \
+        (0.5, "random", 4, 7)
+    lasso.setParams(elasticNetParam=0.5, correlationThreshold=0.2)
+    assert (lasso.getElasticNetParam(), lasso.getCorrelationThreshold(), lasso.getRegParam()) == (0.5, 0.2, 0.5)
+    assert lasso.getMaxIter() == 1000 and lasso.getScheduler() == "random"  # the Java default, and what was set

@@ -8,7 +8,14 @@ import pytest
 from pyspark.ml import Pipeline, PipelineModel
 from pyspark.ml.feature import VectorAssembler
 
-from corgipile.ml import SGDClassificationModel, SGDClassifier, SGDRegressionModel, SGDRegressor
+from corgipile.ml import (
+    ScheduledLasso,
+    ScheduledLassoModel,
+    SGDClassificationModel,
+    SGDClassifier,
+    SGDRegressionModel,
+    SGDRegressor,
+)
 
 # Saved by the Java API at commit 4077e3f (src/test/resources; the Java tests load it too).
 JAVA_SAVED_MODEL = os.path.join("src", "test", "resources", "models", "binary-classifier-4077e3f")
@@ -107,6 +114,37 @@ def test_stage_load_does_not_depend_on_the_module_name_pipelines_need(monkeypatc
     assert SGDClassificationModel.load(str(tmp_path / "model")).coefficients == model.coefficients
     with pytest.raises(ModuleNotFoundError, match="No module named 'io.corgipile'"):
         PipelineModel.load(str(tmp_path / "pipeline"))
+
+
+def test_lasso_estimator_and_model_save_and_load(spark, tmp_path, regression_df):
+    lasso = ScheduledLasso(regParam=0.2, scheduler="priority", scheduleSize=2, maxIter=5, seed=4)
+    lasso.save(str(tmp_path / "lasso"))
+    loaded = ScheduledLasso.load(str(tmp_path / "lasso"))
+    assert type(loaded) is ScheduledLasso and loaded.uid == lasso.uid
+    assert (loaded.getRegParam(), loaded.getScheduler(), loaded.getScheduleSize(), loaded.getSeed()) == \
+        (0.2, "priority", 2, 4)
+    assert not loaded.isSet(loaded.tol) and loaded.getTol() == 1e-6
+
+    model = loaded.fit(regression_df)
+    model.write().overwrite().save(str(tmp_path / "model"))
+    loaded_model = ScheduledLassoModel.load(str(tmp_path / "model"))
+    assert type(loaded_model) is ScheduledLassoModel and loaded_model.uid == model.uid
+    assert (loaded_model.coefficients, loaded_model.intercept) == (model.coefficients, model.intercept)
+    assert loaded_model.getScheduler() == "priority" and not loaded_model.hasSummary
+    assert _predictions(loaded_model, regression_df) == _predictions(model, regression_df)
+
+    java_model = spark._jvm.io.corgipile.ml.ScheduledLassoModel.load(str(tmp_path / "model"))
+    assert list(java_model.coefficients().toArray()) == list(model.coefficients)
+    assert java_model.intercept() == model.intercept
+
+
+def test_lasso_pipeline_saved_in_java_loads_in_python(spark, tmp_path, regression_df):
+    java_model = spark._jvm.io.corgipile.ml.ScheduledLasso().setMaxIter(3).fit(regression_df._jdf)
+    spark._jvm.org.apache.spark.ml.PipelineModel("javaPipeline", [java_model]).write().save(str(tmp_path / "p"))
+    stage = PipelineModel.load(str(tmp_path / "p")).stages[0]
+    assert type(stage) is ScheduledLassoModel
+    assert list(stage.coefficients) == list(java_model.coefficients().toArray())
+    assert stage.intercept == java_model.intercept() and stage.getMaxIter() == 3
 
 
 def test_python_io_module_is_untouched():

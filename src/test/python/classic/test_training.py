@@ -3,8 +3,17 @@
 import math
 
 from pyspark.ml.linalg import DenseVector
+from pyspark.ml.regression import LinearRegression
 
-from corgipile.ml import SGDClassificationModel, SGDClassifier, SGDRegressionModel, SGDRegressor
+from corgipile.ml import (
+    ScheduledLasso,
+    ScheduledLassoModel,
+    ScheduledLassoSummary,
+    SGDClassificationModel,
+    SGDClassifier,
+    SGDRegressionModel,
+    SGDRegressor,
+)
 
 
 def test_classifier_separates_separable_data(binary_df):
@@ -91,3 +100,43 @@ def test_multinomial_model(spark):
     assert model.coefficientMatrix.numRows == 3 and len(model.interceptVector) == 3
     predictions = model.transform(df).select("label", "prediction").collect()
     assert sum(r.label == r.prediction for r in predictions) / len(predictions) > 0.95
+
+
+def test_lasso_equals_the_java_estimators_model_bit_for_bit(spark, regression_df):
+    params = dict(regParam=0.1, elasticNetParam=0.5, scheduleSize=2, maxIter=6, seed=9)
+    python_model = ScheduledLasso(**params).fit(regression_df)
+    assert isinstance(python_model, ScheduledLassoModel)
+    java_model = _java_fit(spark, "ScheduledLasso", regression_df, **params)
+    assert list(python_model.coefficients) == list(java_model.coefficients().toArray())
+    assert python_model.intercept == java_model.intercept()
+    assert python_model.numFeatures == 3
+
+
+def test_lasso_zeroes_the_small_coefficient_as_mllibs_linear_regression(regression_df):
+    """label = 3 x0 - 2 x1 + 0.5 x2 + 1 on nearly uncorrelated unit-variance features: the L1 penalty
+    shrinks each coefficient by about regParam, so 0.6 zeroes the third; MLlib's LinearRegression
+    minimizes the same objective (a looser solver, hence the tolerance)."""
+    model = ScheduledLasso(regParam=0.6, maxIter=50).fit(regression_df)
+    assert model.coefficients[2] == 0.0
+    assert [round(c, 1) for c in model.coefficients] == [2.4, -1.4, 0.0]
+    mllib = LinearRegression(regParam=0.6, elasticNetParam=1.0, tol=1e-9).fit(regression_df)
+    assert all(abs(a - b) < 1e-3 for a, b in zip(model.coefficients, mllib.coefficients))
+    assert abs(model.intercept - mllib.intercept) < 1e-3
+    rows = model.transform(regression_df).select("features", "prediction").collect()
+    assert all(abs(r.prediction - (r.features.dot(model.coefficients) + model.intercept)) < 1e-9 for r in rows)
+
+
+def test_lasso_summary_figures_are_python_values(regression_df):
+    rows = regression_df.count()
+    model = ScheduledLasso(regParam=0.1, scheduleSize=2, maxIter=4, tol=0.0).fit(regression_df)
+    assert model.hasSummary
+    summary = model.summary
+    assert isinstance(summary, ScheduledLassoSummary)
+    assert summary.totalIterations == 4 and summary.numRows == rows
+    history = summary.objectiveHistory
+    assert len(history) == 5 and all(type(x) is float and x > 0 for x in history)
+    assert history[-1] < history[0]
+    assert summary.updatesHistory == [0, 2, 4, 6, 8]
+    assert len(summary.rejectedPerRound) == 5 and all(type(r) is int and r >= 0 for r in summary.rejectedPerRound)
+    seconds = summary.secondsHistory
+    assert len(seconds) == 5 and all(type(s) is float for s in seconds) and seconds == sorted(seconds)

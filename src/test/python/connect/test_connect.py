@@ -9,7 +9,13 @@ from pyspark.ml import Pipeline, PipelineModel
 from pyspark.ml.feature import VectorAssembler
 from pyspark.ml.linalg import Vectors
 
-from corgipile.ml import ConnectUnsupportedError, SGDClassificationModel, SGDClassifier
+from corgipile.ml import (
+    ConnectUnsupportedError,
+    ScheduledLasso,
+    ScheduledLassoModel,
+    SGDClassificationModel,
+    SGDClassifier,
+)
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +91,37 @@ def test_bad_param_value_fails_at_fit_with_the_java_message(table):
     with pytest.raises(IllegalArgumentException, match=re.escape(
             f"Cannot set param stepSize of {clf.uid} to '-1.0': allowed values are numbers > 0")):
         clf.fit(table)
+
+
+def test_lasso_pipeline_fits_saves_and_loads(table, tmp_path):
+    """ScheduledLasso through the server: a Pipeline with VectorAssembler over the corgipile source,
+    save and load, and what the server does not give failing in Python."""
+    pipeline = Pipeline(stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"),
+                                ScheduledLasso(regParam=0.01, maxIter=5, seed=3)])
+    fitted = pipeline.fit(table)
+    model = fitted.stages[-1]
+    assert type(model) is ScheduledLassoModel and model.numFeatures == 3
+    # A linear probability model of label 1 where x0 + 2 x1 - x2 > 0.5: far on either side, far apart.
+    assert model.predict(Vectors.dense([3.0, 3.0, 0.0])) > 0.5 > model.predict(Vectors.dense([-3.0, -3.0, 0.0]))
+
+    fitted.write().overwrite().save(str(tmp_path / "pipeline"))
+    loaded = PipelineModel.load(str(tmp_path / "pipeline"))
+    assert type(loaded.stages[-1]) is ScheduledLassoModel
+    expected = fitted.transform(table).select("prediction").collect()
+    assert loaded.transform(table).select("prediction").collect() == expected
+
+    ScheduledLasso(scheduler="random", maxIter=4).save(str(tmp_path / "estimator"))
+    estimator = ScheduledLasso.load(str(tmp_path / "estimator"))
+    assert (estimator.getScheduler(), estimator.getMaxIter()) == ("random", 4)
+
+    assert not model.hasSummary
+    for what in ("coefficients", "intercept", "summary"):
+        with pytest.raises(ConnectUnsupportedError, match="in a Spark Connect session: the Connect server"):
+            getattr(model, what)
+
+
+def test_lasso_bad_param_value_fails_at_fit_with_the_java_message(table):
+    lasso = ScheduledLasso(scheduler="greedy")
+    with pytest.raises(IllegalArgumentException, match=re.escape(
+            f"Cannot set param scheduler of {lasso.uid} to 'greedy': allowed values are priority+dependency,")):
+        lasso.fit(table)

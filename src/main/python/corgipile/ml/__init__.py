@@ -1,15 +1,15 @@
-"""pyspark.ml wrappers of the CorgiPile SGD estimators in io.corgipile.ml (the jar must be on the
-session's classpath: see corgipile.jar_path())."""
+"""pyspark.ml wrappers of the estimators in io.corgipile.ml, the CorgiPile SGD ones and
+ScheduledLasso (the jar must be on the session's classpath: see corgipile.jar_path())."""
 
 import sys
 
 from corgipile.ml._java import ConnectUnsupportedError
 from corgipile.ml.classification import SGDClassificationModel, SGDClassifier
-from corgipile.ml.regression import SGDRegressionModel, SGDRegressor
-from corgipile.ml.summary import SGDTrainingSummary
+from corgipile.ml.regression import ScheduledLasso, ScheduledLassoModel, SGDRegressionModel, SGDRegressor
+from corgipile.ml.summary import ScheduledLassoSummary, SGDTrainingSummary
 
 __all__ = ["SGDClassifier", "SGDClassificationModel", "SGDRegressor", "SGDRegressionModel", "SGDTrainingSummary",
-           "ConnectUnsupportedError"]
+           "ScheduledLasso", "ScheduledLassoModel", "ScheduledLassoSummary", "ConnectUnsupportedError"]
 
 # A saved Pipeline or PipelineModel names its stages by Java class, and pyspark imports the module
 # "io.corgipile.ml" for ours (its class-name mapping only rewrites org.apache.spark). "io" is

@@ -1,5 +1,5 @@
 """The params of the SGD stages, as the Java interfaces SGDParams, SGDClassifierParams and
-SGDRegressorParams declare them.
+SGDRegressorParams declare them, and of ScheduledLasso and its model (Java's ScheduledLassoParams).
 
 pyspark needs each Param declared on the class. Each doc here is the first words of the Java doc;
 the whole Java doc (with the allowed values) and the default are taken from the Java object when a
@@ -209,3 +209,110 @@ class _SGDSetters(_SGDParams):
 
     def setSyncMomentum(self, value: float):
         return self._set(syncMomentum=value)
+
+
+class _ScheduledLassoParams(Params):
+    """The params of ScheduledLasso and ScheduledLassoModel, as Java's ScheduledLassoParams declares
+    them (besides the Predictor's featuresCol, labelCol and predictionCol)."""
+
+    regParam = _param("regParam", "the penalty's strength", TypeConverters.toFloat)
+    elasticNetParam = _param("elasticNetParam", "the L1 share alpha of the penalty", TypeConverters.toFloat)
+    scheduleSize = _param("scheduleSize", "coefficients updated together in a round", TypeConverters.toInt)
+    candidateFactor = _param("candidateFactor", "with the dependency check, candidates sampled per coefficient"
+                             " scheduled", TypeConverters.toFloat)
+    priorityFloor = _param("priorityFloor", "added to every coefficient's priority", TypeConverters.toFloat)
+    correlationThreshold = _param("correlationThreshold", "with the dependency check, the largest absolute"
+                                  " correlation a candidate may have with a coefficient already scheduled in its"
+                                  " round", TypeConverters.toFloat)
+    scheduler = _param("scheduler", "how a round's coefficients are picked", TypeConverters.toString)
+    maxIter = _param("maxIter", "the most rounds", TypeConverters.toInt)
+    tol = _param("tol", "training stops when the objective changed by less than this, relative, over the last"
+                 " sweep", TypeConverters.toFloat)
+    refreshInterval = _param("refreshInterval", "rounds between recomputing the cached residuals from the"
+                             " coefficients", TypeConverters.toInt)
+    fitIntercept = _param("fitIntercept", "whether to fit an intercept term", TypeConverters.toBoolean)
+    standardization = _param("standardization", "whether the penalty applies to the coefficients of the"
+                             " standardized features", TypeConverters.toBoolean)
+    seed = _param("seed", "the seed of the scheduler's draws", TypeConverters.toInt)
+
+    def getRegParam(self) -> float:
+        return self.getOrDefault(self.regParam)
+
+    def getElasticNetParam(self) -> float:
+        return self.getOrDefault(self.elasticNetParam)
+
+    def getScheduleSize(self) -> int:
+        return self.getOrDefault(self.scheduleSize)
+
+    def getCandidateFactor(self) -> float:
+        return self.getOrDefault(self.candidateFactor)
+
+    def getPriorityFloor(self) -> float:
+        return self.getOrDefault(self.priorityFloor)
+
+    def getCorrelationThreshold(self) -> float:
+        return self.getOrDefault(self.correlationThreshold)
+
+    def getScheduler(self) -> str:
+        return self.getOrDefault(self.scheduler)
+
+    def getMaxIter(self) -> int:
+        return self.getOrDefault(self.maxIter)
+
+    def getTol(self) -> float:
+        return self.getOrDefault(self.tol)
+
+    def getRefreshInterval(self) -> int:
+        return self.getOrDefault(self.refreshInterval)
+
+    def getFitIntercept(self) -> bool:
+        return self.getOrDefault(self.fitIntercept)
+
+    def getStandardization(self) -> bool:
+        return self.getOrDefault(self.standardization)
+
+    def getSeed(self) -> int:
+        return self.getOrDefault(self.seed)
+
+
+class _ScheduledLassoSetters(_ScheduledLassoParams):
+    """The setters of the training params, as Java's ScheduledLasso has them."""
+
+    def setRegParam(self, value: float):
+        return self._set(regParam=value)
+
+    def setElasticNetParam(self, value: float):
+        return self._set(elasticNetParam=value)
+
+    def setScheduleSize(self, value: int):
+        return self._set(scheduleSize=value)
+
+    def setCandidateFactor(self, value: float):
+        return self._set(candidateFactor=value)
+
+    def setPriorityFloor(self, value: float):
+        return self._set(priorityFloor=value)
+
+    def setCorrelationThreshold(self, value: float):
+        return self._set(correlationThreshold=value)
+
+    def setScheduler(self, value: str):
+        return self._set(scheduler=value)
+
+    def setMaxIter(self, value: int):
+        return self._set(maxIter=value)
+
+    def setTol(self, value: float):
+        return self._set(tol=value)
+
+    def setRefreshInterval(self, value: int):
+        return self._set(refreshInterval=value)
+
+    def setFitIntercept(self, value: bool):
+        return self._set(fitIntercept=value)
+
+    def setStandardization(self, value: bool):
+        return self._set(standardization=value)
+
+    def setSeed(self, value: int):
+        return self._set(seed=value)

@@ -1,4 +1,4 @@
-"""The training summary of an SGD model, as Python values."""
+"""The training summaries of the SGD models and of ScheduledLassoModel, as Python values."""
 
 from typing import List
 
@@ -21,13 +21,24 @@ class _HasTrainingSummary:
     @property
     def summary(self) -> "SGDTrainingSummary":
         """How training went; fails where hasSummary is false."""
+        return SGDTrainingSummary(self._java_summary())
+
+    def _java_summary(self):
         require_classic("the training summary")
-        return SGDTrainingSummary(self._call_java("summary"))
+        return self._call_java("summary")
 
 
-class SGDTrainingSummary(JavaWrapper):
-    """How training went, epoch by epoch (Java's io.corgipile.ml.SGDTrainingSummary). Kept with the
-    model in memory, not saved with it."""
+class _HasLassoSummary(_HasTrainingSummary):
+    """The summary of a ScheduledLassoModel trained in this process."""
+
+    @property
+    def summary(self) -> "ScheduledLassoSummary":
+        """How training went; fails where hasSummary is false."""
+        return ScheduledLassoSummary(self._java_summary())
+
+
+class _JavaSummary(JavaWrapper):
+    """A Java summary whose arrays are read as Python lists."""
 
     def _array(self, name: str) -> list:
         """A Java array of numbers (or of arrays of them) as lists, read by py4j: through _call_java,
@@ -41,6 +52,11 @@ class SGDTrainingSummary(JavaWrapper):
 
     def _ints(self, name: str) -> List[int]:
         return [int(x) for x in self._array(name)]
+
+
+class SGDTrainingSummary(_JavaSummary):
+    """How training went, epoch by epoch (Java's io.corgipile.ml.SGDTrainingSummary). Kept with the
+    model in memory, not saved with it."""
 
     @property
     def objectiveHistory(self) -> List[float]:
@@ -113,3 +129,41 @@ class SGDTrainingSummary(JavaWrapper):
     @property
     def interceptVectorHistory(self) -> List[Vector]:
         return list(self._call_java("interceptVectorHistory"))
+
+
+class ScheduledLassoSummary(_JavaSummary):
+    """How training went, round by round (Java's io.corgipile.ml.ScheduledLassoSummary). Kept with
+    the model in memory, not saved with it. The histories have one entry more than rounds run:
+    index 0 is the state before the first round."""
+
+    @property
+    def objectiveHistory(self) -> List[float]:
+        """The objective, (1/2n)|y - Xb - c|^2 plus the penalty: at index 0 of the zero coefficients
+        (and the best intercept for them), at index t after round t."""
+        return self._floats("objectiveHistory")
+
+    @property
+    def totalIterations(self) -> int:
+        """Rounds run: maxIter, or fewer when tol stopped training."""
+        return int(self._call_java("totalIterations"))
+
+    @property
+    def updatesHistory(self) -> List[int]:
+        """Per round: coefficient updates so far (index 0: none), whether or not an update changed its
+        coefficient."""
+        return self._ints("updatesHistory")
+
+    @property
+    def rejectedPerRound(self) -> List[int]:
+        """Per round (index 0: none): candidates the dependency check turned away."""
+        return self._ints("rejectedPerRound")
+
+    @property
+    def secondsHistory(self) -> List[float]:
+        """Seconds since training started (index 0: the pass that reads and summarizes the data), per round."""
+        return self._floats("secondsHistory")
+
+    @property
+    def numRows(self) -> int:
+        """The training rows."""
+        return int(self._call_java("numRows"))
