@@ -10,9 +10,10 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The training job for spark-submit: reads Parquet through {@code corgipile}, trains
- * {@code SGDClassifier} or {@code SGDRegressor} in a pipeline with the feature assembly, evaluates it
- * on test data, saves the {@code PipelineModel} and writes the metrics as JSON. {@code --help} lists
- * the arguments. Exit status: 0 done, 1 training failed, 2 bad arguments.
+ * {@code SGDClassifier}, {@code SGDRegressor} or ({@code --task lasso}) {@code ScheduledLasso} in a
+ * pipeline with the feature assembly, evaluates it on test data, saves the {@code PipelineModel} and
+ * writes the metrics as JSON. {@code --help} lists the arguments. Exit status: 0 done, 1 training
+ * failed, 2 bad arguments.
  *
  * <p>Without a master (plain {@code java}, not spark-submit) it runs on {@code local[*]}.
  */

@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.randn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,10 @@ import io.corgipile.LogCapture;
 import io.corgipile.SharedSpark;
 import io.corgipile.examples.HiggsShapedData;
 import io.corgipile.ml.SGDTrainingSummary;
+import io.corgipile.ml.ScheduledLasso;
+import io.corgipile.ml.ScheduledLassoModel;
+import io.corgipile.ml.ScheduledLassoParams;
+import io.corgipile.source.ReadOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,12 +23,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.logging.log4j.Level;
 import org.apache.spark.ml.PipelineModel;
+import org.apache.spark.ml.evaluation.RegressionEvaluator;
 import org.apache.spark.ml.feature.VectorAssembler;
+import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
@@ -51,6 +60,7 @@ class TrainTest {
   private static String train;
   private static String test;
   private static String vectors;
+  private static String sparse;
   private LogCapture progress;
 
   @BeforeAll
@@ -66,6 +76,12 @@ class TrainTest {
         .select(col("v"), col("x1").multiply(3).minus(col("x2").multiply(2)).plus(1)
             .plus(col("noise").multiply(0.1)).as("y"))
         .coalesce(1).write().parquet(vectors);
+    // for the lasso, numeric columns: y = 3 x1 - 2 x2 + 1 + noise, x3 unrelated; two files, two partitions
+    sparse = data.resolve("sparse").toString();
+    spark.range(2_000).select(randn(6).as("x1"), randn(7).as("x2"), randn(8).as("x3"), randn(9).as("noise"))
+        .select(col("x1"), col("x2"), col("x3"), col("x1").multiply(3).minus(col("x2").multiply(2)).plus(1)
+            .plus(col("noise").multiply(0.1)).as("y"))
+        .repartition(2).write().parquet(sparse);
   }
 
   @BeforeEach
@@ -229,9 +245,45 @@ class TrainTest {
             + " its row groups, at most the partition and a share of an executor's memory), a row count (100000), a"
             + " size of decoded rows (64m, 1g) or a share of the partition's rows (10%) (default auto)",
         "--shuffle MODE     corgipile (default), block, window or none",
-        "--seed N           seed of the shuffle order (default: the data source's, 42)",
+        "--seed N           seed of the shuffle order and, for lasso, of the scheduler's draws (default: the data"
+            + " source's, 42)",
         "--loss LOSS        classification: logistic (default) or hinge; regression: squared (default) or huber",
-        "--task TASK        classification (SGDClassifier, the default) or regression (SGDRegressor)");
+        "--task TASK        classification (SGDClassifier, the default), regression (SGDRegressor) or lasso"
+            + " (ScheduledLasso)");
+  }
+
+  @Test
+  void helpShowsTheLassoOptionsWithTheEstimatorsDefaultsAndChoices() {
+    String help = TrainArguments.usage();
+    String lassoSection = help.substring(help.indexOf("Options of --task lasso only"));
+
+    for (TrainArguments.LassoOption o : TrainArguments.LASSO_OPTIONS) {
+      assertThat(lassoSection).contains("  --" + o.name() + " ");
+    }
+    assertThat(help).contains("Options of --task classification and regression only:\n  --loss LOSS ");
+    // the defaults of ScheduledLassoParams, the one home, as the help writes numbers
+    assertThat(lassoSection).contains(
+        "(>= 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_REG_PARAM) + ")",
+        "(in [0, 1]; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_ELASTIC_NET_PARAM) + ")",
+        "(>= 1; default " + ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE + ")",
+        "(>= 1; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_CANDIDATE_FACTOR) + ")",
+        "(in [0, 1]; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_CORRELATION_THRESHOLD) + ")",
+        "(> 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_PRIORITY_FLOOR) + ")",
+        "(>= 1; default " + ScheduledLassoParams.DEFAULT_MAX_ITER + ")",
+        "(>= 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_TOL) + ")",
+        "(>= 1; default " + ScheduledLassoParams.DEFAULT_REFRESH_INTERVAL + ")",
+        String.join(", ", ScheduledLassoParams.SCHEDULERS) + " (default " + ScheduledLassoParams.SCHEDULERS.get(0)
+            + ")");
+    // --seed's default is the lasso's too
+    assertThat(new ScheduledLasso().getSeed()).isEqualTo(ReadOptions.SEED_DEFAULT);
+    // today's values, so a drift of the help text shows here too
+    assertThat(lassoSection).contains(
+        "  --scheduler NAME          how a round's coefficients are picked: priority+dependency, priority, random"
+            + " (default priority+dependency)\n",
+        "  --schedule-size N         coefficients updated together in a round (L) (>= 1; default 32)\n",
+        "  --max-iter N              the most rounds (>= 1; default 1000)\n",
+        "(>= 0; default 0.000001)\n",
+        "  --fit-intercept BOOL      whether to fit an intercept term (true or false; default true)\n");
   }
 
   static Stream<Arguments> badArguments() {
@@ -242,15 +294,17 @@ class TrainTest {
         Arguments.of(new String[] {in}, "Cannot train: --features is required"),
         Arguments.of(new String[] {in, f, "extra"}, "Cannot use argument 'extra': expected an option such as --input"),
         Arguments.of(new String[] {in, f, "--epoch", "3"}, "Cannot use option --epoch: unknown; options are --input,"
-            + " --label, --features, --task, --loss, --epochs, --buffer, --shuffle, --partitions, --seed, --test,"
-            + " --model, --metrics, --overwrite, --help"),
+            + " --label, --features, --task, --loss, --epochs, --reg-param, --elastic-net-param, --scheduler,"
+            + " --schedule-size, --candidate-factor, --correlation-threshold, --priority-floor, --max-iter, --tol,"
+            + " --refresh-interval, --fit-intercept, --standardization, --buffer, --shuffle, --partitions, --seed,"
+            + " --test, --model, --metrics, --overwrite, --help"),
         Arguments.of(new String[] {in, f, "--epochs"}, "Cannot use option --epochs: it needs a value (N)"),
         Arguments.of(new String[] {in, f, in}, "Cannot use option --input twice"),
         Arguments.of(new String[] {in, f, "--overwrite=yes"}, "Cannot use option --overwrite: it takes no value"),
         Arguments.of(new String[] {in, "--features=a,,b"}, "Cannot use --features 'a,,b': expected a comma list of"
             + " column names"),
         Arguments.of(new String[] {in, f, "--task", "ranking"}, "Cannot use --task 'ranking': expected"
-            + " classification, regression"),
+            + " classification, regression, lasso"),
         Arguments.of(new String[] {in, f, "--shuffle", "full"}, "Cannot use --shuffle 'full': expected corgipile,"
             + " block, window, none"),
         Arguments.of(new String[] {in, f, "--buffer", "ten"}, "Cannot use --buffer 'ten': expected auto (the larger"
@@ -268,6 +322,197 @@ class TrainTest {
             + " hinge for classification"),
         Arguments.of(new String[] {in, f, "--task", "regression", "--loss", "hinge"}, "Cannot use --loss 'hinge':"
             + " expected squared or huber for regression"));
+  }
+
+  /** The lasso's options: each value the param refuses, named with what the param allows. */
+  static Stream<Arguments> badLassoValues() {
+    return Stream.of(
+        Arguments.of("--reg-param", "-1", "a number >= 0"),
+        Arguments.of("--reg-param", "NaN", "a number >= 0"),
+        Arguments.of("--reg-param", "1e400", "a number >= 0"),
+        Arguments.of("--elastic-net-param", "1.5", "a number in [0, 1]"),
+        Arguments.of("--scheduler", "shotgun", "priority+dependency, priority, random"),
+        Arguments.of("--schedule-size", "0", "an integer >= 1"),
+        Arguments.of("--schedule-size", "2.5", "an integer >= 1"),
+        Arguments.of("--candidate-factor", "0.5", "a number >= 1"),
+        Arguments.of("--correlation-threshold", "-0.1", "a number in [0, 1]"),
+        Arguments.of("--priority-floor", "0", "a number > 0"),
+        Arguments.of("--max-iter", "0", "an integer >= 1"),
+        Arguments.of("--max-iter", "many", "an integer >= 1"),
+        Arguments.of("--tol", "1d", "a number >= 0"),
+        Arguments.of("--refresh-interval", "0", "an integer >= 1"),
+        Arguments.of("--fit-intercept", "yes", "true or false"),
+        Arguments.of("--standardization", "1", "true or false"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("badLassoValues")
+  void badLassoValuesExitWithStatus2AndSayWhatTheParamAllows(String option, String value, String allowed) {
+    Result r = run(NO_SESSION, "--input=in", "--features=a", "--task", "lasso", option, value);
+
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("Cannot use " + option + " '" + value + "': expected " + allowed
+        + "\nRun with --help for the arguments.\n");
+  }
+
+  @Test
+  void everyLassoOptionHasABadValueCase() {
+    assertThat(badLassoValues().map(a -> (String) a.get()[0]).distinct())
+        .containsExactlyInAnyOrderElementsOf(TrainArguments.LASSO_OPTIONS.stream().map(o -> "--" + o.name())
+            .toList());
+  }
+
+  /** Options of some tasks only are refused with the others, naming the tasks they apply to. */
+  static Stream<Arguments> optionsOfOtherTasks() {
+    return Stream.of(
+        Arguments.of(new String[] {"--task", "lasso", "--loss", "squared"},
+            "Cannot use --loss with --task lasso: it applies to --task classification or regression"),
+        Arguments.of(new String[] {"--task", "lasso", "--epochs", "3"},
+            "Cannot use --epochs with --task lasso: it applies to --task classification or regression"),
+        Arguments.of(new String[] {"--scheduler", "random"},
+            "Cannot use --scheduler with --task classification (the default): it applies to --task lasso"),
+        Arguments.of(new String[] {"--task", "regression", "--reg-param", "0.1"},
+            "Cannot use --reg-param with --task regression: it applies to --task lasso"),
+        Arguments.of(new String[] {"--task", "classification", "--max-iter", "5"},
+            "Cannot use --max-iter with --task classification: it applies to --task lasso"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("optionsOfOtherTasks")
+  void optionsOfOtherTasksAreRefusedBeforeSparkStarts(String[] args, String message) {
+    Result r = run(NO_SESSION, with(new String[] {"--input=in", "--features=a"}, args));
+
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo(message + "\nRun with --help for the arguments.\n");
+  }
+
+  @Test
+  void everyParamOfTheLassoHasAnOption() {
+    List<String> columns = List.of("featuresCol", "labelCol", "predictionCol");
+    List<String> params = java.util.Arrays.stream(new ScheduledLasso().params()).map(p -> p.name())
+        .filter(name -> !columns.contains(name) && !name.equals("seed")).toList(); // the seed is --seed's
+    assertThat(TrainArguments.LASSO_OPTIONS.stream().map(TrainArguments.LassoOption::param))
+        .containsExactlyInAnyOrderElementsOf(params);
+  }
+
+  @Test
+  void lassoOptionsParseAsTheirParamsTakeThem() {
+    TrainArguments none = TrainArguments.parse(new String[] {"--input=in", "--features=a", "--task", "LASSO"});
+    assertThat(none.task()).isEqualTo(TrainArguments.Task.LASSO);
+    assertThat(none.lassoParams()).as("the estimator's defaults apply").isEmpty();
+
+    TrainArguments some = TrainArguments.parse(new String[] {"--input=in", "--features=a", "--task=lasso",
+        "--reg-param=.5", "--scheduler", " Priority ", "--max-iter", "7", "--fit-intercept", "FALSE", "--tol", "1e-3"});
+    assertThat(some.lassoParams()).containsExactly(Map.entry("regParam", 0.5), Map.entry("scheduler", "priority"),
+        Map.entry("maxIter", 7), Map.entry("tol", 1e-3), Map.entry("fitIntercept", false));
+  }
+
+  @Test
+  void lassoTrainsOnNumericColumnsEvaluatesAndSavesTheAssemblingPipeline() throws IOException {
+    Path model = out.resolve("model");
+    Path metrics = out.resolve("metrics.json");
+
+    Result r = train("--task", "lasso", "--input", sparse, "--label", "y", "--features", "x1,x2,x3", "--reg-param",
+        "0.05", "--test", sparse, "--model", model.toString(), "--metrics", metrics.toString(), "--seed", "3",
+        "--partitions", "2");
+
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode m = new ObjectMapper().readTree(metrics.toFile());
+    assertThat(m.get("task").asText()).isEqualTo("lasso");
+    JsonNode settings = m.get("settings");
+    assertThat(settings.get("estimator").asText()).isEqualTo("ScheduledLasso");
+    assertThat(settings.get("regParam").asDouble()).isEqualTo(0.05);
+    // the params not given are written with the estimator's defaults
+    assertThat(settings.get("scheduler").asText()).isEqualTo(ScheduledLassoParams.SCHEDULERS.get(0));
+    assertThat(settings.get("maxIter").asInt()).isEqualTo(ScheduledLassoParams.DEFAULT_MAX_ITER);
+    assertThat(settings.get("seed").asLong()).isEqualTo(3);
+    assertThat(settings.get("partitions").asInt()).isEqualTo(2);
+    assertThat(settings.has("loss")).isFalse();
+    assertThat(settings.has("maxEpochs")).isFalse();
+    JsonNode training = m.get("training");
+    assertThat(training.get("rows").asLong()).isEqualTo(2_000);
+    int rounds = training.get("rounds").asInt();
+    assertThat(rounds).isBetween(1, ScheduledLassoParams.DEFAULT_MAX_ITER - 1); // tol stopped it
+    for (String history : List.of("objectiveHistory", "secondsHistory", "updatesHistory", "rejectedPerRound")) {
+      assertThat(training.get(history)).as(history).hasSize(rounds + 1);
+    }
+    JsonNode objective = training.get("objectiveHistory");
+    assertThat(objective.get(rounds).asDouble()).isLessThan(objective.get(0).asDouble() / 10);
+    JsonNode evaluation = m.get("test");
+    assertThat(evaluation.get("rows").asLong()).isEqualTo(2_000);
+    // noise 0.1, and the penalty shrinks the two coefficients by about 0.05 each
+    assertThat(evaluation.get("rmse").asDouble()).isLessThan(0.2);
+    assertThat(evaluation.get("r2").asDouble()).isGreaterThan(0.99);
+    assertThat(evaluation.has("mae")).isTrue();
+
+    // the saved pipeline assembles the raw columns itself, and scores as the metrics say
+    PipelineModel loaded = PipelineModel.load(model.toString());
+    assertThat(loaded.stages()).hasSize(2);
+    assertThat(loaded.stages()[0]).isInstanceOf(VectorAssembler.class);
+    ScheduledLassoModel lasso = (ScheduledLassoModel) loaded.stages()[1];
+    Vector w = lasso.coefficients();
+    assertThat(w.apply(0)).isCloseTo(3 - 0.05, offset(0.05));
+    assertThat(w.apply(1)).isCloseTo(-2 + 0.05, offset(0.05));
+    assertThat(w.apply(2)).as("the unrelated feature's coefficient").isZero();
+    assertThat(lasso.getSeed()).isEqualTo(3);
+    double rmse = new RegressionEvaluator().setLabelCol("y").setMetricName("rmse")
+        .evaluate(loaded.transform(SharedSpark.get().read().parquet(sparse)));
+    assertThat(rmse).isCloseTo(evaluation.get("rmse").asDouble(), offset(1e-9));
+
+    assertThat(r.out()).startsWith("Trained ScheduledLasso on 2,000 rows in " + rounds + " rounds (")
+        .contains("Test (2,000 rows): rmse ", "Model: " + model);
+    assertThat(progress.messages(Level.INFO)).as("no SGD progress lines").isEmpty();
+    try (Stream<Path> files = Files.list(out)) {
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("model", "metrics.json");
+    }
+  }
+
+  @Test
+  void everyLassoOptionReachesTheEstimator() throws IOException {
+    // a value other than the default for every option, and the param value it must set
+    Map<String, Object[]> given = new LinkedHashMap<>();
+    given.put("reg-param", new Object[] {"0.01", 0.01});
+    given.put("elastic-net-param", new Object[] {"0.5", 0.5});
+    given.put("scheduler", new Object[] {"random", "random"});
+    given.put("schedule-size", new Object[] {"1", 1});
+    given.put("candidate-factor", new Object[] {"3", 3.0});
+    given.put("correlation-threshold", new Object[] {"0.5", 0.5});
+    given.put("priority-floor", new Object[] {"0.001", 0.001});
+    given.put("max-iter", new Object[] {"7", 7});
+    given.put("tol", new Object[] {"0", 0.0});
+    given.put("refresh-interval", new Object[] {"3", 3});
+    given.put("fit-intercept", new Object[] {"false", false});
+    given.put("standardization", new Object[] {"false", false});
+    assertThat(given.keySet()).as("a case for every lasso option")
+        .containsExactlyInAnyOrderElementsOf(TrainArguments.LASSO_OPTIONS.stream().map(o -> o.name()).toList());
+    List<String> args = new ArrayList<>(List.of("--task", "lasso", "--input", vectors, "--label", "y",
+        "--features", "v", "--seed", "11", "--model", out.resolve("model").toString(), "--metrics",
+        out.resolve("metrics.json").toString()));
+    given.forEach((option, value) -> args.addAll(List.of("--" + option, (String) value[0])));
+
+    Result r = train(args.toArray(new String[0]));
+
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode m = new ObjectMapper().readTree(out.resolve("metrics.json").toFile());
+    // one vector column: the lasso alone, no assembly
+    PipelineModel loaded = PipelineModel.load(out.resolve("model").toString());
+    assertThat(loaded.stages()).hasSize(1);
+    ScheduledLassoModel saved = (ScheduledLassoModel) loaded.stages()[0];
+    for (TrainArguments.LassoOption option : TrainArguments.LASSO_OPTIONS) {
+      Object expected = given.get(option.name())[1];
+      Object defaultValue = saved.getDefault(saved.getParam(option.param())).get();
+      assertThat(expected).as("--%s is not the default", option.name()).isNotEqualTo(defaultValue);
+      assertThat(saved.getOrDefault(saved.getParam(option.param()))).as("saved %s", option.param())
+          .isEqualTo(expected);
+      assertThat(new ObjectMapper().convertValue(m.get("settings").get(option.param()), Object.class))
+          .as("metrics %s", option.param()).isEqualTo(expected);
+    }
+    assertThat(saved.getSeed()).isEqualTo(11);
+    // what the estimator did with them: 7 rounds (tol 0 runs them all), one update a round, no intercept
+    JsonNode training = m.get("training");
+    assertThat(training.get("rounds").asInt()).isEqualTo(7);
+    assertThat(training.get("updatesHistory").get(7).asLong()).isEqualTo(7);
+    assertThat(saved.intercept()).isZero();
   }
 
   @ParameterizedTest

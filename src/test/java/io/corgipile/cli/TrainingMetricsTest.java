@@ -10,10 +10,17 @@ import org.junit.jupiter.api.Test;
 
 /** The metrics file and the result line, without Spark: the same JSON as a map of the same values gives. */
 class TrainingMetricsTest {
-  private static final TrainingMetrics.Settings SETTINGS =
-      new TrainingMetrics.Settings("SGDClassifier", "logistic", 4, "corgipile", "10%", null, 7L);
-  private static final TrainingMetrics.Training TRAINING = new TrainingMetrics.Training(20_000, 3, 2, 1.25,
+  private static final TrainingMetrics.Settings SETTINGS = new TrainingMetrics.Settings("SGDClassifier",
+      sgdParams(), "corgipile", "10%", null, 7L);
+  private static final TrainingMetrics.Training TRAINING = new TrainingMetrics.Epochs(20_000, 3, 2, 1.25,
       new double[] {0.69, 0.61}, new double[] {0.5, 0.25}, new double[] {40_000, 80_000});
+
+  private static Map<String, Object> sgdParams() {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("loss", "logistic");
+    params.put("maxEpochs", 4);
+    return params;
+  }
 
   private static TrainingMetrics metrics(TrainingMetrics.Test test) {
     return new TrainingMetrics("in", "classification", "label", List.of("f1", "f2"), SETTINGS, TRAINING, test, null);
@@ -63,6 +70,46 @@ class TrainingMetricsTest {
     expected.put("model", "m");
     assertThat(metrics(test()).withModel("m").json())
         .isEqualTo(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected) + "\n");
+  }
+
+  @Test
+  void theLassoWritesItsParamsAndItsRounds() throws Exception {
+    Map<String, Object> params = new LinkedHashMap<>();
+    params.put("regParam", 0.05);
+    params.put("scheduler", "priority");
+    params.put("scheduleSize", 32);
+    params.put("fitIntercept", true);
+    TrainingMetrics lasso = new TrainingMetrics("in", "lasso", "y", List.of("x1", "x2"),
+        new TrainingMetrics.Settings("ScheduledLasso", params, "corgipile", "auto", 2, null),
+        new TrainingMetrics.Rounds(2_000, 2, 0.75, new double[] {4.5, 1.2, 1.1}, new double[] {0.25, 0.5, 0.75},
+            new long[] {0, 2, 4}, new int[] {0, 0, 1}),
+        null, null);
+
+    Map<String, Object> settings = new LinkedHashMap<>();
+    settings.put("estimator", "ScheduledLasso");
+    settings.putAll(params);
+    settings.put("shuffle", "corgipile");
+    settings.put("buffer", "auto");
+    settings.put("partitions", 2);
+    settings.put("seed", null);
+    Map<String, Object> training = new LinkedHashMap<>();
+    training.put("rows", 2_000L);
+    training.put("rounds", 2);
+    training.put("seconds", 0.75);
+    training.put("objectiveHistory", new double[] {4.5, 1.2, 1.1});
+    training.put("secondsHistory", new double[] {0.25, 0.5, 0.75});
+    training.put("updatesHistory", new long[] {0, 2, 4});
+    training.put("rejectedPerRound", new int[] {0, 0, 1});
+    Map<String, Object> expected = new LinkedHashMap<>();
+    expected.put("input", "in");
+    expected.put("task", "lasso");
+    expected.put("label", "y");
+    expected.put("features", List.of("x1", "x2"));
+    expected.put("settings", settings);
+    expected.put("training", training);
+    assertThat(lasso.json())
+        .isEqualTo(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected) + "\n");
+    assertThat(lasso.resultLine()).isEqualTo("Trained ScheduledLasso on 2,000 rows in 2 rounds (0.8 s).");
   }
 
   @Test
