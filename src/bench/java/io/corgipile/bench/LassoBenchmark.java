@@ -53,17 +53,18 @@ public final class LassoBenchmark {
   private static final double GAP_FLOOR = 1e-12;
 
   record Settings(long rows, int features, int block, double correlation, int stride, double regParam, int[] sizes,
-      String[] schedulers, int maxRounds, double tol, int partitions, Path out, Path data, long seed) {
+      String[] schedulers, int maxRounds, double tol, int partitions, Path out, Path data, long seed,
+      double[] floors) {
 
-    static final String USAGE = "--rows [100000] --features [1000] --block [10] --correlation [0.9] --stride [10]"
+    static final String USAGE = "--rows [100000] --features [1000] --block [25] --correlation [0.9] --stride [10]"
         + " --reg-param [0.05] --sizes [8,32,128] --schedulers [" + String.join(",", ScheduledLassoParams.SCHEDULERS)
         + "] --max-rounds [2000] --tol [1e-8] --partitions [2] --out [results/lasso] --data [target/bench-data]"
-        + " --seed [1]";
+        + " --seed [1] --floors [none: extra runs of priority+dependency at the largest L, one per priorityFloor]";
 
     static Settings parse(String[] args) {
       long rows = 100_000;
       int features = 1000;
-      int block = 10;
+      int block = 25;
       double correlation = 0.9;
       int stride = 10;
       double regParam = 0.05;
@@ -75,6 +76,7 @@ public final class LassoBenchmark {
       Path out = Path.of("results/lasso");
       Path data = Path.of("target/bench-data");
       long seed = 1;
+      double[] floors = {};
       for (int i = 0; i < args.length; i += 2) {
         if (i + 1 >= args.length) {
           throw new IllegalArgumentException("Cannot read option " + args[i] + ": it needs a value; options: " + USAGE);
@@ -95,11 +97,12 @@ public final class LassoBenchmark {
           case "--out" -> out = Path.of(v);
           case "--data" -> data = Path.of(v);
           case "--seed" -> seed = Long.parseLong(v);
+          case "--floors" -> floors = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           default -> throw new IllegalArgumentException("Cannot read option " + args[i] + ": options are " + USAGE);
         }
       }
       return new Settings(rows, features, block, correlation, stride, regParam, sizes, schedulers, maxRounds, tol,
-          partitions, out, data, seed);
+          partitions, out, data, seed, floors);
     }
 
     private static String[] schedulers(String list) {
@@ -199,43 +202,53 @@ public final class LassoBenchmark {
         mllibSeconds, mllibObjective);
     double target = mllibObjective * (1 + TARGET_GAP);
 
+    List<ScheduledLasso> runs = new ArrayList<>();
     for (String scheduler : s.schedulers()) {
       for (int size : s.sizes()) {
-        String run = scheduler + " L=" + size;
-        ScheduledLasso lasso = new ScheduledLasso().setRegParam(s.regParam()).setScheduler(scheduler)
-            .setScheduleSize(size).setMaxIter(s.maxRounds()).setTol(s.tol());
-        ScheduledLassoSummary summary;
-        String end;
-        int nonZeros = -1;
-        double final1;
-        try {
-          ScheduledLassoModel model = lasso.fit(data);
-          summary = model.summary();
-          nonZeros = nonZeros(model.coefficients());
-          final1 = objective.of(model.coefficients(), model.intercept());
-          end = summary.totalIterations() < s.maxRounds() ? "converged (tol " + s.tol() + ")" : "max rounds";
-        } catch (LassoDivergenceException e) {
-          summary = e.summary();
-          final1 = Double.NaN;
-          end = "diverged at round " + summary.totalIterations();
-        }
-        double[] f = summary.objectiveHistory();
-        double[] sec = summary.secondsHistory();
-        long[] upd = summary.updatesHistory();
-        int[] rej = summary.rejectedPerRound();
-        double toTarget = Double.NaN;
-        for (int t = 0; t < f.length; t++) {
-          points.add(new Point(run, scheduler, size, t, upd[t], sec[t], f[t], rej[t]));
-          if (Double.isNaN(toTarget) && f[t] <= target) {
-            toTarget = sec[t];
-          }
-        }
-        outcomes.add(new Outcome(run, scheduler, size, f.length - 1, upd[f.length - 1], sec[f.length - 1],
-            f[f.length - 1], nonZeros, end, toTarget));
-        System.err.printf(Locale.ROOT, "[lasso] %s: %d rounds, %.1f s, objective %.10g (checked: %.10g), %s;"
-            + " MLlib's objective %s%n", run, f.length - 1, sec[f.length - 1], f[f.length - 1], final1, end,
-            Double.isNaN(toTarget) ? "not reached" : String.format(Locale.ROOT, "reached at %.1f s", toTarget));
+        runs.add(new ScheduledLasso().setScheduler(scheduler).setScheduleSize(size));
       }
+    }
+    int largest = Arrays.stream(s.sizes()).max().orElse(ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE);
+    for (double floor : s.floors()) {
+      runs.add(new ScheduledLasso().setScheduler(ScheduledLassoParams.SCHEDULERS.get(0)).setScheduleSize(largest)
+          .setPriorityFloor(floor));
+    }
+    for (ScheduledLasso lasso : runs) {
+      String scheduler = lasso.getScheduler();
+      int size = lasso.getScheduleSize();
+      String run = scheduler + " L=" + size + (lasso.isSet(lasso.priorityFloor()) ? " floor=" + lasso.getPriorityFloor() : "");
+      lasso.setRegParam(s.regParam()).setMaxIter(s.maxRounds()).setTol(s.tol());
+      ScheduledLassoSummary summary;
+      String end;
+      int nonZeros = -1;
+      double checked;
+      try {
+        ScheduledLassoModel model = lasso.fit(data);
+        summary = model.summary();
+        nonZeros = nonZeros(model.coefficients());
+        checked = objective.of(model.coefficients(), model.intercept());
+        end = summary.totalIterations() < s.maxRounds() ? "converged (tol " + s.tol() + ")" : "max rounds";
+      } catch (LassoDivergenceException e) {
+        summary = e.summary();
+        checked = Double.NaN;
+        end = "diverged at round " + summary.totalIterations();
+      }
+      double[] f = summary.objectiveHistory();
+      double[] sec = summary.secondsHistory();
+      long[] upd = summary.updatesHistory();
+      int[] rej = summary.rejectedPerRound();
+      double toTarget = Double.NaN;
+      for (int t = 0; t < f.length; t++) {
+        points.add(new Point(run, scheduler, size, t, upd[t], sec[t], f[t], rej[t]));
+        if (Double.isNaN(toTarget) && f[t] <= target) {
+          toTarget = sec[t];
+        }
+      }
+      outcomes.add(new Outcome(run, scheduler, size, f.length - 1, upd[f.length - 1], sec[f.length - 1],
+          f[f.length - 1], nonZeros, end, toTarget));
+      System.err.printf(Locale.ROOT, "[lasso] %s: %d rounds, %.1f s, objective %.10g (checked: %.10g), %s;"
+          + " MLlib's objective %s%n", run, f.length - 1, sec[f.length - 1], f[f.length - 1], checked, end,
+          Double.isNaN(toTarget) ? "not reached" : String.format(Locale.ROOT, "reached at %.1f s", toTarget));
     }
     write(s, points, outcomes, mllibObjective, mllibSeconds);
     spark.stop();
@@ -347,8 +360,8 @@ public final class LassoBenchmark {
             + " (%.2fx): %s.", fastest.run(), TARGET_GAP, fastest.secondsToTarget(), mllibSeconds,
             mllibSeconds / fastest.secondsToTarget(), fastest.secondsToTarget() < mllibSeconds ? "met" : "NOT met"));
     int largest = Arrays.stream(s.sizes()).max().orElse(0);
-    Outcome random = find(outcomes, "random", largest);
-    Outcome scheduled = find(outcomes, ScheduledLassoParams.SCHEDULERS.get(0), largest);
+    Outcome random = find(outcomes, "random L=" + largest);
+    Outcome scheduled = find(outcomes, ScheduledLassoParams.SCHEDULERS.get(0) + " L=" + largest);
     if (random != null && scheduled != null) {
       md.append(String.format(Locale.ROOT, "%n- Goal, L=%d: random %s (final gap %.2e); priority+dependency %s"
           + " (final gap %.2e).", largest, random.end(), (random.objective() - mllibObjective) / mllibObjective,
@@ -358,7 +371,7 @@ public final class LassoBenchmark {
     return md.toString();
   }
 
-  private static Outcome find(List<Outcome> outcomes, String scheduler, int size) {
-    return outcomes.stream().filter(o -> o.scheduler().equals(scheduler) && o.size() == size).findFirst().orElse(null);
+  private static Outcome find(List<Outcome> outcomes, String run) {
+    return outcomes.stream().filter(o -> o.run().equals(run)).findFirst().orElse(null);
   }
 }

@@ -9,7 +9,8 @@ import java.util.SplittableRandom;
 /**
  * Picks the coefficients each round of {@link ScheduledLasso} updates (STRADS' scheduler, on the
  * driver). Candidates are drawn without replacement with probability proportional to their priority,
- * the size of the coefficient's last change in standard deviations of its feature plus a floor:
+ * the size of the coefficient's last change (of its contribution x_j b_j, in root mean squares of the
+ * label) plus a floor:
  * coefficients that moved recently are likely to move again, and one that stays at zero is still
  * drawn now and then. The dependency check then walks the candidates in draw order and keeps one
  * only if its feature's absolute correlation with every feature kept so far is at most the threshold.
@@ -96,7 +97,7 @@ final class CoordinateScheduler {
     return eligible;
   }
 
-  /** Records coefficient j's change, in standard deviations of its feature, as its priority. */
+  /** Records the change of coefficient j's contribution, in root mean squares of the label, as its priority. */
   void changed(int j, double change) {
     priority[j] = Math.abs(change);
   }

@@ -44,7 +44,8 @@ public final class LassoParamSet implements PendingParams.Holder, java.io.Serial
     candidateFactor = CheckedParams.number(uid, "candidateFactor", "with the dependency check, candidates sampled"
         + " per coefficient scheduled (L'/L)", ">= 1", ParamValidators.gtEq(1));
     priorityFloor = CheckedParams.number(uid, "priorityFloor", "added to every coefficient's priority (the size of"
-        + " its last change, in standard deviations of its feature), so an unchanged one is still drawn now and then",
+        + " the last change of its contribution x_j b_j, in root mean squares of the label), so a coefficient that"
+        + " stayed put is still drawn now and then",
         "> 0", ParamValidators.gt(0));
     correlationThreshold = CheckedParams.number(uid, "correlationThreshold", "with the dependency check, the"
         + " largest absolute correlation a candidate may have with a coefficient already scheduled in its round",

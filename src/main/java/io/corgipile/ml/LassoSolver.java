@@ -105,6 +105,11 @@ final class LassoSolver {
     private final double[] penaltyScale;
     private final double[] beta;
     private final double labelMean;
+    /**
+     * The label's root mean square (centered with an intercept): priorities are changes of a
+     * coefficient's contribution in these units, so the floor means the same whatever the label's scale.
+     */
+    private final double labelScale;
     private final CoordinateScheduler scheduler;
     private final int sweep;
     private final GramCache gramCache = new GramCache();
@@ -123,6 +128,8 @@ final class LassoSolver {
       this.n = m.rows();
       this.intercept = params.getFitIntercept();
       this.labelMean = m.labelMean();
+      double labelDeviation = Math.sqrt((intercept ? m.labelM2() : m.labelM2() + n * labelMean * labelMean) / n);
+      this.labelScale = labelDeviation > 0 ? labelDeviation : 1.0;
       center = new double[p];
       curvature = new double[p];
       penaltyScale = new double[p];
@@ -198,7 +205,7 @@ final class LassoSolver {
         for (int i = 0; i < kept.length; i++) {
           int j = drawn[kept[i]];
           beta[j] += delta[i];
-          scheduler.changed(j, delta[i] * Math.sqrt(curvature[j]));
+          scheduler.changed(j, delta[i] * Math.sqrt(curvature[j]) / labelScale);
           if (delta[i] != 0) {
             changedAt.add(i);
           }
@@ -275,7 +282,7 @@ final class LassoSolver {
         // moving beta_j to its minimizer lowers the objective by (c_j + l2)/2 move^2 at least
         if ((curvature[j] + l2) / 2 * move * move > params.getTol() * Math.abs(objective)) {
           optimal = false;
-          scheduler.changed(j, move * Math.sqrt(curvature[j]));
+          scheduler.changed(j, move * Math.sqrt(curvature[j]) / labelScale);
         }
       }
       return optimal;

@@ -22,7 +22,7 @@ public interface ScheduledLassoParams extends Params {
   /** Default of {@link #candidateFactor()}. */
   double DEFAULT_CANDIDATE_FACTOR = 2.0;
   /** Default of {@link #priorityFloor()}. */
-  double DEFAULT_PRIORITY_FLOOR = 1e-4;
+  double DEFAULT_PRIORITY_FLOOR = 1e-3;
   /** Default of {@link #correlationThreshold()}. */
   double DEFAULT_CORRELATION_THRESHOLD = 0.1;
   /** Default of {@link #maxIter()}. */
@@ -79,7 +79,11 @@ public interface ScheduledLassoParams extends Params {
     return (Double) $(candidateFactor());
   }
 
-  /** Added to every coefficient's priority (default {@value #DEFAULT_PRIORITY_FLOOR}, as STRADS). */
+  /**
+   * Added to every coefficient's priority, a change in root mean squares of the label (default {@value
+   * #DEFAULT_PRIORITY_FLOOR}; STRADS' 1e-4 is of raw coefficients, and below 1e-3 in this unit the priority
+   * schedules of {@code scripts/bench lasso} took more rounds).
+   */
   default DoubleParam priorityFloor() {
     return lassoParams().priorityFloor;
   }

@@ -334,7 +334,7 @@ class ScheduledLassoTest {
     ScheduledLasso lasso = new ScheduledLasso();
     assertThat(lasso.getScheduler()).isEqualTo("priority+dependency");
     assertThat(lasso.getScheduleSize()).isEqualTo(ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE).isEqualTo(32);
-    assertThat(lasso.getPriorityFloor()).isEqualTo(1e-4);
+    assertThat(lasso.getPriorityFloor()).isEqualTo(1e-3);
     assertThat(lasso.getCorrelationThreshold()).isEqualTo(0.1);
     assertThat(lasso.getElasticNetParam()).isEqualTo(1.0);
     assertThat(lasso.getFitIntercept()).isTrue();
