@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDRegressor;
+import io.corgipile.ml.ScheduledLasso;
+import io.corgipile.ml.ScheduledLassoParams;
 import io.corgipile.shuffle.BlockAssignment;
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.source.CorgiPileMetrics;
@@ -86,6 +88,25 @@ class ReadmeTablesTest {
         .as("params in the README table").allMatch(documented::contains);
     assertThat(codeSpans(row(rows, "loss").values()))
         .containsAll(SGDClassifier.SUPPORTED_LOSSES).containsAll(SGDRegressor.SUPPORTED_LOSSES);
+  }
+
+  @Test
+  void lassoParamTableHasEveryParamWithItsDefault() throws Exception {
+    List<Row> rows = table("| lasso param |");
+    ScheduledLasso lasso = new ScheduledLasso();
+    List<String> documented = new ArrayList<>();
+    for (Param<?> param : lasso.params()) {
+      if (MLLIB_COLUMN_PARAMS.contains(param.name())) {
+        continue;
+      }
+      documented.add(param.name());
+      Object value = lasso.getDefault(param).get();
+      assertThat(mentions(row(rows, param.name()).defaults(), value))
+          .as("README default of %s for ScheduledLasso is %s", param.name(), value).isTrue();
+    }
+    assertThat(rows.stream().flatMap(r -> r.names().stream())).as("lasso params in the README table")
+        .containsExactlyInAnyOrderElementsOf(documented);
+    assertThat(codeSpans(row(rows, "scheduler").values())).containsAll(ScheduledLassoParams.SCHEDULERS);
   }
 
   /**

@@ -69,15 +69,16 @@ final class CoordinateScheduler {
   }
 
   /**
-   * Positions in {@code drawn} of the coefficients to update: all of them without the dependency
-   * check, else the first {@code scheduleSize} that pass it.
+   * Which of {@code positions} (in the draw, in draw order) to update together: all of them without
+   * the dependency check, else the first {@code scheduleSize} that pass it.
    */
-  int[] keep(int[] drawn, Correlation correlation) {
+  int[] keep(int[] positions, Correlation correlation) {
     if (!schedule.checksDependency()) {
-      return java.util.stream.IntStream.range(0, drawn.length).toArray();
+      return positions;
     }
     List<Integer> kept = new ArrayList<>();
-    for (int a = 0; a < drawn.length && kept.size() < size; a++) {
+    for (int i = 0; i < positions.length && kept.size() < size; i++) {
+      int a = positions[i];
       boolean independent = true;
       for (int b : kept) {
         if (Math.abs(correlation.between(a, b)) > threshold) {
@@ -90,6 +91,10 @@ final class CoordinateScheduler {
       }
     }
     return kept.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  boolean checksDependency() {
+    return schedule.checksDependency();
   }
 
   /** The coefficients that can change. */

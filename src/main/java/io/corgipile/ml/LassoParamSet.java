@@ -52,11 +52,12 @@ public final class LassoParamSet implements PendingParams.Holder, java.io.Serial
         "in [0, 1]", ParamValidators.inRange(0, 1));
     scheduler = CheckedParams.choice(uid, "scheduler", "how a round's coefficients are picked",
         ScheduledLassoParams.SCHEDULERS);
-    maxIter = CheckedParams.atLeast(uid, "maxIter", "the most rounds", 1);
+    maxIter = CheckedParams.atLeast(uid, "maxIter", "the most rounds (a round updates the coefficients the"
+        + " scheduler picks together; with the dependency check one pass over the data serves several)", 1);
     tol = CheckedParams.number(uid, "tol", "training stops when the objective changed by less than this, relative,"
         + " over the last sweep (the rounds that update as many coefficients as there are features); 0 runs all"
         + " maxIter rounds", ">= 0", ParamValidators.gtEq(0));
-    refreshInterval = CheckedParams.atLeast(uid, "refreshInterval", "rounds between recomputing the cached"
+    refreshInterval = CheckedParams.atLeast(uid, "refreshInterval", "passes over the data between recomputing the cached"
         + " residuals from the coefficients (cuts their lineage, and the rounding the rounds' updates add up)", 1);
     fitIntercept = new BooleanParam(uid, "fitIntercept", "whether to fit an intercept term");
     standardization = new BooleanParam(uid, "standardization", "whether the penalty applies to the coefficients"

@@ -17,16 +17,19 @@ import org.slf4j.LoggerFactory;
  * The rounds of {@link ScheduledLasso}: scheduled parallel coordinate descent on row-partitioned data.
  *
  * <p>The rows are read once into a {@link ColumnBlock} per partition and cached; so are the residuals
- * s = y - Xb of each partition. A round is one Spark job: every partition first applies the previous
- * round's updates to its residuals (the new residuals are cached, the old dropped), then returns its
- * {@link CandidateSums} for the round's candidates; the driver adds them in partition order, runs the
- * dependency check, moves the kept coefficients to their soft-thresholded minimizers (each from the
- * round's residuals, all at once) and computes the objective after the update exactly from the Gram
- * block. The Gram products of feature pairs are kept on the driver ({@link GramCache}), so a task
- * computes only those of pairs not drawn together before. Every {@code refreshInterval} rounds the residuals are recomputed from the coefficients
- * instead, which cuts their lineage (a lost partition is rebuilt from at most that many updates) and
- * the rounding the updates add up. Everything is added in a fixed order and the scheduler draws from
- * one seeded generator, so a seed gives the same model bit for bit, also when Spark reruns a task.
+ * s = y - Xb of each partition. A pass over the data is one Spark job: every partition first applies
+ * the updates since the last pass to its residuals (the new residuals are cached, the old dropped),
+ * then returns its {@link CandidateSums} for the drawn candidates; the driver adds them in partition
+ * order. A round then runs the dependency check, moves the kept coefficients to their
+ * soft-thresholded minimizers (all at once, from the same residuals) and computes the objective after
+ * the update exactly from the Gram block; with the dependency check, the Gram block also brings the
+ * turned-away candidates' products up to date, so the next rounds schedule them without another pass
+ * (see {@link Pass}). The Gram products of feature pairs are kept on the driver ({@link GramCache}),
+ * so a task computes only those of pairs not drawn together before. Every {@code refreshInterval}
+ * passes the residuals are recomputed from the coefficients instead, which cuts their lineage (a lost
+ * partition is rebuilt from at most that many updates) and the rounding the updates add up. Everything
+ * is added in a fixed order and the scheduler draws from one seeded generator, so a seed gives the
+ * same model bit for bit, also when Spark reruns a task.
  */
 final class LassoSolver {
   private static final Logger LOG = LoggerFactory.getLogger(LassoSolver.class);
@@ -116,9 +119,11 @@ final class LassoSolver {
     private JavaRDD<double[]> residuals;
     private JavaRDD<double[]> previous;
     private int sinceRefresh;
-    /** The last round's changes, which the residuals take at the start of the next job. */
-    private int[] pendingMoved = new int[0];
-    private double[] pendingDeltas = new double[0];
+    /** The changes since the last pass, which the residuals take at the start of the next one. */
+    private final List<Integer> pendingMoved = new ArrayList<>();
+    private final List<Double> pendingDeltas = new ArrayList<>();
+    /** Passes over the data so far. */
+    private int passes;
 
     Rounds(JavaRDD<ColumnBlock> blocks, FeatureMoments m, List<JavaRDD<double[]>> cached, long start) {
       this.blocks = blocks;
@@ -155,25 +160,84 @@ final class LassoSolver {
       List<Long> updates = new ArrayList<>();
       List<Integer> rejected = new ArrayList<>();
       List<Double> seconds = new ArrayList<>();
+      List<Integer> passes = new ArrayList<>();
       updates.add(0L);
       rejected.add(0);
       seconds.add(elapsed());
+      passes.add(0);
       long updated = 0;
       int lastCheck = -sweep;
+      Pass pass = null;
       for (int round = 0; round < params.getMaxIter(); round++) {
-        int[] drawn = scheduler.draw();
+        if (pass == null || pass.remaining.isEmpty()) {
+          pass = new Pass();
+          if (round == 0) {
+            objectives.add(pass.rss / (2 * n) + penalty());
+          }
+        }
+        Pass current = pass;
+        int[] kept = scheduler.keep(current.remaining.stream().mapToInt(Integer::intValue).toArray(),
+            (a, b) -> current.gram(a, b) / (n * Math.sqrt(curvature[current.drawn[a]] * curvature[current.drawn[b]])));
+        int considered = current.remaining.size();
+        double objective = current.update(kept) / (2 * n) + penalty();
+        updated += kept.length;
+        objectives.add(objective);
+        updates.add(updated);
+        rejected.add(considered - kept.length);
+        seconds.add(elapsed());
+        passes.add(this.passes);
+        if (!(objective <= DIVERGED * objectives.get(0))) {
+          throw new LassoDivergenceException(LassoDataErrors.CANNOT_TRAIN + "the objective is " + objective
+              + " after round " + (round + 1) + ", " + DIVERGED + " times or more that of zero coefficients (scheduler "
+              + params.getScheduler() + ", scheduleSize " + params.getScheduleSize() + "): updates of correlated"
+              + " coefficients in one round undid each other; use scheduler "
+              + CoordinateSchedule.PRIORITY_DEPENDENCY.text() + " or a smaller scheduleSize",
+              summary(objectives, updates, rejected, seconds, passes));
+        }
+        LOG.debug("ScheduledLasso round {}: objective {}, {} updated, {} rejected", round + 1, objective, kept.length,
+            considered - kept.length);
+        if (stalled(objectives) && round - lastCheck >= sweep) {
+          lastCheck = round;
+          pass = null; // the check's pass changes priorities: the next round draws anew
+          if (optimal(objective)) {
+            break;
+          }
+        }
+      }
+      double b = intercept ? labelMean - dot(center, beta) : 0.0;
+      LOG.info("ScheduledLasso: {} rounds, objective {}", objectives.size() - 1, objectives.get(objectives.size() - 1));
+      return new Result(beta.clone(), b, summary(objectives, updates, rejected, seconds, passes));
+    }
+
+    /**
+     * One pass over the data and the rounds it serves. The pass computes, for the drawn candidates,
+     * their products with the residuals and their Gram block; a round updates the candidates the
+     * scheduler keeps, all at once from the same residuals, and the Gram block then brings the others'
+     * products up to date exactly (g_k -= G_kS d_S), so the candidates the dependency check turned
+     * away can be scheduled in the next round without another pass. Each candidate is updated at most
+     * once per pass; without the dependency check a pass serves one round.
+     */
+    private final class Pass {
+      final int[] drawn;
+      /** The candidates' centered products with the centered residuals, kept current through the pass's rounds. */
+      final double[] gradient;
+      /** The candidates' centered Gram block, packed ({@link #pair}). */
+      final double[] gram;
+      /** Positions in {@link #drawn} not yet scheduled in this pass, in draw order. */
+      final List<Integer> remaining = new ArrayList<>();
+      double rss;
+
+      Pass() {
+        drawn = scheduler.draw();
         int k = drawn.length;
         int[] missing = missingPairs(drawn);
         CandidateSums sums = sums(drawn, missing);
-        double rss = centeredSquares(sums);
-        if (round == 0) {
-          objectives.add(rss / (2 * n) + penalty());
-        }
-        double[] gradient = centeredProducts(sums, drawn);
+        rss = centeredSquares(sums);
+        gradient = centeredProducts(sums, drawn);
         for (int i = 0; i < missing.length / 2; i++) {
           gramCache.put(drawn[missing[2 * i]], drawn[missing[2 * i + 1]], sums.gram()[i]);
         }
-        double[] gram = new double[k * (k - 1) / 2];
+        gram = new double[k * (k - 1) / 2];
         for (int i = 0; i < missing.length / 2; i++) {
           gram[pair(missing[2 * i], missing[2 * i + 1])] = sums.gram()[i];
         }
@@ -184,68 +248,61 @@ final class LassoSolver {
             gram[at] = (Double.isNaN(raw) ? gram[at] : raw) - n * center[drawn[a]] * center[drawn[b]];
           }
         }
-        int[] kept = scheduler.keep(drawn, (a, b) -> gram[pair(a, b)]
-            / (n * Math.sqrt(curvature[drawn[a]] * curvature[drawn[b]])));
+        for (int a = 0; a < k; a++) {
+          remaining.add(a);
+        }
+      }
+
+      double gram(int a, int b) {
+        return a == b ? n * curvature[drawn[a]] : gram[pair(Math.max(a, b), Math.min(a, b))];
+      }
+
+      /**
+       * Moves the coefficients at positions {@code kept} to their minimizers, all from the same
+       * residuals, and returns the centered residuals' sum of squares after the move:
+       * |r - X_S d|^2 = |r|^2 - 2 d.X_S^T r + d^T (X_S^T X_S) d.
+       */
+      double update(int[] kept) {
         double[] delta = new double[kept.length];
         for (int i = 0; i < kept.length; i++) {
           int j = drawn[kept[i]];
           delta[i] = minimizer(j, gradient[kept[i]]) - beta[j];
         }
-        // |r - X_S d|^2 = |r|^2 - 2 d.X_S^T r + d^T (X_S^T X_S) d, all centered
-        double rssAfter = rss;
         for (int i = 0; i < kept.length; i++) {
-          int a = kept[i];
-          rssAfter += delta[i] * (delta[i] * n * curvature[drawn[a]] - 2 * gradient[a]);
+          rss += delta[i] * (delta[i] * gram(kept[i], kept[i]) - 2 * gradient[kept[i]]);
           for (int i2 = 0; i2 < i; i2++) {
-            int b = kept[i2];
-            rssAfter += 2 * delta[i] * delta[i2] * gram[pair(Math.max(a, b), Math.min(a, b))];
+            rss += 2 * delta[i] * delta[i2] * gram(kept[i], kept[i2]);
           }
         }
-        List<Integer> changedAt = new ArrayList<>();
         for (int i = 0; i < kept.length; i++) {
           int j = drawn[kept[i]];
           beta[j] += delta[i];
           scheduler.changed(j, delta[i] * Math.sqrt(curvature[j]) / labelScale);
           if (delta[i] != 0) {
-            changedAt.add(i);
+            pendingMoved.add(j);
+            pendingDeltas.add(delta[i]);
+          }
+          remaining.remove(Integer.valueOf(kept[i]));
+        }
+        for (int b : remaining) {
+          for (int i = 0; i < kept.length; i++) {
+            gradient[b] -= gram(b, kept[i]) * delta[i];
           }
         }
-        pendingMoved = changedAt.stream().mapToInt(i -> drawn[kept[i]]).toArray();
-        pendingDeltas = changedAt.stream().mapToDouble(i -> delta[i]).toArray();
-        double objective = rssAfter / (2 * n) + penalty();
-        updated += kept.length;
-        objectives.add(objective);
-        updates.add(updated);
-        rejected.add(k - kept.length);
-        seconds.add(elapsed());
-        if (!(objective <= DIVERGED * objectives.get(0))) {
-          throw new LassoDivergenceException(LassoDataErrors.CANNOT_TRAIN + "the objective is " + objective
-              + " after round " + (round + 1) + ", " + DIVERGED + " times or more that of zero coefficients (scheduler "
-              + params.getScheduler() + ", scheduleSize " + params.getScheduleSize() + "): updates of correlated"
-              + " coefficients in one round undid each other; use scheduler "
-              + CoordinateSchedule.PRIORITY_DEPENDENCY.text() + " or a smaller scheduleSize",
-              summary(objectives, updates, rejected, seconds));
+        if (!scheduler.checksDependency()) {
+          remaining.clear();
         }
-        LOG.debug("ScheduledLasso round {}: objective {}, {} updated, {} rejected", round + 1, objective, kept.length,
-            k - kept.length);
-        if (stalled(objectives) && round - lastCheck >= sweep) {
-          lastCheck = round;
-          if (optimal(objective)) {
-            break;
-          }
-        }
+        return rss;
       }
-      double b = intercept ? labelMean - dot(center, beta) : 0.0;
-      LOG.info("ScheduledLasso: {} rounds, objective {}", objectives.size() - 1, objectives.get(objectives.size() - 1));
-      return new Result(beta.clone(), b, summary(objectives, updates, rejected, seconds));
     }
 
     private ScheduledLassoSummary summary(List<Double> objectives, List<Long> updates, List<Integer> rejected,
-        List<Double> seconds) {
+        List<Double> seconds, List<Integer> passes) {
       return new ScheduledLassoSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           updates.stream().mapToLong(Long::longValue).toArray(),
           rejected.stream().mapToInt(Integer::intValue).toArray(),
-          seconds.stream().mapToDouble(Double::doubleValue).toArray(), (long) n);
+          seconds.stream().mapToDouble(Double::doubleValue).toArray(),
+          passes.stream().mapToInt(Integer::intValue).toArray(), (long) n);
     }
 
     /** Coefficient j's minimizer with the others fixed, from its feature's centered product with the residuals. */
@@ -319,11 +376,13 @@ final class LassoSolver {
         next = refreshed();
         sinceRefresh = 0;
       } else {
-        next = updated(residuals, pendingMoved, pendingDeltas);
+        next = updated(residuals, pendingMoved.stream().mapToInt(Integer::intValue).toArray(),
+            pendingDeltas.stream().mapToDouble(Double::doubleValue).toArray());
         sinceRefresh++;
       }
-      pendingMoved = new int[0];
-      pendingDeltas = new double[0];
+      pendingMoved.clear();
+      pendingDeltas.clear();
+      passes++;
       next.setName("ScheduledLasso residuals").persist(StorageLevel.MEMORY_AND_DISK());
       cached.add(next);
       previous = residuals;

@@ -128,7 +128,7 @@ public interface ScheduledLassoParams extends Params {
     return (Double) $(tol());
   }
 
-  /** Rounds between recomputing the cached residuals from the coefficients (default {@value #DEFAULT_REFRESH_INTERVAL}). */
+  /** Passes over the data between recomputing the cached residuals from the coefficients (default {@value #DEFAULT_REFRESH_INTERVAL}). */
   default IntParam refreshInterval() {
     return lassoParams().refreshInterval;
   }

@@ -10,9 +10,12 @@ public final class ScheduledLassoSummary implements Serializable {
   private final long[] updates;
   private final int[] rejected;
   private final double[] seconds;
+  private final int[] passes;
   private final long rows;
 
-  ScheduledLassoSummary(double[] objectiveHistory, long[] updates, int[] rejected, double[] seconds, long rows) {
+  ScheduledLassoSummary(double[] objectiveHistory, long[] updates, int[] rejected, double[] seconds, int[] passes,
+      long rows) {
+    this.passes = passes;
     this.objectiveHistory = objectiveHistory;
     this.updates = updates;
     this.rejected = rejected;
@@ -38,7 +41,10 @@ public final class ScheduledLassoSummary implements Serializable {
     return updates.clone();
   }
 
-  /** Per round (index 0: none): candidates the dependency check turned away. */
+  /**
+   * Per round (index 0: none): candidates the dependency check turned away from it; they stay candidates
+   * for the next rounds of the same pass over the data.
+   */
   public int[] rejectedPerRound() {
     return rejected.clone();
   }
@@ -46,6 +52,14 @@ public final class ScheduledLassoSummary implements Serializable {
   /** Seconds since training started (index 0: the pass that reads and summarizes the data), per round. */
   public double[] secondsHistory() {
     return seconds.clone();
+  }
+
+  /**
+   * Per round: passes over the data so far (Spark jobs; index 0: none). With the dependency check a pass
+   * serves several rounds: the candidates turned away by one are scheduled in the next.
+   */
+  public int[] passesHistory() {
+    return passes.clone();
   }
 
   /** The training rows. */
