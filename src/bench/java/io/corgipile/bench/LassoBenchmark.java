@@ -54,12 +54,13 @@ public final class LassoBenchmark {
 
   record Settings(long rows, int features, int block, double correlation, int stride, double regParam, int[] sizes,
       String[] schedulers, int maxRounds, double tol, int partitions, Path out, Path data, long seed,
-      double[] floors) {
+      double[] floors, double candidateFactor) {
 
     static final String USAGE = "--rows [100000] --features [1000] --block [25] --correlation [0.9] --stride [10]"
         + " --reg-param [0.05] --sizes [8,32,128] --schedulers [" + String.join(",", ScheduledLassoParams.SCHEDULERS)
         + "] --max-rounds [2000] --tol [1e-8] --partitions [2] --out [results/lasso] --data [target/bench-data]"
-        + " --seed [1] --floors [none: extra runs of priority+dependency at the largest L, one per priorityFloor]";
+        + " --seed [1] --floors [none: extra runs of priority+dependency at the largest L, one per priorityFloor]"
+        + " --candidate-factor [the param's default]";
 
     static Settings parse(String[] args) {
       long rows = 100_000;
@@ -77,6 +78,7 @@ public final class LassoBenchmark {
       Path data = Path.of("target/bench-data");
       long seed = 1;
       double[] floors = {};
+      double candidateFactor = ScheduledLassoParams.DEFAULT_CANDIDATE_FACTOR;
       for (int i = 0; i < args.length; i += 2) {
         if (i + 1 >= args.length) {
           throw new IllegalArgumentException("Cannot read option " + args[i] + ": it needs a value; options: " + USAGE);
@@ -97,12 +99,13 @@ public final class LassoBenchmark {
           case "--out" -> out = Path.of(v);
           case "--data" -> data = Path.of(v);
           case "--seed" -> seed = Long.parseLong(v);
+          case "--candidate-factor" -> candidateFactor = Double.parseDouble(v);
           case "--floors" -> floors = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           default -> throw new IllegalArgumentException("Cannot read option " + args[i] + ": options are " + USAGE);
         }
       }
       return new Settings(rows, features, block, correlation, stride, regParam, sizes, schedulers, maxRounds, tol,
-          partitions, out, data, seed, floors);
+          partitions, out, data, seed, floors, candidateFactor);
     }
 
     private static String[] schedulers(String list) {
@@ -217,7 +220,7 @@ public final class LassoBenchmark {
       String scheduler = lasso.getScheduler();
       int size = lasso.getScheduleSize();
       String run = scheduler + " L=" + size + (lasso.isSet(lasso.priorityFloor()) ? " floor=" + lasso.getPriorityFloor() : "");
-      lasso.setRegParam(s.regParam()).setMaxIter(s.maxRounds()).setTol(s.tol());
+      lasso.setRegParam(s.regParam()).setMaxIter(s.maxRounds()).setTol(s.tol()).setCandidateFactor(s.candidateFactor());
       ScheduledLassoSummary summary;
       String end;
       int nonZeros = -1;
@@ -337,11 +340,12 @@ public final class LassoBenchmark {
         + " correlation %s within a block, a true coefficient on every %d-th feature, label noise 1; regParam %s"
         + " (the lasso: elasticNetParam 1, standardization on, an intercept), %d partitions on local[%d]. MLlib's"
         + " LinearRegression runs with its defaults otherwise (OWL-QN, maxIter 100, tol 1e-6); ScheduledLasso with"
-        + " maxIter %d and tol %s. Seconds include reading the Parquet table and caching it, for both. The gap"
+        + " maxIter %d, tol %s and candidateFactor %s. Seconds include reading the Parquet table and caching it, for both. The gap"
         + " is to MLlib's final objective, %.10g: the goal is to reach it within a relative %s.%n%n",
         System.getenv().getOrDefault("BENCH_COMMAND", "LassoBenchmark"),
         System.getenv().getOrDefault("BENCH_CODE", "code unknown"), s.rows(), s.features(), s.block(),
         s.correlation(), s.stride(), s.regParam(), s.partitions(), s.partitions(), s.maxRounds(), s.tol(),
+        s.candidateFactor(),
         mllibObjective, TARGET_GAP));
     md.append("| run | rounds | coefficient updates | seconds | final objective | gap to MLlib | non-zeros | end |"
         + " seconds to MLlib's objective | vs MLlib's seconds |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|\n");

@@ -81,8 +81,8 @@ public interface ScheduledLassoParams extends Params {
 
   /**
    * Added to every coefficient's priority, a change in root mean squares of the label (default {@value
-   * #DEFAULT_PRIORITY_FLOOR}; STRADS' 1e-4 is of raw coefficients, and below 1e-3 in this unit the priority
-   * schedules of {@code scripts/bench lasso} took more rounds).
+   * #DEFAULT_PRIORITY_FLOOR}; STRADS' 1e-4 is of raw coefficients; {@code scripts/bench lasso --floors}
+   * compares others).
    */
   default DoubleParam priorityFloor() {
     return lassoParams().priorityFloor;
