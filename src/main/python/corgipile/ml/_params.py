@@ -228,8 +228,8 @@ class _ScheduledLassoParams(Params):
     maxIter = _param("maxIter", "the most rounds", TypeConverters.toInt)
     tol = _param("tol", "training stops when the objective changed by less than this, relative, over the last"
                  " sweep", TypeConverters.toFloat)
-    refreshInterval = _param("refreshInterval", "rounds between recomputing the cached residuals from the"
-                             " coefficients", TypeConverters.toInt)
+    refreshInterval = _param("refreshInterval", "passes over the data between recomputing the cached residuals"
+                             " from the coefficients", TypeConverters.toInt)
     fitIntercept = _param("fitIntercept", "whether to fit an intercept term", TypeConverters.toBoolean)
     standardization = _param("standardization", "whether the penalty applies to the coefficients of the"
                              " standardized features", TypeConverters.toBoolean)

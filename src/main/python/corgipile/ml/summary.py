@@ -155,8 +155,15 @@ class ScheduledLassoSummary(_JavaSummary):
 
     @property
     def rejectedPerRound(self) -> List[int]:
-        """Per round (index 0: none): candidates the dependency check turned away."""
+        """Per round (index 0: none): candidates the dependency check turned away from it; they stay
+        candidates for the next rounds of the same pass over the data."""
         return self._ints("rejectedPerRound")
+
+    @property
+    def passesHistory(self) -> List[int]:
+        """Per round: passes over the data so far (Spark jobs; index 0: none). With the dependency check
+        a pass serves several rounds."""
+        return self._ints("passesHistory")
 
     @property
     def secondsHistory(self) -> List[float]:
