@@ -281,7 +281,8 @@ class TrainTest {
         "  --scheduler NAME          how a round's coefficients are picked: priority+dependency, priority, random"
             + " (default priority+dependency)\n",
         "  --schedule-size N         coefficients updated together in a round (L) (>= 1; default 32)\n",
-        "  --max-iter N              the most rounds (>= 1; default 1000)\n",
+        "  --max-iter N              the most rounds (a round updates the coefficients the scheduler picks together;"
+            + " with the dependency check one pass over the data serves several) (>= 1; default 1000)\n",
         "(>= 0; default 0.000001)\n",
         "  --fit-intercept BOOL      whether to fit an intercept term (true or false; default true)\n");
   }
@@ -477,7 +478,7 @@ class TrainTest {
     given.put("schedule-size", new Object[] {"1", 1});
     given.put("candidate-factor", new Object[] {"3", 3.0});
     given.put("correlation-threshold", new Object[] {"0.5", 0.5});
-    given.put("priority-floor", new Object[] {"0.001", 0.001});
+    given.put("priority-floor", new Object[] {"0.002", 0.002});
     given.put("max-iter", new Object[] {"7", 7});
     given.put("tol", new Object[] {"0", 0.0});
     given.put("refresh-interval", new Object[] {"3", 3});
