@@ -208,3 +208,17 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
     assert "| 1000 | ray | buffer | scan | run | exit 1: ImportError: no aiohttp | logs/x.log |" in summary
     assert (tmp_path / "accuracy-1000.png").stat().st_size > 0
     assert (tmp_path / "throughput-1000.png").stat().st_size > 0
+
+
+def test_the_order_variants_emit_every_row_exactly_once_and_sub_blocks_mix_more_row_groups():
+    from peers import order_variants as ov
+    sizes = [10] * 20
+    rng = np.random.default_rng(1)
+    parts = ov.blocks(sizes, 1)
+    orders = {"drain": ov.drain(rng, parts, 4), "sub2": ov.drain(rng, ov.blocks(sizes, 2), 4),
+              "rolling": ov.rolling(rng, parts, 50), "half": ov.partial_drain(rng, parts, 50, 0.5)}
+    for name, order in orders.items():
+        assert sorted(order.tolist()) == list(range(200)), name
+    # a drained buffer of whole row groups holds 5 of them; of half row groups, 10 (from up to 10 row groups)
+    assert len({int(i) // 10 for i in orders["drain"][:50]}) == 5
+    assert len({int(i) // 10 for i in orders["sub2"][:50]}) > 5
