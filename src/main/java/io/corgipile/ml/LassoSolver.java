@@ -174,6 +174,9 @@ final class LassoSolver {
           if (round == 0) {
             objectives.add(pass.rss / (2 * n) + penalty());
           }
+          if (pass.drawn.length == 0) {
+            break; // no feature varies: the intercept alone is the model
+          }
         }
         Pass current = pass;
         int[] kept = scheduler.keep(current.remaining.stream().mapToInt(Integer::intValue).toArray(),

@@ -265,6 +265,17 @@ class ScheduledLassoTest {
     return rss / (2 * n) + lambda * (alpha * l1 + (1 - alpha) / 2 * l2);
   }
 
+  @Test
+  void constantFeaturesLeaveTheInterceptAloneWithoutRunningRounds() {
+    List<Row> rows = List.of(RowFactory.create(1.0, Vectors.dense(2, 0)), RowFactory.create(3.0, Vectors.dense(2, 0)),
+        RowFactory.create(5.0, Vectors.dense(2, 0)));
+    ScheduledLassoModel model = lasso().setTol(0).fit(TrainingData.spark().createDataFrame(rows, SCHEMA));
+    assertThat(model.coefficients().toArray()).containsExactly(0.0, 0.0);
+    assertThat(model.intercept()).isEqualTo(3.0);
+    assertThat(model.summary().totalIterations()).isZero();
+    assertThat(model.summary().passesHistory()).containsExactly(0);
+  }
+
   // ---- bad input
 
   @Test
