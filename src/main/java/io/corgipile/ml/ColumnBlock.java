@@ -179,37 +179,27 @@ final class ColumnBlock implements Serializable {
     }
   }
 
-  /** This partition's sums of every feature and of its squares, then of the labels and their squares. */
+  /** This partition's moments: of every feature, then of the label. */
   FeatureMoments moments() {
     int p = numFeatures();
-    double[] mean = new double[p];
-    double[] m2 = new double[p];
     int n = numRows();
-    for (int j = 0; j < p && n > 0; j++) {
-      double[] x = values[j];
+    double[] mean = new double[p + 1];
+    double[] m2 = new double[p + 1];
+    for (int j = 0; j <= p && n > 0; j++) {
+      // a sparse column's values leave out its zeros, each of which deviates by the mean
+      double[] x = j < p ? values[j] : labels;
       double sum = 0;
       for (double v : x) {
         sum += v;
       }
       double mu = sum / n;
-      double ss = 0;
+      double ss = (double) (n - x.length) * mu * mu;
       for (double v : x) {
         ss += (v - mu) * (v - mu);
       }
-      // a sparse column's zeros each deviate by mu
-      ss += (double) (n - x.length) * mu * mu;
       mean[j] = mu;
       m2[j] = ss;
     }
-    double labelSum = 0;
-    for (double y : labels) {
-      labelSum += y;
-    }
-    double labelMean = n > 0 ? labelSum / n : 0;
-    double labelM2 = 0;
-    for (double y : labels) {
-      labelM2 += (y - labelMean) * (y - labelMean);
-    }
-    return new FeatureMoments(partition, n, p, mean, m2, labelMean, labelM2);
+    return FeatureMoments.of(partition, n, mean, m2);
   }
 }

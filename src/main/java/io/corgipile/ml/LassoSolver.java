@@ -141,8 +141,8 @@ final class LassoSolver {
       beta = new double[p];
       List<Integer> eligible = new ArrayList<>();
       for (int j = 0; j < p; j++) {
-        center[j] = intercept ? m.mean()[j] : 0.0;
-        curvature[j] = intercept ? m.m2()[j] / n : m.meanSquare(j);
+        center[j] = intercept ? m.mean(j) : 0.0;
+        curvature[j] = intercept ? m.m2(j) / n : m.meanSquare(j);
         penaltyScale[j] = params.getStandardization() ? m.std(j) : 1.0;
         if (curvature[j] > 0 && penaltyScale[j] > 0) {
           eligible.add(j);
