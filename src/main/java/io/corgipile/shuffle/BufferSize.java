@@ -116,17 +116,18 @@ public final class BufferSize implements Serializable {
    * The capacity of one partition's buffer.
    *
    * @param partitionRows the partition's rows in the epoch
-   * @param partitionBlocks its row groups
+   * @param partitionRowGroups its row groups, a part of one counting as its share of the rows
    * @param tupleBytes the estimated bytes of one row in the buffer, from the footers
    * @param memoryBytes the memory one buffer may take, for {@code auto}
    */
-  public Capacity capacity(long partitionRows, int partitionBlocks, double tupleBytes, long memoryBytes) {
+  public Capacity capacity(long partitionRows, double partitionRowGroups, double tupleBytes, long memoryBytes) {
     double rowBytes = tupleBytes + TupleShuffleBuffer.INDEX_BYTES_PER_ROW;
     switch (unit) {
       case AUTO:
         // 10% alone can be less than two row groups of a small partition (many partitions, large row
         // groups): the tuple shuffle then has nothing to mix. Memory caps it, as a byte budget too.
-        long blockRows = partitionBlocks == 0 ? 0 : (long) Math.ceil((double) AUTO_BLOCKS * partitionRows / partitionBlocks);
+        long blockRows = partitionRowGroups <= 0 ? 0
+            : (long) Math.ceil(AUTO_BLOCKS * partitionRows / partitionRowGroups);
         long rows = Math.min(Math.max(maxRows(partitionRows), blockRows), partitionRows);
         rows = Math.max(1, Math.min(rows, (long) (memoryBytes / rowBytes)));
         return new Capacity(rows, rows, memoryBytes);

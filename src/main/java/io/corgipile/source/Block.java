@@ -3,14 +3,43 @@ package io.corgipile.source;
 import java.io.Serializable;
 
 /**
- * One Parquet row group: the unit of the block-level shuffle.
+ * Consecutive rows of one Parquet row group, the unit of the block-level shuffle: the whole row
+ * group, or one of the parts {@link BlockPlanner#cut} makes of it.
  *
  * @param file index of the file in the plan's file list
  * @param rowGroup ordinal of the row group in its file's footer
  * @param offset starting position of the row group in the file
- * @param compressedBytes bytes the row group occupies on disk
- * @param uncompressedBytes bytes of the row group's pages once decompressed
- * @param rows rows in the row group
+ * @param compressedBytes bytes the block's rows occupy on disk, the row group's share by rows
+ * @param uncompressedBytes bytes of those rows once decompressed, likewise
+ * @param firstRow index of the block's first row in its row group
+ * @param rows rows in the block
+ * @param groupRows rows in the whole row group
  */
-record Block(int file, int rowGroup, long offset, long compressedBytes, long uncompressedBytes, long rows)
-    implements Serializable {}
+record Block(int file, int rowGroup, long offset, long compressedBytes, long uncompressedBytes, long firstRow,
+    long rows, long groupRows) implements Serializable {
+
+  /** The whole row group. */
+  static Block rowGroup(int file, int rowGroup, long offset, long compressedBytes, long uncompressedBytes, long rows) {
+    return new Block(file, rowGroup, offset, compressedBytes, uncompressedBytes, 0, rows, rows);
+  }
+
+  boolean wholeRowGroup() {
+    return rows == groupRows;
+  }
+
+  /**
+   * Rows {@code [from, to)} of this whole row group. The parts' bytes are shares by rows that add up
+   * to the row group's.
+   */
+  Block part(long from, long to) {
+    if (!wholeRowGroup() || from < 0 || to <= from || to > rows) {
+      throw new IllegalArgumentException("Cannot cut rows [" + from + ", " + to + ") from " + this);
+    }
+    return new Block(file, rowGroup, offset, share(compressedBytes, from, to), share(uncompressedBytes, from, to),
+        from, to - from, groupRows);
+  }
+
+  private long share(long bytes, long from, long to) {
+    return Math.multiplyExact(bytes, to) / groupRows - Math.multiplyExact(bytes, from) / groupRows;
+  }
+}

@@ -50,16 +50,16 @@ final class BlockOpener {
     return open(block, decoder::openBatches);
   }
 
-  /** How the decoder opens a row group as rows or as batches. */
+  /** How the decoder opens a block's rows as rows or as batches. */
   @FunctionalInterface
   private interface Open<T> {
-    T open(DataFile file, HadoopInputFile input, ParquetMetadata footer) throws IOException;
+    T open(DataFile file, HadoopInputFile input, ParquetMetadata footer, long firstRow, long rows) throws IOException;
   }
 
   private <T> T open(Block block, Open<T> how) throws IOException {
     try {
-      T opened = how.open(plan.files().get(block.file()), input(block), footer(block));
-      metrics.rowGroupsRead.incrementAndGet();
+      T opened = how.open(plan.files().get(block.file()), input(block), footer(block), block.firstRow(), block.rows());
+      metrics.blocksRead.incrementAndGet();
       metrics.bytesRead.addAndGet(block.compressedBytes());
       return opened;
     } catch (IOException | RuntimeException e) {
@@ -84,7 +84,7 @@ final class BlockOpener {
     ParquetMetadata footer = open(block).footer();
     List<BlockMetaData> groups = footer.getBlocks();
     if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()
-        || groups.get(block.rowGroup()).getRowCount() != block.rows()) {
+        || groups.get(block.rowGroup()).getRowCount() != block.groupRows()) {
       throw new CorgiPileReadException("the file changed since the scan was planned");
     }
     return new ParquetMetadata(footer.getFileMetaData(), List.of(groups.get(block.rowGroup())));

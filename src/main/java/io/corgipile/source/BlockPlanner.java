@@ -2,10 +2,12 @@ package io.corgipile.source;
 
 import io.corgipile.spark.DataFile;
 import io.corgipile.spark.ParquetConversion;
+import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,6 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.filter2.compat.FilterCompat;
@@ -25,6 +28,7 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.ArrayType;
@@ -43,8 +47,8 @@ import org.apache.spark.sql.types.UserDefinedType;
 
 /**
  * Turns a table's files into blocks on the driver: reads every footer (in parallel), checks each
- * file's schema against the columns the scan reads, and drops row groups whose statistics prove
- * that no row passes the pushed filters.
+ * file's schema against the columns the scan reads, drops row groups whose statistics prove
+ * that no row passes the pushed filters, and cuts row groups into parts where asked.
  */
 final class BlockPlanner {
   private static final int MAX_THREADS = 32;
@@ -55,23 +59,130 @@ final class BlockPlanner {
 
   static BlockPlan plan(ScanSettings settings, List<DataFile> files, Filter[] filters) {
     Configuration conf = settings.hadoopConf();
-    int threads = Math.max(1, Math.min(MAX_THREADS, files.size()));
+    return new BlockPlan(files, perFile(files.size(), "footers",
+        index -> blocksOf(settings, conf, index, files.get(index), filters)));
+  }
+
+  /**
+   * Cuts the row groups of {@code plan} into parts of at least {@code minRows} consecutive rows,
+   * where the pages allow, at the page boundaries of the first column read (from its offset index),
+   * so a part reads its own pages only. A row group stays whole when it is too small, when Spark
+   * reads the schema with Parquet's record reader, or when a column read has no sound offset index
+   * (files written without one, as pyarrow does by default).
+   */
+  static BlockPlan cut(ScanSettings settings, BlockPlan plan, long minRows) {
+    if (RowGroupDecoder.rowRangesUnsupported(settings).isPresent()) {
+      return plan;
+    }
+    List<List<Block>> byFile = new ArrayList<>();
+    for (int i = 0; i < plan.files().size(); i++) {
+      byFile.add(new ArrayList<>());
+    }
+    for (Block b : plan.blocks()) {
+      byFile.get(b.file()).add(b);
+    }
+    Configuration conf = settings.hadoopConf();
+    return new BlockPlan(plan.files(), perFile(plan.files().size(), "pages",
+        index -> partsOf(settings, conf, plan.files().get(index), byFile.get(index), minRows)));
+  }
+
+  private static List<Block> partsOf(ScanSettings settings, Configuration conf, DataFile file, List<Block> blocks,
+      long minRows) {
+    if (blocks.stream().noneMatch(b -> b.rows() > minRows)) {
+      return blocks;
+    }
+    ParquetMetadata footer = footerOf(file, conf);
+    Set<String> read = new HashSet<>();
+    for (StructField f : settings.requestedDataSchema().fields()) {
+      read.add(settings.caseSensitive() ? f.name() : f.name().toLowerCase(Locale.ROOT));
+    }
+    List<Block> parts = new ArrayList<>();
+    try (ParquetFileReader reader = new ParquetFileReader(conf, new Path(file.path()), footer)) {
+      for (Block b : blocks) {
+        parts.addAll(b.rows() <= minRows ? List.of(b)
+            : cutAtPages(b, pagesOf(reader, footer.getBlocks().get(b.rowGroup()), read, settings.caseSensitive()),
+                minRows));
+      }
+    } catch (IOException e) {
+      // The file could not be opened here; the executors will say why when they read it whole.
+      return blocks;
+    }
+    return parts;
+  }
+
+  /**
+   * The offset index of the first column read, if every column read has one and it is sound;
+   * else null, and the row group stays whole (its reader then reports any damage).
+   */
+  private static OffsetIndex pagesOf(ParquetFileReader reader, BlockMetaData group, Set<String> read,
+      boolean caseSensitive) {
+    List<ColumnChunkMetaData> columns = new ArrayList<>();
+    for (ColumnChunkMetaData c : group.getColumns()) {
+      String top = c.getPath().toArray()[0];
+      if (read.contains(caseSensitive ? top : top.toLowerCase(Locale.ROOT))) {
+        columns.add(c);
+      }
+    }
+    if (columns.isEmpty() || columns.stream().anyMatch(c -> c.getOffsetIndexReference() == null)) {
+      return null;
+    }
+    try {
+      OffsetIndex pages = reader.readOffsetIndex(columns.get(0));
+      if (pages == null || pages.getPageCount() < 1 || pages.getFirstRowIndex(0) != 0) {
+        return null;
+      }
+      for (int page = 1; page < pages.getPageCount(); page++) {
+        long first = pages.getFirstRowIndex(page);
+        if (first <= pages.getFirstRowIndex(page - 1) || first >= group.getRowCount()) {
+          return null;
+        }
+      }
+      return pages;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The parts of a row group cut at the first page boundary at least {@code minRows} past the last
+   * cut, leaving at least half that to the last part; the whole row group without {@code pages}.
+   */
+  static List<Block> cutAtPages(Block group, OffsetIndex pages, long minRows) {
+    if (pages == null) {
+      return List.of(group);
+    }
+    List<Block> parts = new ArrayList<>();
+    long start = 0;
+    for (int page = 1; page < pages.getPageCount(); page++) {
+      long boundary = pages.getFirstRowIndex(page);
+      if (boundary - start >= minRows && group.rows() - boundary >= (minRows + 1) / 2) {
+        parts.add(group.part(start, boundary));
+        start = boundary;
+      }
+    }
+    parts.add(start == 0 ? group : group.part(start, group.rows()));
+    return parts;
+  }
+
+  /** Runs {@code work} for each file index on a pool of at most {@link #MAX_THREADS} threads; the blocks in file order. */
+  private static List<Block> perFile(int files, String what, IntFunction<List<Block>> work) {
+    int threads = Math.max(1, Math.min(MAX_THREADS, files));
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "corgipile-footers");
+      Thread t = new Thread(r, "corgipile-" + what);
       t.setDaemon(true);
       return t;
     });
     try {
       List<Future<List<Block>>> futures = new ArrayList<>();
-      for (int i = 0; i < files.size(); i++) {
+      for (int i = 0; i < files; i++) {
         int index = i;
-        futures.add(pool.submit(() -> blocksOf(settings, conf, index, files.get(index), filters)));
+        futures.add(pool.submit(() -> work.apply(index)));
       }
       List<Block> blocks = new ArrayList<>();
       for (Future<List<Block>> f : futures) {
         blocks.addAll(f.get());
       }
-      return new BlockPlan(files, blocks);
+      return blocks;
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException) {
@@ -80,7 +191,7 @@ final class BlockPlanner {
       throw new IllegalStateException(cause.getMessage(), cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Cannot plan the scan: interrupted while reading Parquet footers", e);
+      throw new IllegalStateException("Cannot plan the scan: interrupted while reading Parquet " + what, e);
     } finally {
       pool.shutdownNow();
     }
@@ -100,15 +211,20 @@ final class BlockPlanner {
     return new FooterCache.Key(file.path(), file.length(), file.modificationTime());
   }
 
-  private static List<Block> blocksOf(
-      ScanSettings settings, Configuration conf, int index, DataFile file, Filter[] filters) {
-    ParquetMetadata footer = FooterCache.JVM.footer(footerKey(file), () -> {
+  /** The footer of the file as listed, from the cache or read. */
+  private static ParquetMetadata footerOf(DataFile file, Configuration conf) {
+    return FooterCache.JVM.footer(footerKey(file), () -> {
       try {
         return readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
       } catch (IOException e) {
         throw new CorgiPileReadException("Cannot read Parquet footer of " + file.path() + ": " + message(e), e);
       }
     });
+  }
+
+  private static List<Block> blocksOf(
+      ScanSettings settings, Configuration conf, int index, DataFile file, Filter[] filters) {
+    ParquetMetadata footer = footerOf(file, conf);
     StructType fileSchema;
     try {
       fileSchema = ParquetConversion.sparkSchemaOf(settings, footer.getFileMetaData().getSchema());
@@ -136,7 +252,7 @@ final class BlockPlanner {
       }
       checkRowGroupInFile(file, footer.getFileMetaData().getSchema(), rg, b);
       if (b.getRowCount() > 0 && kept.contains(b)) {
-        blocks.add(new Block(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(), b.getRowCount()));
+        blocks.add(Block.rowGroup(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(), b.getRowCount()));
       }
     }
     return blocks;

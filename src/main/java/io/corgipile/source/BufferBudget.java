@@ -23,9 +23,9 @@ final class BufferBudget {
       return Optional.empty();
     }
     long rows = ceilDiv(plan.totalRows(), layout.partitions());
-    int blocks = (int) ceilDiv(plan.blocks().size(), layout.partitions());
+    double rowGroups = plan.rowGroups() / layout.partitions();
     int buffers = conf.prefetch() ? 2 : 1;
-    BufferSize.Capacity wanted = layout.uncappedCapacity(rows, blocks);
+    BufferSize.Capacity wanted = layout.uncappedCapacity(rows, rowGroups);
     // A buffer allocates no more than the partition's rows need, whatever its limit.
     long wantedBytes = Math.min(layout.boundBytes(wanted), layout.boundBytes(new BufferSize.Capacity(rows, rows,
         Long.MAX_VALUE)));
@@ -45,7 +45,7 @@ final class BufferBudget {
       }
       return Optional.empty();
     }
-    BufferSize.Capacity capped = layout.capacity(rows, blocks);
+    BufferSize.Capacity capped = layout.capacity(rows, rowGroups);
     if (capped.maxRows() >= wanted.maxRows()) {
       return Optional.empty();
     }

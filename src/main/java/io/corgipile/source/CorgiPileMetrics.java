@@ -10,7 +10,7 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
  * plan. Spark instantiates the metric classes by name, so they are public with no-arg constructors.
  */
 public final class CorgiPileMetrics {
-  public static final String ROW_GROUPS_READ = "rowGroupsRead";
+  public static final String BLOCKS_READ = "blocksRead";
   public static final String BYTES_READ = "rowGroupBytesRead";
   public static final String ROWS_READ = "rowsDecoded";
   public static final String PEAK_BUFFER_BYTES = "peakBufferBytes";
@@ -20,13 +20,13 @@ public final class CorgiPileMetrics {
   private CorgiPileMetrics() {}
 
   static CustomMetric[] supported() {
-    return new CustomMetric[] {new RowGroupsRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes(),
+    return new CustomMetric[] {new BlocksRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes(),
         new BuffersFilledAhead(), new FootersRead()};
   }
 
   static CustomTaskMetric[] values(ReaderMetrics m) {
     return new CustomTaskMetric[] {
-        value(ROW_GROUPS_READ, m.rowGroupsRead.get()),
+        value(BLOCKS_READ, m.blocksRead.get()),
         value(BYTES_READ, m.bytesRead.get()),
         value(ROWS_READ, m.rowsRead.get()),
         value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get()),
@@ -48,20 +48,20 @@ public final class CorgiPileMetrics {
     };
   }
 
-  /** Row groups decoded by all tasks. */
-  public static final class RowGroupsRead extends CustomSumMetric {
+  /** Blocks (row groups, or parts of them) decoded by all tasks. */
+  public static final class BlocksRead extends CustomSumMetric {
     @Override
     public String name() {
-      return ROW_GROUPS_READ;
+      return BLOCKS_READ;
     }
 
     @Override
     public String description() {
-      return "row groups read";
+      return "blocks read (row groups or parts of them)";
     }
   }
 
-  /** Bytes on disk (compressed) of the row groups decoded by all tasks. */
+  /** Bytes on disk (compressed) of the blocks decoded by all tasks, a part of a row group's share by rows. */
   public static final class BytesRead extends CustomSumMetric {
     @Override
     public String name() {

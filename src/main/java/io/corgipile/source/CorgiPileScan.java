@@ -63,17 +63,45 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
         + (pushedFilters.length == 0 ? "" : ", pushedFilters=" + Arrays.toString(pushedFilters));
   }
 
-  private synchronized BlockPlan plan() {
+  synchronized BlockPlan plan() {
     if (plan == null) {
-      plan = BlockPlanner.plan(settings, listing.files(), pushedFilters);
+      BlockPlan rowGroups = BlockPlanner.plan(settings, listing.files(), pushedFilters);
+      plan = switch (conf.blockSize().kind()) {
+        case ROW_GROUP -> rowGroups;
+        case ROWS -> BlockPlanner.cut(settings, rowGroups, conf.blockSize().rows());
+        case AUTO -> autoCut(rowGroups);
+      };
     }
     return plan;
   }
 
+  /**
+   * {@code blockSize=auto}: in the {@code corgipile} shuffle, where a buffer of the row-group layout
+   * would hold fewer than {@link BlockSize#AUTO_BLOCKS_PER_BUFFER} row groups, parts of that share
+   * of the buffer. Few large blocks per buffer leave runs of one block's neighbouring rows in the
+   * order, which SGD without averaging feels (see the README's peers comparison).
+   */
+  private BlockPlan autoCut(BlockPlan rowGroups) {
+    if (conf.shuffle() != ShuffleMode.CORGIPILE || rowGroups.blocks().isEmpty()) {
+      return rowGroups;
+    }
+    long bufferRows = layoutOf(rowGroups).typicalBufferRows(rowGroups);
+    double groupRows = (double) rowGroups.totalRows() / rowGroups.blocks().size();
+    if (bufferRows >= BlockSize.AUTO_BLOCKS_PER_BUFFER * groupRows) {
+      return rowGroups;
+    }
+    return BlockPlanner.cut(settings, rowGroups, Math.max(1, bufferRows / BlockSize.AUTO_BLOCKS_PER_BUFFER));
+  }
+
   /** The option if set, else Spark's default parallelism, at most the number of blocks. */
-  private int partitions() {
-    int blocks = plan().blocks().size();
+  private int partitions(BlockPlan p) {
+    int blocks = p.blocks().size();
     return conf.partitions().orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
+  }
+
+  private FillLayout layoutOf(BlockPlan p) {
+    return new FillLayout(p, conf, partitions(p), readSchema.fields().length,
+        memory.autoBufferBytes(conf.prefetch() ? 2 : 1));
   }
 
   /**
@@ -84,8 +112,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
    */
   private synchronized FillLayout layout() {
     if (layout == null) {
-      FillLayout l = new FillLayout(plan(), conf, partitions(), readSchema.fields().length,
-          memory.autoBufferBytes(conf.prefetch() ? 2 : 1));
+      FillLayout l = layoutOf(plan());
       capWarning = BufferBudget.check(conf, l, memory, plan());
       layout = l;
     }
@@ -152,10 +179,10 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   }
 
   /**
-   * The tuple-level shuffle mixes the row groups that share a buffer; with fewer than two per
-   * buffer it cannot, and the order degenerates to {@code block} mode. Judged for a partition of
-   * average rows and row groups, with row sizes estimated from the footers where the buffer size
-   * depends on them; a partition smaller than two row groups is not the buffer's fault.
+   * The tuple-level shuffle mixes the blocks that share a buffer; with fewer than two per buffer it
+   * cannot, and the order degenerates to {@code block} mode. Judged for a partition of average rows
+   * and blocks, with row sizes estimated from the footers where the buffer size depends on them; a
+   * partition smaller than two blocks is not the buffer's fault.
    */
   private void warnIfBufferHoldsFewerThanTwoBlocks(BlockPlan p, FillLayout l) {
     int partitions = l.partitions();
@@ -164,13 +191,13 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     }
     long rows = p.totalRows();
     double blockRows = (double) rows / p.blocks().size();
-    long partitionRows = rows / partitions;
-    long bufferRows = l.capacity(partitionRows, p.blocks().size() / partitions).plannedRows();
-    if (bufferRows < Math.min(2 * blockRows, partitionRows)) {
+    long bufferRows = l.typicalBufferRows(p);
+    if (bufferRows < Math.min(2 * blockRows, rows / partitions)) {
       LOG.warn("corgipile: the tuple buffer (bufferSize={}) holds about {} rows per partition, fewer than two "
-              + "row groups of about {} rows, so the tuple-level shuffle cannot mix row groups and the order "
-              + "is little better than shuffle=block. Write smaller row groups (Spark's parquet.block.size "
-              + "write option, in bytes) or set a larger bufferSize. Files: {}",
+              + "blocks of about {} rows, so the tuple-level shuffle cannot mix blocks and the order is little "
+              + "better than shuffle=block. Write smaller row groups (Spark's parquet.block.size write option, "
+              + "in bytes) or pages with an offset index (parquet.page.row.count.limit), which blockSize cuts "
+              + "row groups at, or set a larger bufferSize. Files: {}",
           conf.bufferSize(), bufferRows, (long) blockRows,
           listing.files().stream().limit(3).map(DataFile::path).collect(Collectors.joining(", "))
               + (listing.files().size() > 3 ? ", ..." : ""));

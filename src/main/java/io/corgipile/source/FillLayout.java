@@ -19,6 +19,8 @@ final class FillLayout implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final long[] blockRows;
+  /** Each block's share of its row group's rows: 1 for a whole row group. */
+  private final double[] rowGroupShares;
   private final ShuffleMode shuffle;
   private final BlockAssignment assignment;
   private final BufferSize bufferSize;
@@ -32,6 +34,7 @@ final class FillLayout implements Serializable {
    */
   FillLayout(BlockPlan plan, ReadConf conf, int partitions, int numFields, long bufferMemory) {
     this.blockRows = plan.blockRows();
+    this.rowGroupShares = plan.blocks().stream().mapToDouble(b -> (double) b.rows() / b.groupRows()).toArray();
     this.shuffle = conf.shuffle();
     this.assignment = conf.blockAssignment();
     this.bufferSize = conf.bufferSize();
@@ -72,24 +75,31 @@ final class FillLayout implements Serializable {
         .blocksFor(epoch, partition);
     long[] rows = new long[blocks.length];
     long total = 0;
+    double rowGroups = 0;
     for (int i = 0; i < blocks.length; i++) {
       rows[i] = blockRows[blocks[i]];
       total += rows[i];
+      rowGroups += rowGroupShares[blocks[i]];
     }
-    BufferSize.Capacity capacity = capacity(total, blocks.length);
+    BufferSize.Capacity capacity = capacity(total, rowGroups);
     boolean buffered = shuffle.buffersTuples();
     FillPlan fills = buffered ? FillPlan.of(rows, capacity.plannedRows()) : FillPlan.perBlock(rows);
     return new PartitionStream(blocks, capacity, fills, buffered);
   }
 
-  /** The buffer of a partition of {@code rows} rows in {@code blocks} blocks. */
-  BufferSize.Capacity capacity(long rows, int blocks) {
-    return bufferSize.capacity(rows, blocks, tupleBytes, bufferMemory);
+  /** The buffer of a partition of {@code rows} rows in {@code rowGroups} row groups ({@link BlockPlan#rowGroups}). */
+  BufferSize.Capacity capacity(long rows, double rowGroups) {
+    return bufferSize.capacity(rows, rowGroups, tupleBytes, bufferMemory);
   }
 
   /** That buffer as {@code bufferSize} alone makes it, without {@code auto}'s memory cap. */
-  BufferSize.Capacity uncappedCapacity(long rows, int blocks) {
-    return bufferSize.capacity(rows, blocks, tupleBytes, Long.MAX_VALUE);
+  BufferSize.Capacity uncappedCapacity(long rows, double rowGroups) {
+    return bufferSize.capacity(rows, rowGroups, tupleBytes, Long.MAX_VALUE);
+  }
+
+  /** The rows a buffer plans to hold in a partition of average rows and row groups of {@code plan}. */
+  long typicalBufferRows(BlockPlan plan) {
+    return capacity(plan.totalRows() / partitions, plan.rowGroups() / partitions).plannedRows();
   }
 
   /** The most a buffer of {@code capacity} allocates, with rows of the estimated size. */

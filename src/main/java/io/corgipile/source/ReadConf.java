@@ -20,6 +20,7 @@ final class ReadConf implements Serializable {
 
   private final ShuffleMode shuffle;
   private final BufferSize bufferSize;
+  private final BlockSize blockSize;
   private final long seed;
   private final int epoch;
   private final Integer partitions;
@@ -29,6 +30,7 @@ final class ReadConf implements Serializable {
   private ReadConf(Source source) {
     this.shuffle = source.choice(ReadOptions.SHUFFLE, ReadOptions.SHUFFLE_DEFAULT, ShuffleMode.values());
     this.bufferSize = source.bufferSize();
+    this.blockSize = source.blockSize();
     this.seed = source.longValue(ReadOptions.SEED, ReadOptions.SEED_DEFAULT);
     this.epoch = source.intAtLeast(ReadOptions.EPOCH, ReadOptions.EPOCH_DEFAULT, 0);
     this.partitions = source.has(ReadOptions.PARTITIONS) ? source.intAtLeast(ReadOptions.PARTITIONS, 1, 1) : null;
@@ -54,6 +56,10 @@ final class ReadConf implements Serializable {
 
   BufferSize bufferSize() {
     return bufferSize;
+  }
+
+  BlockSize blockSize() {
+    return blockSize;
   }
 
   OptionalInt partitions() {
@@ -122,7 +128,8 @@ final class ReadConf implements Serializable {
 
   @Override
   public String toString() {
-    return "shuffle=" + shuffle.optionValue() + ", bufferSize=" + bufferSize + ", seed=" + seed
+    return "shuffle=" + shuffle.optionValue() + ", bufferSize=" + bufferSize + ", blockSize=" + blockSize
+        + ", seed=" + seed
         + ", epoch=" + epoch + ", partitions=" + (partitions == null ? "default" : partitions)
         + ", blockAssignment=" + blockAssignment.optionValue() + ", prefetch=" + prefetch;
   }
@@ -170,6 +177,15 @@ final class ReadConf implements Serializable {
         return BufferSize.parse(v);
       } catch (IllegalArgumentException e) {
         throw invalid(ReadOptions.BUFFER_SIZE, v, e.getMessage());
+      }
+    }
+
+    BlockSize blockSize() {
+      String v = raw(ReadOptions.BLOCK_SIZE);
+      try {
+        return BlockSize.parse(v == null ? ReadOptions.BLOCK_SIZE_DEFAULT : v);
+      } catch (IllegalArgumentException e) {
+        throw invalid(ReadOptions.BLOCK_SIZE, v, e.getMessage());
       }
     }
 

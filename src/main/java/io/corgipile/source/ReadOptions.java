@@ -19,6 +19,13 @@ public final class ReadOptions {
   /** The rule of {@code auto} is in {@link io.corgipile.shuffle.BufferSize#FORMAT}. */
   public static final String BUFFER_SIZE_DEFAULT = "auto";
 
+  /**
+   * {@code auto}, {@code rowGroup} or a row count: how finely row groups are cut into blocks; the
+   * rule is in {@link BlockSize#FORMAT}.
+   */
+  public static final String BLOCK_SIZE = "blockSize";
+  public static final String BLOCK_SIZE_DEFAULT = "auto";
+
   /** Seed of every random choice of the scan; the local property {@link #SEED_LOCAL_PROPERTY} overrides it. */
   public static final String SEED = "seed";
   public static final long SEED_DEFAULT = 42L;
@@ -65,7 +72,7 @@ public final class ReadOptions {
   public static final String PARTITIONS = "partitions";
   /** What {@link #PARTITIONS} is when not set: it depends on the cluster and the table, so it has no fixed value. */
   public static final String PARTITIONS_DEFAULT_DESCRIPTION =
-      "Spark's default parallelism, at most the number of row groups";
+      "Spark's default parallelism, at most the number of blocks";
 
   /** {@code epoch} or {@code fixed}. */
   public static final String BLOCK_ASSIGNMENT = "blockAssignment";

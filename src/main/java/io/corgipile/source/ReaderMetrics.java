@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread) and read by the task thread when Spark collects metrics.
  */
 final class ReaderMetrics {
-  final AtomicLong rowGroupsRead = new AtomicLong();
+  final AtomicLong blocksRead = new AtomicLong();
   final AtomicLong bytesRead = new AtomicLong();
   final AtomicLong rowsRead = new AtomicLong();
   final AtomicLong peakBufferBytes = new AtomicLong();

@@ -3,6 +3,7 @@ package io.corgipile.spark;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.ZoneId;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
@@ -27,7 +28,7 @@ import scala.Option;
 /**
  * Decodes a task's row groups on an executor with Spark's own Parquet readers.
  *
- * <p>It opens one row group at a time, on one thread at a time.
+ * <p>It opens one row group (or a range of its rows) at a time, on one thread at a time.
  */
 public final class RowGroupDecoder {
   private final ScanSettings settings;
@@ -47,19 +48,33 @@ public final class RowGroupDecoder {
   }
 
   /**
-   * Opens one row group with Spark's vectorized reader; only for schemas it supports.
+   * Why {@link #open} cannot read part of a row group of this scan, if it cannot: Spark reads the
+   * schema with Parquet's record reader, or its vectorized reader is not the one this was built for.
+   */
+  public static Optional<String> rowRangesUnsupported(ScanSettings settings) {
+    return settings.vectorized() ? RowRangeReaders.unsupported()
+        : Optional.of("Spark reads this schema with Parquet's record reader, which reads whole row groups");
+  }
+
+  /**
+   * Opens rows {@code [firstRow, firstRow + rows)} of one row group with Spark's vectorized reader;
+   * only for schemas it supports. Part of a row group needs the offset index of every column read.
    *
    * @param input the file, opened once per task
    * @param footer the file's footer, reduced to the one row group to read
    */
-  public RowGroupBatches openBatches(DataFile file, HadoopInputFile input, ParquetMetadata footer)
-      throws IOException {
+  public RowGroupBatches openBatches(DataFile file, HadoopInputFile input, ParquetMetadata footer, long firstRow,
+      long rows) throws IOException {
     BlockMetaData block = footer.getBlocks().get(0);
+    if (firstRow < 0 || rows < 1 || firstRow + rows > block.getRowCount()) {
+      throw new IllegalArgumentException("Cannot read rows [" + firstRow + ", " + (firstRow + rows)
+          + ") of a row group of " + block.getRowCount() + " rows");
+    }
     FileMetaData meta = footer.getFileMetaData();
     RebaseDateTime.RebaseSpec datetimeRebase = settings.datetimeRebaseSpec(meta);
     RebaseDateTime.RebaseSpec int96Rebase = settings.int96RebaseSpec(meta);
-    // Small row groups get small column vectors.
-    int capacity = (int) Math.max(1, Math.min(settings.batchSize(), block.getRowCount()));
+    // Small blocks get small column vectors.
+    int capacity = (int) Math.max(1, Math.min(settings.batchSize(), rows));
     VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz(meta),
         datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
         int96Rebase.mode().toString(), int96Rebase.timeZone(),
@@ -67,6 +82,9 @@ public final class RowGroupDecoder {
     try {
       reader.initialize(split(input, block), context, Option.apply(input), Option.apply(input.newStream()),
           Option.apply(footer));
+      if (rows < block.getRowCount()) {
+        RowRangeReaders.narrow(reader, firstRow, rows, block.getRowCount());
+      }
       reader.initBatch(settings.readPartitionSchema(), partitionValues(file));
       reader.enableReturningBatches();
     } catch (IOException | InterruptedException | RuntimeException e) {
@@ -87,12 +105,19 @@ public final class RowGroupDecoder {
   }
 
   /**
-   * Opens one row group with Spark's vectorized reader (or its record reader where Spark would
-   * fall back to it) and returns its rows in the read schema.
+   * Opens rows {@code [firstRow, firstRow + rows)} of one row group with Spark's vectorized reader,
+   * or the whole row group with its record reader where Spark would fall back to it, and returns
+   * them in the read schema.
    */
-  public RowGroupRows open(DataFile file, HadoopInputFile input, ParquetMetadata footer) throws IOException {
+  public RowGroupRows open(DataFile file, HadoopInputFile input, ParquetMetadata footer, long firstRow, long rows)
+      throws IOException {
     if (settings.vectorized()) {
-      return new BatchRows(openBatches(file, input, footer), projection, encoder, settings.readSchema().size());
+      return new BatchRows(openBatches(file, input, footer, firstRow, rows), projection, encoder,
+          settings.readSchema().size());
+    }
+    if (firstRow != 0 || rows != footer.getBlocks().get(0).getRowCount()) {
+      throw new IllegalArgumentException("Cannot read part of a row group with Parquet's record reader, "
+          + "which Spark uses for this schema: read whole row groups");
     }
     FileMetaData meta = footer.getFileMetaData();
     ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(new ParquetReadSupport(

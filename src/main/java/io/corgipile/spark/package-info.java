@@ -9,7 +9,8 @@
  * <p>Roles: {@link io.corgipile.spark.FileLister} lists files as {@code spark.read().parquet} does;
  * {@link io.corgipile.spark.ScanSettings} captures a scan's settings and broadcasts its Hadoop
  * configuration; {@link io.corgipile.spark.ParquetConversion} converts schemas and filters;
- * {@link io.corgipile.spark.RowGroupDecoder} decodes a row group on an executor;
+ * {@link io.corgipile.spark.RowGroupDecoder} decodes a row group, or a range of its rows
+ * ({@code RowRangeReaders}), on an executor;
  * {@link io.corgipile.spark.UnsafeRows} holds the {@code UnsafeRow} byte layout, which
  * {@code FixedWidthRowEncoder}, {@link io.corgipile.spark.RowArenaBatch} and
  * {@link io.corgipile.spark.FeatureVector} read and write; {@link io.corgipile.spark.DatasetInternals}

@@ -231,7 +231,7 @@ class TrainTest {
     assertThat(help).contains("(default " + new io.corgipile.ml.SGDClassifier().getMaxIter() + ";",
         "(default " + io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT + ")",
         "(default: the data source's, " + io.corgipile.source.ReadOptions.SEED_DEFAULT + ")",
-        "Spark's default parallelism, at most the number of row groups",
+        "Spark's default parallelism, at most the number of blocks",
         "classification: " + io.corgipile.ml.SGDClassifier.SUPPORTED_LOSSES.get(0) + " (default)",
         "regression: " + io.corgipile.ml.SGDRegressor.SUPPORTED_LOSSES.get(0) + " (default)",
         io.corgipile.shuffle.BufferSize.FORMAT);

@@ -37,7 +37,7 @@ class BufferWarningTest {
     corgipile("partitions", "1", "bufferSize", "10%").load(table).collectAsList();
     assertThat(log.messages(Level.WARN)).hasSize(1);
     assertThat(log.messages(Level.WARN).get(0))
-        .contains("holds about 400 rows per partition, fewer than two row groups of about 500 rows")
+        .contains("holds about 400 rows per partition, fewer than two blocks of about 500 rows")
         .contains("parquet.block.size").contains("larger bufferSize").contains(table);
   }
 

@@ -159,7 +159,7 @@ class CorgiPileSourceTest {
     }
     Dataset<Row> narrow = corgipile().load(sorted).where("id < 1200");
     narrow.collectAsList();
-    long read = TestTables.scanMetrics(narrow).get(CorgiPileMetrics.ROW_GROUPS_READ);
+    long read = TestTables.scanMetrics(narrow).get(CorgiPileMetrics.BLOCKS_READ);
     assertThat(read).isGreaterThan(0).isLessThan(groups / 4);
   }
 
@@ -214,7 +214,7 @@ class CorgiPileSourceTest {
     Dataset<Row> df = corgipile("bufferSize", "1000").load(allTypes);
     df.collectAsList();
     Map<String, Long> metrics = TestTables.scanMetrics(df);
-    assertThat(metrics.get(CorgiPileMetrics.ROW_GROUPS_READ)).isEqualTo(TestTables.rowGroups(allTypes));
+    assertThat(metrics.get(CorgiPileMetrics.BLOCKS_READ)).isEqualTo(TestTables.rowGroups(allTypes));
     assertThat(metrics.get(CorgiPileMetrics.ROWS_READ)).isEqualTo(ROWS);
     assertThat(metrics.get(CorgiPileMetrics.BYTES_READ)).isPositive();
     assertThat(metrics.get(CorgiPileMetrics.PEAK_BUFFER_BYTES)).isPositive();

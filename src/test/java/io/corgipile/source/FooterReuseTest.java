@@ -64,7 +64,7 @@ class FooterReuseTest {
       counted.collect();
       // planning read the footer into this JVM's cache, which the local executor shares
       assertThat(scanMetrics(counted).get(CorgiPileMetrics.FOOTERS_READ)).isZero();
-      assertThat(scanMetrics(counted).get(CorgiPileMetrics.ROW_GROUPS_READ)).isEqualTo(20);
+      assertThat(scanMetrics(counted).get(CorgiPileMetrics.BLOCKS_READ)).isEqualTo(20);
     }
   }
 

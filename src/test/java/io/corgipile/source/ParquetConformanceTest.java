@@ -94,7 +94,7 @@ class ParquetConformanceTest {
 
   /**
    * Reader configurations: each shuffle mode with a 7-row buffer (many buffer fills, windows and
-   * blocks per file), and the defaults (no option). Only the defaults also check {@code count()},
+   * blocks per file), the corgipile shuffle with row groups cut at every page, and the defaults (no option). Only the defaults also check {@code count()},
    * whose scan reads no column: one Spark job fewer for every other case keeps the class fast.
    */
   private static final Map<String, Map<String, String>> CONFIGS = new LinkedHashMap<>();
@@ -105,6 +105,10 @@ class ParquetConformanceTest {
       CONFIGS.put("shuffle=" + mode + ",bufferSize=" + SMALL_BUFFER,
           Map.of(ReadOptions.SHUFFLE, mode, ReadOptions.BUFFER_SIZE, Integer.toString(SMALL_BUFFER)));
     }
+    // Every page its own block where the file has offset indexes (the tiny-pages files), whole row
+    // groups where it has none.
+    CONFIGS.put("shuffle=corgipile,bufferSize=" + SMALL_BUFFER + ",blockSize=1", Map.of(ReadOptions.SHUFFLE,
+        "corgipile", ReadOptions.BUFFER_SIZE, Integer.toString(SMALL_BUFFER), ReadOptions.BLOCK_SIZE, "1"));
     CONFIGS.put(DEFAULTS, Map.of());
   }
 

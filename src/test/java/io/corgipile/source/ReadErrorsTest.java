@@ -227,7 +227,7 @@ class ReadErrorsTest {
     assertThat(scanDescription(corgipile("shuffle", "block").load(good))).contains("shuffle=block");
     spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
     assertThat(scanDescription(corgipile().load(good)))
-        .contains("shuffle=corgipile, bufferSize=auto, seed=42, epoch=0, partitions=default, "
+        .contains("shuffle=corgipile, bufferSize=auto, blockSize=auto, seed=42, epoch=0, partitions=default, "
             + "blockAssignment=epoch, prefetch=true");
   }
 

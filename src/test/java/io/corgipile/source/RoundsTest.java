@@ -161,7 +161,7 @@ class RoundsTest {
         Set<Long> groups = ids.stream().map(id -> id / GROUP_ROWS).collect(Collectors.toSet());
         assertThat(scanMetrics(query))
             .as("%s round %d", shuffle, round)
-            .containsEntry(CorgiPileMetrics.ROW_GROUPS_READ, (long) groups.size())
+            .containsEntry(CorgiPileMetrics.BLOCKS_READ, (long) groups.size())
             .containsEntry(CorgiPileMetrics.ROWS_READ, (long) ids.size());
       }
     }
@@ -231,7 +231,7 @@ class RoundsTest {
     assertThat(ids.stream().map(id -> id / GROUP_ROWS).distinct()).hasSize(1);
     // its first 70 rows are decoded and dropped
     assertThat(scanMetrics(query))
-        .containsEntry(CorgiPileMetrics.ROW_GROUPS_READ, 1L)
+        .containsEntry(CorgiPileMetrics.BLOCKS_READ, 1L)
         .containsEntry(CorgiPileMetrics.ROWS_READ, (long) GROUP_ROWS);
   }
 

@@ -138,7 +138,7 @@ class ShuffleOrderTest {
   }
 
   /** Reads the ids of every partition through the planned RDD, failing partition 0's first attempt midway. */
-  private static List<List<Long>> readFailingOnce(Dataset<Row> df, boolean fail) {
+  static List<List<Long>> readFailingOnce(Dataset<Row> df, boolean fail) {
     return ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().toRdd().toJavaRDD()
         .mapPartitionsWithIndex((index, rows) -> {
           List<Long> ids = new ArrayList<>();
