@@ -18,7 +18,9 @@ import org.apache.spark.sql.SparkSession;
  * The tables of scripts/bench peers: HIGGS-shaped rows sorted by label, as scripts/bench's higgs set
  * (seed 1, row groups of min(18,000, rows / 100) rows, at least 100) but one row group per file,
  * so loaders that shuffle files (Ray Data, tf.data's interleave) shuffle the same blocks as those
- * that shuffle row groups; and a test table of other rows (seed 2). Usage: {@code PeerTables DATA
+ * that shuffle row groups, in pages of a quarter row group (the finest corgipile's blockSize can
+ * cut a row group, as the model's sub4 variant); and a test table of other rows (seed 2). A table
+ * written before pages were set (its _COMPLETE names no pageRows) is written again. Usage: {@code PeerTables DATA
  * ROWS}; prints the two folders as {@code train=...} and {@code test=...}.
  */
 public final class PeerTables {
@@ -34,7 +36,8 @@ public final class PeerTables {
     Path dir = Path.of(argv[0]).toAbsolutePath().resolve("peers-higgs-" + rows);
     Path train = dir.resolve("train-sorted-by-label");
     Path test = dir.resolve("test");
-    if (!Files.exists(dir.resolve("_COMPLETE"))) {
+    Path complete = dir.resolve("_COMPLETE");
+    if (!Files.exists(complete) || !Files.readString(complete).contains("pageRows=" + pageRows(rows) + "\n")) {
       SparkSession spark = SparkSession.builder().master("local[2]").appName("peer tables")
           .config("spark.ui.enabled", "false").getOrCreate();
       try {
@@ -49,6 +52,10 @@ public final class PeerTables {
 
   static long rowGroupRows(long rows) {
     return Math.max(100, Math.min(18_000, rows / 100));
+  }
+
+  static long pageRows(long rows) {
+    return Math.max(1, rowGroupRows(rows) / 4);
   }
 
   /** Writes both tables under a private folder, then moves it into place: never half a table. */
@@ -68,11 +75,13 @@ public final class PeerTables {
         .select(out.toArray(new Column[0])).coalesce(1).write()
         .option("maxRecordsPerFile", groupRows)
         .option("parquet.block.row.count.limit", groupRows)
+        .option("parquet.page.row.count.limit", pageRows(rows))
         .parquet(tmp.resolve("train-sorted-by-label").toString());
     HiggsShapedData.generate(spark, Math.min(TEST_ROWS_MAX, Math.max(2_000, rows / 5)), 2, 2)
         .select(out.toArray(new Column[0])).coalesce(1).write()
         .parquet(tmp.resolve("test").toString());
-    Files.writeString(tmp.resolve("_COMPLETE"), "rows=" + rows + "\nrowGroupRows=" + groupRows + "\n");
+    Files.writeString(tmp.resolve("_COMPLETE"),
+        "rows=" + rows + "\nrowGroupRows=" + groupRows + "\npageRows=" + pageRows(rows) + "\n");
     ScanTable.deleteRecursively(dir);
     Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
   }
