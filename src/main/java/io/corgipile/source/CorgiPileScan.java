@@ -93,6 +93,10 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return BlockPlanner.cut(settings, rowGroups, Math.max(1, bufferRows / BlockSize.AUTO_BLOCKS_PER_BUFFER));
   }
 
+  ScanSettings settings() {
+    return settings;
+  }
+
   /** The option if set, else Spark's default parallelism, at most the number of blocks. */
   private int partitions(BlockPlan p) {
     int blocks = p.blocks().size();

@@ -214,6 +214,15 @@ class BlockSizeTest {
   }
 
   @Test
+  void pagesAreReadWithoutVectoredReadsUnlessTheOptionSaysSo() {
+    String key = org.apache.parquet.hadoop.ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED;
+    assertThat(((CorgiPileScan) TestTables.scanOf(corgipile().load(table))).settings().hadoopConf().get(key))
+        .isEqualTo("false");
+    assertThat(((CorgiPileScan) TestTables.scanOf(corgipile(key, "true").load(table))).settings().hadoopConf()
+        .get(key)).isEqualTo("true");
+  }
+
+  @Test
   void schemasSparkReadsWithTheRecordReaderKeepWholeRowGroups() {
     spark().conf().set(VECTORIZED, "false");
     assertThat(planOf("blockSize", "250").blocks()).hasSize(ROWS / GROUP_ROWS);
