@@ -145,6 +145,26 @@ def test_the_order_model_drains_buffers_of_whole_row_groups_poured_evenly(sorted
         order_model.open_loader(SimpleNamespace(files=files, buffer_rows=50, seed=42, batch_rows=64))
 
 
+def test_the_order_model_cuts_row_groups_at_pages_as_block_size_auto_does(sorted_table):
+    from types import SimpleNamespace
+    from peers.loaders import order_model
+    # 1M rows of the bench: row groups of 10,000 rows in pages of 2,500, a buffer of 100,000 (10 row
+    # groups, fewer than 64): parts of at least 1,562 rows, at page boundaries, so 4 per row group.
+    assert order_model.auto_parts([10_000] * 100, 2_500, 100_000)[0] == [
+        (0, 2_500), (2_500, 5_000), (5_000, 7_500), (7_500, 10_000)]
+    # the last part keeps at least half the least rows: 600 rows after 8,000 are too few
+    assert order_model.auto_parts([8_600], 500, 100_000)[0] == [(0, 2_000), (2_000, 4_000), (4_000, 6_000),
+                                                                 (6_000, 8_600)]
+    assert order_model.auto_parts([10_000] * 100, 2_500, 640_000)[0] == [(0, 10_000)]  # 64 row groups
+    assert order_model.auto_parts([10_000] * 100, None, 100_000)[0] == [(0, 10_000)]  # no pages known
+    train, _ = sorted_table
+    (train.parent / "_COMPLETE").write_text("rows=300\nrowGroupRows=100\npageRows=25\n")
+    model = order_model.open_loader(SimpleNamespace(files=harness.table_files(train), buffer_rows=200, seed=42,
+                                                    batch_rows=64))
+    assert [b.shape[0] for b in model.blocks] == [25] * 12 and model.fills == 2
+    assert sorted(model.order(0)) == list(range(300))
+
+
 def test_the_harness_refuses_a_folder_without_parquet_files(tmp_path):
     with pytest.raises(SystemExit, match=f"Cannot read the training table: no \\*.parquet file in {tmp_path}"):
         harness.main(["--loader", "memory", "--train", str(tmp_path), "--test", str(tmp_path),

@@ -2,7 +2,7 @@
 # The scan A/B of README "Beside the Python data loaders": three rounds, each a warm scan of corgipile's one
 # stream with blockSize=auto (parts of 2,500 rows), with blockSize=rowGroup (set through a spark-defaults.conf,
 # as the harness has no flag for it), and Spark's own Parquet scan, after scripts/bench peers --rows 1m wrote
-# the table and the environment. Appends to scan-{auto,rowGroup,parquet}-1000000.csv here.
+# the table and the environment. Appends to scan-{auto,rowgroup,parquet}-1000000.csv here.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../../.."
