@@ -4,6 +4,7 @@ import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.spark.DataFile;
 import io.corgipile.spark.FileListing;
+import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
 import java.util.Optional;
@@ -68,7 +69,11 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
       BlockPlan rowGroups = BlockPlanner.plan(settings, listing.files(), pushedFilters);
       plan = switch (conf.blockSize().kind()) {
         case ROW_GROUP -> rowGroups;
-        case ROWS -> BlockPlanner.cut(settings, rowGroups, conf.blockSize().rows());
+        case ROWS -> {
+          RowGroupDecoder.rowRangesUnsupported(settings).ifPresent(why -> LOG.warn(
+              "corgipile: blockSize={} reads whole row groups: {}", conf.blockSize(), why));
+          yield BlockPlanner.cut(settings, rowGroups, conf.blockSize().rows());
+        }
         case AUTO -> autoCut(rowGroups);
       };
     }

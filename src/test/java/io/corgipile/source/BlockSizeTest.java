@@ -7,6 +7,7 @@ import static io.corgipile.source.TestTables.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.corgipile.LogCapture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -18,6 +19,7 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -225,7 +227,11 @@ class BlockSizeTest {
   @Test
   void schemasSparkReadsWithTheRecordReaderKeepWholeRowGroups() {
     spark().conf().set(VECTORIZED, "false");
-    assertThat(planOf("blockSize", "250").blocks()).hasSize(ROWS / GROUP_ROWS);
+    try (LogCapture log = new LogCapture(CorgiPileScan.class)) {
+      assertThat(planOf("blockSize", "250").blocks()).hasSize(ROWS / GROUP_ROWS);
+      assertThat(log.messages(Level.WARN)).containsExactly("corgipile: blockSize=250 reads whole row groups: "
+          + "Spark reads this schema with Parquet's record reader, which reads whole row groups");
+    }
     assertThat(canonicalRows(corgipile("blockSize", "250").load(table)))
         .isEqualTo(canonicalRows(spark().read().parquet(table)));
   }
