@@ -27,6 +27,11 @@ record Block(int file, int rowGroup, long offset, long compressedBytes, long unc
     return rows == groupRows;
   }
 
+  /** The block's share of its row group's rows: 1 for a whole row group. */
+  double rowGroupShare() {
+    return (double) rows / groupRows;
+  }
+
   /**
    * Rows {@code [from, to)} of this whole row group. The parts' bytes are shares by rows that add up
    * to the row group's.

@@ -23,7 +23,7 @@ record BlockPlan(List<DataFile> files, List<Block> blocks) implements Serializab
   double rowGroups() {
     double sum = 0;
     for (Block b : blocks) {
-      sum += (double) b.rows() / b.groupRows();
+      sum += b.rowGroupShare();
     }
     return sum;
   }

@@ -7,7 +7,6 @@ import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -92,16 +91,11 @@ final class BlockPlanner {
       return blocks;
     }
     ParquetMetadata footer = footerOf(file, conf);
-    Set<String> read = new HashSet<>();
-    for (StructField f : settings.requestedDataSchema().fields()) {
-      read.add(settings.caseSensitive() ? f.name() : f.name().toLowerCase(Locale.ROOT));
-    }
     List<Block> parts = new ArrayList<>();
     try (ParquetFileReader reader = new ParquetFileReader(conf, new Path(file.path()), footer)) {
       for (Block b : blocks) {
         parts.addAll(b.rows() <= minRows ? List.of(b)
-            : cutAtPages(b, pagesOf(reader, footer.getBlocks().get(b.rowGroup()), read, settings.caseSensitive()),
-                minRows));
+            : cutAtPages(b, pagesOf(reader, footer.getBlocks().get(b.rowGroup()), settings), minRows));
       }
     } catch (IOException e) {
       // The file could not be opened here; the executors will say why when they read it whole.
@@ -114,12 +108,10 @@ final class BlockPlanner {
    * The offset index of the first column read, if every column read has one and it is sound;
    * else null, and the row group stays whole (its reader then reports any damage).
    */
-  private static OffsetIndex pagesOf(ParquetFileReader reader, BlockMetaData group, Set<String> read,
-      boolean caseSensitive) {
+  private static OffsetIndex pagesOf(ParquetFileReader reader, BlockMetaData group, ScanSettings settings) {
     List<ColumnChunkMetaData> columns = new ArrayList<>();
     for (ColumnChunkMetaData c : group.getColumns()) {
-      String top = c.getPath().toArray()[0];
-      if (read.contains(caseSensitive ? top : top.toLowerCase(Locale.ROOT))) {
+      if (find(settings.requestedDataSchema(), c.getPath().toArray()[0], settings.caseSensitive()) != null) {
         columns.add(c);
       }
     }

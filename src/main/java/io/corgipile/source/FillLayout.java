@@ -19,7 +19,7 @@ final class FillLayout implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final long[] blockRows;
-  /** Each block's share of its row group's rows: 1 for a whole row group. */
+  /** {@link Block#rowGroupShare} of each block. */
   private final double[] rowGroupShares;
   private final ShuffleMode shuffle;
   private final BlockAssignment assignment;
@@ -34,7 +34,7 @@ final class FillLayout implements Serializable {
    */
   FillLayout(BlockPlan plan, ReadConf conf, int partitions, int numFields, long bufferMemory) {
     this.blockRows = plan.blockRows();
-    this.rowGroupShares = plan.blocks().stream().mapToDouble(b -> (double) b.rows() / b.groupRows()).toArray();
+    this.rowGroupShares = plan.blocks().stream().mapToDouble(Block::rowGroupShare).toArray();
     this.shuffle = conf.shuffle();
     this.assignment = conf.blockAssignment();
     this.bufferSize = conf.bufferSize();
