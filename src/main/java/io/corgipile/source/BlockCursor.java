@@ -7,7 +7,8 @@ import java.io.IOException;
 
 /**
  * A partition's blocks in the epoch's order, opened one at a time as rows or as batches: the
- * current block is closed before the next one opens, and errors name the current block.
+ * current block is closed before the next one opens, and errors name the current block. It owns its
+ * {@link BlockOpener}.
  */
 final class BlockCursor<T extends Closeable> implements Closeable {
   /** How a block is opened: as rows or as column batches. */
@@ -66,8 +67,13 @@ final class BlockCursor<T extends Closeable> implements Closeable {
     }
   }
 
+  /** Closes the current block, then the files the blocks were read from. */
   @Override
   public void close() throws IOException {
-    closeCurrent();
+    try {
+      closeCurrent();
+    } finally {
+      opener.close();
+    }
   }
 }

@@ -5,6 +5,7 @@ import io.corgipile.spark.RowGroupBatches;
 import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.RowGroupRows;
 import io.corgipile.spark.ScanSettings;
+import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.HashMap;
@@ -15,21 +16,40 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * Opens the blocks of one task: takes each file's footer from the {@link FooterCache} (reading it
  * when the executor has not read this version of the file yet), checks the file and row group are
- * the ones planned, counts what is read, and names the row group and file in any error.
+ * the ones planned, counts what is read, and names the row group and file in any error. A file is
+ * opened once per task, at its first block, and its blocks are read through that one stream, one
+ * block at a time; closing the opener closes the files.
  */
-final class BlockOpener {
+final class BlockOpener implements Closeable {
   private final BlockPlan plan;
   private final RowGroupDecoder decoder;
   private final ScanSettings settings;
   private final ReaderMetrics metrics;
   private final Map<Integer, OpenFile> files = new HashMap<>();
 
-  /** A file's handle and footer. */
-  private record OpenFile(HadoopInputFile input, ParquetMetadata footer) {}
+  /** A file's handle and footer, and its stream once a block was read. */
+  private static final class OpenFile {
+    final HadoopInputFile input;
+    final ParquetMetadata footer;
+    SeekableInputStream stream;
+
+    OpenFile(HadoopInputFile input, ParquetMetadata footer) {
+      this.input = input;
+      this.footer = footer;
+    }
+
+    SeekableInputStream stream() throws IOException {
+      if (stream == null) {
+        stream = input.newStream();
+      }
+      return stream;
+    }
+  }
 
   BlockOpener(BlockPlan plan, ScanSettings settings, ReaderMetrics metrics) {
     this.plan = plan;
@@ -53,12 +73,17 @@ final class BlockOpener {
   /** How the decoder opens a block's rows as rows or as batches. */
   @FunctionalInterface
   private interface Open<T> {
-    T open(DataFile file, HadoopInputFile input, ParquetMetadata footer, long firstRow, long rows) throws IOException;
+    T open(DataFile file, HadoopInputFile input, SeekableInputStream stream, ParquetMetadata footer, long firstRow,
+        long rows) throws IOException;
   }
 
   private <T> T open(Block block, Open<T> how) throws IOException {
     try {
-      T opened = how.open(plan.files().get(block.file()), input(block), footer(block), block.firstRow(), block.rows());
+      OpenFile file = open(block);
+      // Parquet's record reader, where Spark falls back to it, opens the file itself.
+      SeekableInputStream stream = settings.vectorized() ? file.stream() : null;
+      T opened = how.open(plan.files().get(block.file()), file.input, stream, footer(block), block.firstRow(),
+          block.rows());
       metrics.blocksRead.incrementAndGet();
       metrics.bytesRead.addAndGet(block.compressedBytes());
       return opened;
@@ -75,13 +100,9 @@ final class BlockOpener {
     return new RowGroupReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
   }
 
-  private HadoopInputFile input(Block block) throws IOException {
-    return open(block).input();
-  }
-
   /** The file's footer reduced to the block's row group, as Spark's readers expect it. */
   private ParquetMetadata footer(Block block) throws IOException {
-    ParquetMetadata footer = open(block).footer();
+    ParquetMetadata footer = open(block).footer;
     List<BlockMetaData> groups = footer.getBlocks();
     if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()
         || groups.get(block.rowGroup()).getRowCount() != block.groupRows()) {
@@ -117,5 +138,28 @@ final class BlockOpener {
       files.put(block.file(), open);
     }
     return open;
+  }
+
+  /** Closes every file a block was read from; the first failure is thrown once all are closed. */
+  @Override
+  public void close() throws IOException {
+    IOException failure = null;
+    for (OpenFile file : files.values()) {
+      try {
+        if (file.stream != null) {
+          file.stream.close();
+        }
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    files.clear();
+    if (failure != null) {
+      throw failure;
+    }
   }
 }

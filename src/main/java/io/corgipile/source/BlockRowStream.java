@@ -115,6 +115,8 @@ final class BlockRowStream implements Closeable, Prefetcher.Progress {
 
   @Override
   public void close() throws IOException {
-    closeCurrent();
+    publishRows();
+    rows = null;
+    blocks.close();
   }
 }

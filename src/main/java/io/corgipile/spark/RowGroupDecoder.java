@@ -13,6 +13,7 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -60,11 +61,12 @@ public final class RowGroupDecoder {
    * Opens rows {@code [firstRow, firstRow + rows)} of one row group with Spark's vectorized reader;
    * only for schemas it supports. Part of a row group needs the offset index of every column read.
    *
-   * @param input the file, opened once per task
+   * @param input the file
+   * @param stream the file's stream, opened once per task: the block's reader borrows it and leaves it open
    * @param footer the file's footer, reduced to the one row group to read
    */
-  public RowGroupBatches openBatches(DataFile file, HadoopInputFile input, ParquetMetadata footer, long firstRow,
-      long rows) throws IOException {
+  public RowGroupBatches openBatches(DataFile file, HadoopInputFile input, SeekableInputStream stream,
+      ParquetMetadata footer, long firstRow, long rows) throws IOException {
     BlockMetaData block = footer.getBlocks().get(0);
     if (firstRow < 0 || rows < 1 || firstRow + rows > block.getRowCount()) {
       throw new IllegalArgumentException("Cannot read rows [" + firstRow + ", " + (firstRow + rows)
@@ -80,7 +82,7 @@ public final class RowGroupDecoder {
         int96Rebase.mode().toString(), int96Rebase.timeZone(),
         settings.offHeap() && TaskContext.get() != null, capacity);
     try {
-      reader.initialize(split(input, block), context, Option.apply(input), Option.apply(input.newStream()),
+      reader.initialize(split(input, block), context, Option.apply(input), Option.apply(new BorrowedStream(stream)),
           Option.apply(footer));
       if (rows < block.getRowCount()) {
         RowRangeReaders.narrow(reader, firstRow, rows, block.getRowCount());
@@ -107,12 +109,13 @@ public final class RowGroupDecoder {
   /**
    * Opens rows {@code [firstRow, firstRow + rows)} of one row group with Spark's vectorized reader,
    * or the whole row group with its record reader where Spark would fall back to it, and returns
-   * them in the read schema.
+   * them in the read schema. {@code stream} is as for {@link #openBatches}, and unused (it may be
+   * null) where the record reader reads: that opens the file itself.
    */
-  public RowGroupRows open(DataFile file, HadoopInputFile input, ParquetMetadata footer, long firstRow, long rows)
-      throws IOException {
+  public RowGroupRows open(DataFile file, HadoopInputFile input, SeekableInputStream stream, ParquetMetadata footer,
+      long firstRow, long rows) throws IOException {
     if (settings.vectorized()) {
-      return new BatchRows(openBatches(file, input, footer, firstRow, rows), projection, encoder,
+      return new BatchRows(openBatches(file, input, stream, footer, firstRow, rows), projection, encoder,
           settings.readSchema().size());
     }
     if (firstRow != 0 || rows != footer.getBlocks().get(0).getRowCount()) {

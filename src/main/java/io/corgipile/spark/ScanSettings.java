@@ -171,7 +171,7 @@ public final class ScanSettings implements Serializable {
   }
 
   /** Whether Spark's vectorized reader decodes this scan; else its record reader does. */
-  boolean vectorized() {
+  public boolean vectorized() {
     return vectorized;
   }
 
