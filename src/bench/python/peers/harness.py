@@ -51,6 +51,12 @@ class Settings:
         self.work = Path(args.work)
 
 
+# A scan reads this many epochs: the first pays for warming up (JIT, worker pools, caches); the
+# report gives the median rows/s of the others, as one epoch's figure moves with the shared machine,
+# and they show whether epochs differ.
+SCAN_EPOCHS = 4
+
+
 class PeakMemory:
     """Peak proportional set size (PSS) of this process and all its descendants, sampled every 500 ms:
     PSS splits shared pages among the processes that map them, so worker pools and shared-memory
@@ -147,7 +153,7 @@ def main(argv=None):
     p.add_argument("--config", choices=CONFIGS, default="buffer",
                    help="buffer: the loader's partial shuffle at --buffer-percent; default: its defaults")
     p.add_argument("--mode", choices=("scan", "train", "estimator"), default="scan",
-                   help="scan: two epochs, no learner (throughput); train: --epochs epochs into the learner;"
+                   help="scan: four epochs, no learner (throughput); train: --epochs epochs into the learner;"
                         " estimator (corgipile only): the project's SGDClassifier with its defaults instead")
     p.add_argument("--train", help="the label-sorted training table (a folder of Parquet files)")
     p.add_argument("--test", help="the test table")
@@ -208,9 +214,7 @@ def main(argv=None):
         t0 = time.perf_counter()
         loader = module.open_loader(settings)
         setup = time.perf_counter() - t0
-        # a scan reads two epochs: the first pays for warming up (JIT, worker pools, caches), the
-        # second is the throughput the report gives, and the pair shows whether epochs differ
-        epochs = 2 if args.mode == "scan" else args.epochs
+        epochs = SCAN_EPOCHS if args.mode == "scan" else args.epochs
         for epoch in range(epochs):
             memory.reset()
             consumer.start_epoch()

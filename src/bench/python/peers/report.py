@@ -21,6 +21,13 @@ def tail_mean(accuracy):
     return sum(accuracy[-TAIL:]) / len(accuracy[-TAIL:]) if accuracy else math.nan
 
 
+def warm_rate(scan):
+    """A scan's rows per second once warm: the median over its epochs after the first (which pays for
+    warming up), as one epoch's figure moves with the shared machine."""
+    rates = [num(r["rows_per_second"]) for r in scan[1:]] or [num(r["rows_per_second"]) for r in scan]
+    return statistics.median(rates) if rates else math.nan
+
+
 def read(path):
     if not path.exists():
         return []
@@ -79,7 +86,7 @@ def line(rows, runs, loader, config):
     scan = runs.get(rows, loader, config, "scan")
     trains = runs.every_seed(rows, loader, config, "train")
     train = [r for epochs in trains.values() for r in epochs]
-    s = scan[-1] if scan else {}  # the warm epoch
+    s = scan[-1] if scan else {}  # a warm epoch
     same_seed = None
     if scan and trains.get(scan[0]["seed"]):
         same_seed = scan[0]["fingerprint"] == trains[scan[0]["seed"]][0]["fingerprint"]
@@ -94,7 +101,7 @@ def line(rows, runs, loader, config):
     return {
         "seeds": seeds, "tail": tail, "tail_sd": tail_sd,
         "average_tail": avg_tail, "average_sd": avg_sd, "average_seeds": avg_seeds,
-        "loader": loader, "config": config, "rows_per_second": num(s.get("rows_per_second")),
+        "loader": loader, "config": config, "rows_per_second": warm_rate(scan),
         "peak": max([num(r["peak_pss_mib"]) for r in scan + train] or [math.nan]),
         "variance": num(s.get("chunk_variance")) if s else (num(train[0]["chunk_variance"]) if train else math.nan),
         "same_seed": same_seed, "new_each": new_each,
@@ -128,8 +135,8 @@ def write(out):
           f"Produced by `{os.environ.get('BENCH_COMMAND', 'scripts/bench peers')}`"
           f" ({os.environ.get('BENCH_CODE', 'code version unknown')}). Every loader ran in a process of its own"
           " (with its workers) on the same label-sorted table, 2 cores; `buffer` is each loader's partial"
-          " shuffle at a buffer of 10% of the table, `default` its defaults. Rows per second are of the second"
-          " of two scan epochs (no learner; the first warms up), consumed as NumPy arrays; accuracy is of one scikit-learn"
+          " shuffle at a buffer of 10% of the table, `default` its defaults. Rows per second are the median over"
+          " a scan's epochs after its first (no learner; the first warms up), consumed as NumPy arrays; accuracy is of one scikit-learn"
           " `SGDClassifier(loss='log_loss')` fed the stream in mini-batches of 1024 rows (and, in the last"
           " column, the same with `average=True`, which averages its iterates); chunk variance is"
           " the variance of the share of positives across chunks of 10% of the stream (about 2.5e-6 for a"
@@ -164,7 +171,7 @@ def write(out):
                       f" | {fmt(100 * (last - ref_last), '+.2f')}"
                       f" | {fmt(x['average_tail'], '.4f')}{spread(x['average_sd'], x['average_seeds'])} |")
         p2 = runs.get(rows, "corgipile", PARTIAL, "scan-p2")
-        two_streams = num(p2[-1]["rows_per_second"]) if p2 else math.nan
+        two_streams = warm_rate(p2) if p2 else math.nan
         md += ["", *corgipile_extra(rows, runs), *goals(lines, ref.get(PARTIAL), two_streams), "",
                "Configurations:", ""]
         md += [f"- **{x['loader']} {x['config']}** ({x['library']}): {x['description']}" for x in lines]
@@ -194,13 +201,13 @@ def corgipile_extra(rows, runs):
     p2 = runs.get(rows, "corgipile", PARTIAL, "scan-p2")
     if scan and p2:
         out.append(f"- corgipile {PARTIAL} at 2 partitions (two streams, as the project's estimators read):"
-                   f" {num(p2[-1]['rows_per_second']):,.0f} rows/s,"
-                   f" {num(p2[-1]['rows_per_second']) / num(scan[-1]['rows_per_second']):.2f}x one stream.")
+                   f" {warm_rate(p2):,.0f} rows/s,"
+                   f" {warm_rate(p2) / warm_rate(scan):.2f}x one stream.")
     parquet = runs.get(rows, "corgipile", PARTIAL, "scan-parquet")
     if scan and parquet:
         out.append(f"- Spark's own Parquet scan of the table, no shuffle, one partition, through the same"
-                   f" `mapInArrow`: {num(parquet[-1]['rows_per_second']):,.0f} rows/s; corgipile's one stream is"
-                   f" {num(scan[-1]['rows_per_second']) / num(parquet[-1]['rows_per_second']):.2f}x of it.")
+                   f" `mapInArrow`: {warm_rate(parquet):,.0f} rows/s; corgipile's one stream is"
+                   f" {warm_rate(scan) / warm_rate(parquet):.2f}x of it.")
     est = runs.get(rows, "corgipile", "default", "estimator")
     if est:
         out.append("- The project's own `SGDClassifier` (defaults, over `corgipile` at 2 partitions; a fit per"

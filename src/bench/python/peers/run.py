@@ -2,7 +2,7 @@
 configuration in a process of its own (peers.harness, under the loader's environment), and records
 every install or run that fails, with its error, in failures.csv; then writes the report.
 
-The runs for a table, per loader and configuration: scan (two epochs, no learner: throughput once
+The runs for a table, per loader and configuration: scan (four epochs, no learner: throughput once
 warm, memory, the orders' fingerprints) and train (--epochs epochs into the shared learner; its epoch 0 is a second
 process with the same seed, so comparing fingerprints tells whether the order is reproducible). For
 corgipile also: scan with the first attempt of every task failing half-way (the order after a

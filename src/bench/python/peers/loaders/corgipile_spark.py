@@ -16,6 +16,9 @@ import numpy as np
 from peers.stream import COLUMNS
 from peers.loaders import Loader
 
+# Spark's value for "no byte bound" on an Arrow batch (Int.MaxValue): it then skips the check
+ARROW_UNBOUNDED_BYTES = 2**31 - 1
+
 
 class CorgiPile(Loader):
     def __init__(self, s):
@@ -35,6 +38,11 @@ class CorgiPile(Loader):
                       .config("spark.driver.memory", os.environ.get("PEERS_SPARK_MEMORY", "6g"))
                       .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                       .config("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+                      # Spark 4 also caps Arrow batches at a byte size, which costs a size check of the
+                      # batch per row written; rows alone cut these batches (PEERS_ARROW_MAX_BYTES=67108864,
+                      # Spark's default, measures what the check costs)
+                      .config("spark.sql.execution.arrow.maxBytesPerBatch",
+                              os.environ.get("PEERS_ARROW_MAX_BYTES", str(ARROW_UNBOUNDED_BYTES)))
                       .getOrCreate())
         self.library = f"corgipile-spark {os.path.basename(jar)} on pyspark {pyspark.__version__}"
         if s.parquet:
@@ -51,7 +59,8 @@ class CorgiPile(Loader):
             self.df = reader.load(s.train).select(*COLUMNS)
             source = f"spark.read.format('corgipile') seed={s.seed} partitions={self.partitions} bufferSize={buffer}"
         self.expected = s.total_rows // self.partitions
-        self.description = (source + "; mapInArrow batches of 10000 rows"
+        max_bytes = self.spark.conf.get("spark.sql.execution.arrow.maxBytesPerBatch")
+        self.description = (source + f"; mapInArrow batches of 10000 rows, maxBytesPerBatch={max_bytes}"
                             + ("; first attempt of each task fails half-way" if self.fail_once else ""))
 
     def run_epoch(self, epoch, consumer):
