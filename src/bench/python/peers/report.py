@@ -195,7 +195,7 @@ def corgipile_extra(rows, runs):
     if scan and retry:
         same = [r["fingerprint"] for r in scan] == [r["fingerprint"] for r in retry]
         out.append(f"- corgipile {PARTIAL}, every task's first attempt failed half-way and retried by Spark: the"
-                   f" streams of both epochs are {'the same' if same else 'NOT the same'} as undisturbed"
+                   f" streams of all {len(scan)} epochs are {'the same' if same else 'NOT the same'} as undisturbed"
                    f" ({', '.join(r['fingerprint'] for r in retry)}), every row exactly once:"
                    f" {yes_no(all(r['exactly_once'] == 'True' for r in retry))}.")
     p2 = runs.get(rows, "corgipile", PARTIAL, "scan-p2")
@@ -283,7 +283,7 @@ def plot(out, rows, runs, lines):
     ax.barh(names, [x["rows_per_second"] for x in scanned],
             color=["tab:orange" if x["loader"] == "corgipile" else "tab:blue" for x in scanned])
     ax.invert_yaxis()
-    ax.set_xlabel("rows per second, warm scan epoch, as NumPy arrays")
+    ax.set_xlabel("rows per second once warm (median of the scan epochs after the first), as NumPy arrays")
     ax.set_title(f"Label-sorted HIGGS-shaped data, {int(rows):,} rows, 2 cores")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
