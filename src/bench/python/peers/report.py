@@ -195,7 +195,7 @@ def corgipile_extra(rows, runs):
     if scan and retry:
         same = [r["fingerprint"] for r in scan] == [r["fingerprint"] for r in retry]
         out.append(f"- corgipile {PARTIAL}, every task's first attempt failed half-way and retried by Spark: the"
-                   f" streams of all {len(scan)} epochs are {'the same' if same else 'NOT the same'} as undisturbed"
+                   f" stream of every epoch is {'the same' if same else 'NOT the same'} as undisturbed"
                    f" ({', '.join(r['fingerprint'] for r in retry)}), every row exactly once:"
                    f" {yes_no(all(r['exactly_once'] == 'True' for r in retry))}.")
     p2 = runs.get(rows, "corgipile", PARTIAL, "scan-p2")
