@@ -9,6 +9,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
@@ -21,16 +23,25 @@ import org.apache.parquet.io.SeekableInputStream;
 /**
  * Opens the blocks of one task: takes each file's footer from the {@link FooterCache} (reading it
  * when the executor has not read this version of the file yet), checks the file and row group are
- * the ones planned, counts what is read, and names the row group and file in any error. A file is
- * opened once per task, at its first block, and its blocks are read through that one stream, one
- * block at a time; closing the opener closes the files.
+ * the ones planned, counts what is read, and names the row group and file in any error. A file's
+ * blocks are read through one stream, opened at its first block, one block at a time; at most
+ * {@value #OPEN_STREAMS} files a task stay open (the least recently read closes first), as a task
+ * reads blocks from all over a large table; closing the opener closes them all.
  */
 final class BlockOpener implements Closeable {
+  /**
+   * Streams a task keeps open: enough for the parts of the files a buffer is filling from to share
+   * a stream, few beside an executor's file handles and an object store's connection pool.
+   */
+  static final int OPEN_STREAMS = 16;
+
   private final BlockPlan plan;
   private final RowGroupDecoder decoder;
   private final ScanSettings settings;
   private final ReaderMetrics metrics;
   private final Map<Integer, OpenFile> files = new HashMap<>();
+  /** The files whose stream is open, least recently read first. */
+  private final LinkedHashMap<Integer, OpenFile> streams = new LinkedHashMap<>(16, 0.75f, true);
 
   /** A file's handle and footer, and its stream once a block was read. */
   private static final class OpenFile {
@@ -43,11 +54,12 @@ final class BlockOpener implements Closeable {
       this.footer = footer;
     }
 
-    SeekableInputStream stream() throws IOException {
-      if (stream == null) {
-        stream = input.newStream();
+    void close() throws IOException {
+      if (stream != null) {
+        SeekableInputStream s = stream;
+        stream = null;
+        s.close();
       }
-      return stream;
     }
   }
 
@@ -81,7 +93,7 @@ final class BlockOpener implements Closeable {
     try {
       OpenFile file = open(block);
       // Parquet's record reader, where Spark falls back to it, opens the file itself.
-      SeekableInputStream stream = settings.vectorized() ? file.stream() : null;
+      SeekableInputStream stream = settings.vectorized() ? stream(block.file(), file) : null;
       T opened = how.open(plan.files().get(block.file()), file.input, stream, footer(block), block.firstRow(),
           block.rows());
       metrics.blocksRead.incrementAndGet();
@@ -140,15 +152,28 @@ final class BlockOpener implements Closeable {
     return open;
   }
 
-  /** Closes every file a block was read from; the first failure is thrown once all are closed. */
+  /** {@code file}'s stream, opened now unless it is open; the least recently read closes beyond the bound. */
+  private SeekableInputStream stream(int index, OpenFile file) throws IOException {
+    if (streams.get(index) == null) {
+      if (streams.size() == OPEN_STREAMS) {
+        Iterator<OpenFile> oldest = streams.values().iterator();
+        OpenFile closing = oldest.next();
+        oldest.remove();
+        closing.close();
+      }
+      file.stream = file.input.newStream();
+      streams.put(index, file);
+    }
+    return file.stream;
+  }
+
+  /** Closes every file still open; the first failure is thrown once all are closed. */
   @Override
   public void close() throws IOException {
     IOException failure = null;
-    for (OpenFile file : files.values()) {
+    for (OpenFile file : streams.values()) {
       try {
-        if (file.stream != null) {
-          file.stream.close();
-        }
+        file.close();
       } catch (IOException e) {
         if (failure == null) {
           failure = e;
@@ -157,7 +182,7 @@ final class BlockOpener implements Closeable {
         }
       }
     }
-    files.clear();
+    streams.clear();
     if (failure != null) {
       throw failure;
     }

@@ -20,21 +20,27 @@ import org.apache.hadoop.fs.Seekable;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A task opens each file it reads once, however many blocks (row groups, parts of row groups) it
- * reads from it, and closes every file it opened, also when the query stops reading early.
+ * reads from it, keeps no more than {@link BlockOpener#OPEN_STREAMS} open at once, and closes every
+ * file it opened, also when the query stops reading early.
  */
 class FileStreamsTest {
   private static final int FILES = 2;
   private static String table;
+  /** More files than a task keeps open. */
+  private static String manyFiles;
 
   /** The local file system under the scheme {@code counting}, counting what the scan's blocks open and close. */
   public static final class CountingFileSystem extends RawLocalFileSystem {
     static final List<String> OPENED = Collections.synchronizedList(new ArrayList<>());
     static final AtomicInteger CLOSED = new AtomicInteger();
+    static final AtomicInteger OPEN_NOW = new AtomicInteger();
+    static final AtomicInteger MOST_OPEN = new AtomicInteger();
 
     @Override
     public URI getUri() {
@@ -52,6 +58,7 @@ class FileStreamsTest {
       // only the opens of the blocks' reads, not the planner's (footers, offset indexes)
       if (StackWalker.getInstance().walk(s -> s.anyMatch(frame -> frame.getClassName().equals(BlockOpener.class.getName())))) {
         OPENED.add(f.getName());
+        MOST_OPEN.accumulateAndGet(OPEN_NOW.incrementAndGet(), Math::max);
         return new FSDataInputStream(new Counted(in));
       }
       return in;
@@ -73,6 +80,7 @@ class FileStreamsTest {
       if (!closed) {
         closed = true;
         CountingFileSystem.CLOSED.incrementAndGet();
+        CountingFileSystem.OPEN_NOW.decrementAndGet();
       }
       super.close();
     }
@@ -121,17 +129,29 @@ class FileStreamsTest {
         .option("parquet.block.row.count.limit", 1000)
         .option("parquet.page.row.count.limit", 100)
         .parquet(table);
+    manyFiles = TestTables.tempDir("streams").resolve("many").toString();
+    spark().range(0, 4000, 1, 2 * BlockOpener.OPEN_STREAMS)
+        .selectExpr("id", "cast(id % 2 as int) as label", "cast(id as double) as x")
+        .write()
+        .option("parquet.block.row.count.limit", 50)
+        .parquet(manyFiles);
   }
 
   @BeforeEach
   void resetCounts() {
     CountingFileSystem.OPENED.clear();
     CountingFileSystem.CLOSED.set(0);
+    CountingFileSystem.OPEN_NOW.set(0);
+    CountingFileSystem.MOST_OPEN.set(0);
   }
 
   private static List<Row> read(String shuffle, String blockSize, int limit) {
+    return read(table, shuffle, blockSize, limit);
+  }
+
+  private static List<Row> read(String path, String shuffle, String blockSize, int limit) {
     var df = corgipile("shuffle", shuffle, "blockSize", blockSize, "partitions", "1", "seed", "3")
-        .load("counting://" + table);
+        .load("counting://" + path);
     return limit > 0 ? df.limit(limit).collectAsList() : df.collectAsList();
   }
 
@@ -150,6 +170,17 @@ class FileStreamsTest {
     assertThat(read(shuffle, "rowGroup", 10)).hasSize(10);
 
     assertThat(CountingFileSystem.OPENED).isNotEmpty();
+    assertThat(CountingFileSystem.CLOSED.get()).isEqualTo(CountingFileSystem.OPENED.size());
+  }
+
+  @Test
+  void aTaskKeepsABoundedNumberOfFilesOpen() {
+    // 32 files of 3 row groups each, read in a random order by one task: files are opened again after
+    // their stream closed, never more than the bound at once
+    assertThat(read(manyFiles, "corgipile", "rowGroup", 0)).hasSize(4000);
+
+    assertThat(CountingFileSystem.MOST_OPEN.get()).isEqualTo(BlockOpener.OPEN_STREAMS);
+    assertThat(CountingFileSystem.OPENED).hasSizeGreaterThan(2 * BlockOpener.OPEN_STREAMS);
     assertThat(CountingFileSystem.CLOSED.get()).isEqualTo(CountingFileSystem.OPENED.size());
   }
 }
