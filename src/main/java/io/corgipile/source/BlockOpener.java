@@ -40,28 +40,11 @@ final class BlockOpener implements Closeable {
   private final ScanSettings settings;
   private final ReaderMetrics metrics;
   private final Map<Integer, OpenFile> files = new HashMap<>();
-  /** The files whose stream is open, least recently read first. */
-  private final LinkedHashMap<Integer, OpenFile> streams = new LinkedHashMap<>(16, 0.75f, true);
+  /** The open streams by file, least recently read first. */
+  private final LinkedHashMap<Integer, SeekableInputStream> streams = new LinkedHashMap<>(16, 0.75f, true);
 
-  /** A file's handle and footer, and its stream once a block was read. */
-  private static final class OpenFile {
-    final HadoopInputFile input;
-    final ParquetMetadata footer;
-    SeekableInputStream stream;
-
-    OpenFile(HadoopInputFile input, ParquetMetadata footer) {
-      this.input = input;
-      this.footer = footer;
-    }
-
-    void close() throws IOException {
-      if (stream != null) {
-        SeekableInputStream s = stream;
-        stream = null;
-        s.close();
-      }
-    }
-  }
+  /** A file's handle and footer. */
+  private record OpenFile(HadoopInputFile input, ParquetMetadata footer) {}
 
   BlockOpener(BlockPlan plan, ScanSettings settings, ReaderMetrics metrics) {
     this.plan = plan;
@@ -93,8 +76,8 @@ final class BlockOpener implements Closeable {
     try {
       OpenFile file = open(block);
       // Parquet's record reader, where Spark falls back to it, opens the file itself.
-      SeekableInputStream stream = settings.vectorized() ? stream(block.file(), file) : null;
-      T opened = how.open(plan.files().get(block.file()), file.input, stream, footer(block), block.firstRow(),
+      SeekableInputStream stream = settings.vectorized() ? stream(block.file(), file.input()) : null;
+      T opened = how.open(plan.files().get(block.file()), file.input(), stream, footer(block), block.firstRow(),
           block.rows());
       metrics.blocksRead.incrementAndGet();
       metrics.bytesRead.addAndGet(block.compressedBytes());
@@ -114,7 +97,7 @@ final class BlockOpener implements Closeable {
 
   /** The file's footer reduced to the block's row group, as Spark's readers expect it. */
   private ParquetMetadata footer(Block block) throws IOException {
-    ParquetMetadata footer = open(block).footer;
+    ParquetMetadata footer = open(block).footer();
     List<BlockMetaData> groups = footer.getBlocks();
     if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()
         || groups.get(block.rowGroup()).getRowCount() != block.groupRows()) {
@@ -152,28 +135,29 @@ final class BlockOpener implements Closeable {
     return open;
   }
 
-  /** {@code file}'s stream, opened now unless it is open; the least recently read closes beyond the bound. */
-  private SeekableInputStream stream(int index, OpenFile file) throws IOException {
-    if (streams.get(index) == null) {
+  /** File {@code index}'s stream, opened now unless it is open; the least recently read closes beyond the bound. */
+  private SeekableInputStream stream(int index, HadoopInputFile input) throws IOException {
+    SeekableInputStream stream = streams.get(index);
+    if (stream == null) {
       if (streams.size() == OPEN_STREAMS) {
-        Iterator<OpenFile> oldest = streams.values().iterator();
-        OpenFile closing = oldest.next();
+        Iterator<SeekableInputStream> oldest = streams.values().iterator();
+        SeekableInputStream closing = oldest.next();
         oldest.remove();
         closing.close();
       }
-      file.stream = file.input.newStream();
-      streams.put(index, file);
+      stream = input.newStream();
+      streams.put(index, stream);
     }
-    return file.stream;
+    return stream;
   }
 
   /** Closes every file still open; the first failure is thrown once all are closed. */
   @Override
   public void close() throws IOException {
     IOException failure = null;
-    for (OpenFile file : streams.values()) {
+    for (SeekableInputStream stream : streams.values()) {
       try {
-        file.close();
+        stream.close();
       } catch (IOException e) {
         if (failure == null) {
           failure = e;
