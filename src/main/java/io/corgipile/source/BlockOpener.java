@@ -1,6 +1,7 @@
 package io.corgipile.source;
 
 import io.corgipile.spark.DataFile;
+import io.corgipile.spark.FileHandle;
 import io.corgipile.spark.RowGroupBatches;
 import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.RowGroupRows;
@@ -8,6 +9,7 @@ import io.corgipile.spark.ScanSettings;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -16,17 +18,16 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.io.SeekableInputStream;
 
 /**
  * Opens the blocks of one task: takes each file's footer from the {@link FooterCache} (reading it
  * when the executor has not read this version of the file yet), checks the file and row group are
  * the ones planned, counts what is read, and names the row group and file in any error. A file's
- * blocks are read through one stream, opened at its first block, one block at a time; at most
- * {@value #OPEN_STREAMS} files a task stay open (the least recently read closes first), as a task
- * reads blocks from all over a large table; closing the opener closes them all.
+ * blocks are read through one {@link FileHandle}, opened at its first block, one block at a time;
+ * at most {@value #OPEN_STREAMS} files a task stay open (the least recently read closes first), as
+ * a task reads blocks from all over a large table; closing the opener closes them all, and the
+ * Spark reader its blocks shared.
  */
 final class BlockOpener implements Closeable {
   /**
@@ -39,12 +40,10 @@ final class BlockOpener implements Closeable {
   private final RowGroupDecoder decoder;
   private final ScanSettings settings;
   private final ReaderMetrics metrics;
-  private final Map<Integer, OpenFile> files = new HashMap<>();
-  /** The open streams by file, least recently read first. */
-  private final LinkedHashMap<Integer, SeekableInputStream> streams = new LinkedHashMap<>(16, 0.75f, true);
-
-  /** A file's handle and footer. */
-  private record OpenFile(HadoopInputFile input, ParquetMetadata footer) {}
+  /** Every file this task has read, checked against the plan once. */
+  private final Map<Integer, FileHandle> files = new HashMap<>();
+  /** The files whose streams are open, least recently read first. */
+  private final LinkedHashMap<Integer, FileHandle> openFiles = new LinkedHashMap<>(16, 0.75f, true);
 
   BlockOpener(BlockPlan plan, ScanSettings settings, ReaderMetrics metrics) {
     this.plan = plan;
@@ -68,17 +67,18 @@ final class BlockOpener implements Closeable {
   /** How the decoder opens a block's rows as rows or as batches. */
   @FunctionalInterface
   private interface Open<T> {
-    T open(DataFile file, HadoopInputFile input, SeekableInputStream stream, ParquetMetadata footer, long firstRow,
-        long rows) throws IOException;
+    T open(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows) throws IOException;
   }
 
   private <T> T open(Block block, Open<T> how) throws IOException {
     try {
-      OpenFile file = open(block);
+      FileHandle file = file(block);
+      checkRowGroup(block, file);
       // Parquet's record reader, where Spark falls back to it, opens the file itself.
-      SeekableInputStream stream = settings.vectorized() ? stream(block.file(), file.input()) : null;
-      T opened = how.open(plan.files().get(block.file()), file.input(), stream, footer(block), block.firstRow(),
-          block.rows());
+      if (settings.vectorized()) {
+        keepOpen(block.file(), file);
+      }
+      T opened = how.open(plan.files().get(block.file()), file, block.rowGroup(), block.firstRow(), block.rows());
       metrics.blocksRead.incrementAndGet();
       metrics.bytesRead.addAndGet(block.compressedBytes());
       return opened;
@@ -95,20 +95,18 @@ final class BlockOpener implements Closeable {
     return new RowGroupReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
   }
 
-  /** The file's footer reduced to the block's row group, as Spark's readers expect it. */
-  private ParquetMetadata footer(Block block) throws IOException {
-    ParquetMetadata footer = open(block).footer();
-    List<BlockMetaData> groups = footer.getBlocks();
+  /** Checks the block's row group is the one planned. */
+  private static void checkRowGroup(Block block, FileHandle file) {
+    List<BlockMetaData> groups = file.footer().getBlocks();
     if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()
         || groups.get(block.rowGroup()).getRowCount() != block.groupRows()) {
       throw new CorgiPileReadException("the file changed since the scan was planned");
     }
-    return new ParquetMetadata(footer.getFileMetaData(), List.of(groups.get(block.rowGroup())));
   }
 
-  private OpenFile open(Block block) throws IOException {
-    OpenFile open = files.get(block.file());
-    if (open == null) {
+  private FileHandle file(Block block) throws IOException {
+    FileHandle handle = files.get(block.file());
+    if (handle == null) {
       DataFile file = plan.files().get(block.file());
       Path path = new Path(file.path());
       FileStatus status = path.getFileSystem(settings.hadoopConf()).getFileStatus(path);
@@ -123,41 +121,38 @@ final class BlockOpener implements Closeable {
             + Instant.ofEpochMilli(status.getModificationTime()) + ", at " + Instant.ofEpochMilli(file.modificationTime())
             + " when planned");
       }
-      HadoopInputFile input = HadoopInputFile.fromStatus(status, settings.hadoopConf());
       // Keyed by the file as it is now, which the checks above hold to the file as planned.
       FooterCache.Key key = new FooterCache.Key(file.path(), status.getLen(), status.getModificationTime());
-      open = new OpenFile(input, FooterCache.JVM.footer(key, () -> {
+      HadoopInputFile input = HadoopInputFile.fromStatus(status, settings.hadoopConf());
+      handle = new FileHandle(status, input, FooterCache.JVM.footer(key, () -> {
         metrics.footersRead.incrementAndGet();
         return BlockPlanner.readFooter(input);
-      }));
-      files.put(block.file(), open);
+      }), settings.hadoopConf());
+      files.put(block.file(), handle);
     }
-    return open;
+    return handle;
   }
 
-  /** File {@code index}'s stream, opened now unless it is open; the least recently read closes beyond the bound. */
-  private SeekableInputStream stream(int index, HadoopInputFile input) throws IOException {
-    SeekableInputStream stream = streams.get(index);
-    if (stream == null) {
-      if (streams.size() == OPEN_STREAMS) {
-        Iterator<SeekableInputStream> oldest = streams.values().iterator();
-        SeekableInputStream closing = oldest.next();
-        oldest.remove();
-        closing.close();
-      }
-      stream = input.newStream();
-      streams.put(index, stream);
+  /** Marks file {@code index} as read now; the least recently read closes beyond the bound. */
+  private void keepOpen(int index, FileHandle file) throws IOException {
+    openFiles.put(index, file);
+    if (openFiles.size() > OPEN_STREAMS) {
+      Iterator<FileHandle> oldest = openFiles.values().iterator();
+      FileHandle closing = oldest.next();
+      oldest.remove();
+      closing.close();
     }
-    return stream;
   }
 
-  /** Closes every file still open; the first failure is thrown once all are closed. */
+  /** Closes the shared Spark reader and every file still open; the first failure is thrown once all are closed. */
   @Override
   public void close() throws IOException {
     IOException failure = null;
-    for (SeekableInputStream stream : streams.values()) {
+    List<Closeable> closing = new ArrayList<>(openFiles.values());
+    closing.add(0, decoder);
+    for (Closeable c : closing) {
       try {
-        stream.close();
+        c.close();
       } catch (IOException e) {
         if (failure == null) {
           failure = e;
@@ -166,7 +161,7 @@ final class BlockOpener implements Closeable {
         }
       }
     }
-    streams.clear();
+    openFiles.clear();
     if (failure != null) {
       throw failure;
     }

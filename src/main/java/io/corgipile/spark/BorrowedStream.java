@@ -8,9 +8,9 @@ import org.apache.parquet.io.ParquetFileRange;
 import org.apache.parquet.io.SeekableInputStream;
 
 /**
- * A file's open stream lent to one reader of one block: the reader closes it when the block is
- * done, which leaves the stream open for the file's next block; its owner closes it. A task reads
- * many blocks of a file, parts of row groups especially, and opening the file for each costs a
+ * A file's open stream lent to a reader that closes what it is given (Parquet's reader of the file,
+ * Spark's reader initialized on it): its close leaves the stream open for the file's next block;
+ * its owner, the {@link FileHandle}, closes it. Opening the file for each block would cost a
  * file-system open (on the local file system, of the checksum file too) per block.
  */
 final class BorrowedStream extends SeekableInputStream {

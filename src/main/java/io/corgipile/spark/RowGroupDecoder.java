@@ -1,8 +1,10 @@
 package io.corgipile.spark;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.hadoop.mapred.FileSplit;
@@ -13,7 +15,7 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.MessageType;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -29,9 +31,10 @@ import scala.Option;
 /**
  * Decodes a task's row groups on an executor with Spark's own Parquet readers.
  *
- * <p>It opens one row group (or a range of its rows) at a time, on one thread at a time.
+ * <p>It opens one row group (or a range of its rows) at a time, on one thread at a time; closing it
+ * closes the Spark reader its blocks shared.
  */
-public final class RowGroupDecoder {
+public final class RowGroupDecoder implements Closeable {
   private final ScanSettings settings;
   // Looking up generated code costs about a millisecond, so one projection serves every row group;
   // a row group's rows are consumed before the next one opens.
@@ -39,6 +42,7 @@ public final class RowGroupDecoder {
   private final FixedWidthRowEncoder encoder;
   // A task attempt context copies the whole Hadoop configuration: once per task, not per row group.
   private final TaskAttemptContextImpl context;
+  private ReusedVectorizedReader reused;
 
   public RowGroupDecoder(ScanSettings settings) {
     this.settings = settings;
@@ -53,45 +57,62 @@ public final class RowGroupDecoder {
    * schema with Parquet's record reader, or its vectorized reader is not the one this was built for.
    */
   public static Optional<String> rowRangesUnsupported(ScanSettings settings) {
-    return settings.vectorized() ? RowRangeReaders.unsupported()
+    return settings.vectorized() ? ReusedVectorizedReader.unsupported()
         : Optional.of("Spark reads this schema with Parquet's record reader, which reads whole row groups");
   }
 
   /**
-   * Opens rows {@code [firstRow, firstRow + rows)} of one row group with Spark's vectorized reader;
-   * only for schemas it supports. Part of a row group needs the offset index of every column read.
-   *
-   * @param input the file
-   * @param stream the file's stream, opened once per task: the block's reader borrows it and leaves it open
-   * @param footer the file's footer, reduced to the one row group to read
+   * Opens rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file} with
+   * Spark's vectorized reader; only for schemas it supports. Part of a row group needs the offset
+   * index of every column read. The batches are read, or closed, before the next block opens: the
+   * blocks of a task share one Spark reader where they can.
    */
-  public RowGroupBatches openBatches(DataFile file, HadoopInputFile input, SeekableInputStream stream,
-      ParquetMetadata footer, long firstRow, long rows) throws IOException {
-    BlockMetaData block = footer.getBlocks().get(0);
+  public RowGroupBatches openBatches(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
+      throws IOException {
+    BlockMetaData block = handle.footer().getBlocks().get(rowGroup);
     if (firstRow < 0 || rows < 1 || firstRow + rows > block.getRowCount()) {
       throw new IllegalArgumentException("Cannot read rows [" + firstRow + ", " + (firstRow + rows)
           + ") of a row group of " + block.getRowCount() + " rows");
     }
-    FileMetaData meta = footer.getFileMetaData();
+    FileMetaData meta = handle.footer().getFileMetaData();
     RebaseDateTime.RebaseSpec datetimeRebase = settings.datetimeRebaseSpec(meta);
     RebaseDateTime.RebaseSpec int96Rebase = settings.int96RebaseSpec(meta);
+    ZoneId convertTz = convertTz(meta);
+    InternalRow partitionValues = partitionValues(file);
+    // What Spark's reader takes from the file it is initialized on, and so what every block it reads must share.
+    ReaderKey key = new ReaderKey(meta.getSchema(), meta.getCreatedBy(), datetimeRebase, int96Rebase, convertTz,
+        partitionValues);
     // Small blocks get small column vectors.
     int capacity = (int) Math.max(1, Math.min(settings.batchSize(), rows));
-    VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz(meta),
+    if (reused != null && !reused.accepts(key, capacity)) {
+      closeReused();
+    }
+    if (reused != null) {
+      return reused.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
+    }
+    VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz,
         datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
         int96Rebase.mode().toString(), int96Rebase.timeZone(),
         settings.offHeap() && TaskContext.get() != null, capacity);
     try {
-      reader.initialize(split(input, block), context, Option.apply(input), Option.apply(new BorrowedStream(stream)),
-          Option.apply(footer));
-      if (rows < block.getRowCount()) {
-        RowRangeReaders.narrow(reader, firstRow, rows, block.getRowCount());
-      }
-      reader.initBatch(settings.readPartitionSchema(), partitionValues(file));
+      reader.initialize(split(handle.input(), block), context, Option.apply(handle.input()),
+          Option.apply(new BorrowedStream(handle.stream())),
+          Option.apply(new ParquetMetadata(meta, List.of(block))));
+      reader.initBatch(settings.readPartitionSchema(), partitionValues);
       reader.enableReturningBatches();
+      if (ReusedVectorizedReader.unsupported().isEmpty()) {
+        reused = ReusedVectorizedReader.adopt(reader, key, capacity);
+        return reused.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
+      }
     } catch (IOException | InterruptedException | RuntimeException e) {
       reader.close();
       throw asIOException(e);
+    }
+    // Spark's reader reads the whole row group itself: parts were not planned (rowRangesUnsupported).
+    if (rows != block.getRowCount()) {
+      reader.close();
+      throw new IllegalStateException("Cannot read part of a Parquet row group: "
+          + ReusedVectorizedReader.unsupported().orElseThrow());
     }
     return new RowGroupBatches() {
       @Override
@@ -107,32 +128,50 @@ public final class RowGroupDecoder {
   }
 
   /**
-   * Opens rows {@code [firstRow, firstRow + rows)} of one row group with Spark's vectorized reader,
-   * or the whole row group with its record reader where Spark would fall back to it, and returns
-   * them in the read schema. {@code stream} is as for {@link #openBatches}, and unused (it may be
-   * null) where the record reader reads: that opens the file itself.
+   * Opens rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file} with
+   * Spark's vectorized reader, or the whole row group with its record reader where Spark would fall
+   * back to it (which opens the file itself), and returns them in the read schema.
    */
-  public RowGroupRows open(DataFile file, HadoopInputFile input, SeekableInputStream stream, ParquetMetadata footer,
-      long firstRow, long rows) throws IOException {
+  public RowGroupRows open(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
+      throws IOException {
     if (settings.vectorized()) {
-      return new BatchRows(openBatches(file, input, stream, footer, firstRow, rows), projection, encoder,
+      return new BatchRows(openBatches(file, handle, rowGroup, firstRow, rows), projection, encoder,
           settings.readSchema().size());
     }
-    if (firstRow != 0 || rows != footer.getBlocks().get(0).getRowCount()) {
+    BlockMetaData block = handle.footer().getBlocks().get(rowGroup);
+    if (firstRow != 0 || rows != block.getRowCount()) {
       throw new IllegalArgumentException("Cannot read part of a row group with Parquet's record reader, "
           + "which Spark uses for this schema: read whole row groups");
     }
-    FileMetaData meta = footer.getFileMetaData();
+    FileMetaData meta = handle.footer().getFileMetaData();
     ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(new ParquetReadSupport(
         Option.apply(convertTz(meta)), false, settings.datetimeRebaseSpec(meta), settings.int96RebaseSpec(meta)));
     try {
-      reader.initialize(split(input, footer.getBlocks().get(0)), context);
+      reader.initialize(split(handle.input(), block), context);
     } catch (IOException | InterruptedException | RuntimeException e) {
       reader.close();
       throw asIOException(e);
     }
     return new RecordRows(reader, partitionValues(file), projection);
   }
+
+  /** Closes the Spark reader the blocks shared, if one is open. */
+  @Override
+  public void close() throws IOException {
+    closeReused();
+  }
+
+  private void closeReused() throws IOException {
+    ReusedVectorizedReader closing = reused;
+    reused = null;
+    if (closing != null) {
+      closing.close();
+    }
+  }
+
+  /** What a Spark vectorized reader takes from the file it is initialized on. */
+  private record ReaderKey(MessageType fileSchema, String createdBy, RebaseDateTime.RebaseSpec datetimeRebase,
+      RebaseDateTime.RebaseSpec int96Rebase, ZoneId convertTz, InternalRow partitionValues) {}
 
   private FileSplit split(HadoopInputFile input, BlockMetaData block) {
     return new FileSplit(input.getPath(), block.getStartingPos(), block.getCompressedSize(), new String[0]);

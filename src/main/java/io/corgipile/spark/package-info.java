@@ -9,8 +9,9 @@
  * <p>Roles: {@link io.corgipile.spark.FileLister} lists files as {@code spark.read().parquet} does;
  * {@link io.corgipile.spark.ScanSettings} captures a scan's settings and broadcasts its Hadoop
  * configuration; {@link io.corgipile.spark.ParquetConversion} converts schemas and filters;
- * {@link io.corgipile.spark.RowGroupDecoder} decodes a row group, or a range of its rows
- * ({@code RowRangeReaders}), on an executor;
+ * {@link io.corgipile.spark.RowGroupDecoder} decodes a row group, or a range of its rows,
+ * of a {@link io.corgipile.spark.FileHandle} on an executor, block after block through one Spark
+ * reader ({@code ReusedVectorizedReader});
  * {@link io.corgipile.spark.UnsafeRows} holds the {@code UnsafeRow} byte layout, which
  * {@code FixedWidthRowEncoder}, {@link io.corgipile.spark.RowArenaBatch} and
  * {@link io.corgipile.spark.FeatureVector} read and write; {@link io.corgipile.spark.DatasetInternals}
