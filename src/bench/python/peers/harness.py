@@ -51,10 +51,11 @@ class Settings:
         self.work = Path(args.work)
 
 
-# A scan reads this many epochs: the first pays for warming up (JIT, worker pools, caches); the
-# report gives the median rows/s of the others, as one epoch's figure moves with the shared machine,
-# and they show whether epochs differ.
-SCAN_EPOCHS = 4
+# A scan reads this many epochs: the first ones pay for warming up (JIT, worker pools, caches; a JVM
+# reading the 1M table spent about a second of compiler CPU in each of its epochs 1 to 3, which take
+# under two seconds); the report gives the median rows/s of the second half, as one epoch's
+# figure moves with the shared machine, and they show whether epochs differ.
+SCAN_EPOCHS = 8
 
 
 class PeakMemory:

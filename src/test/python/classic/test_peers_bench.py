@@ -192,9 +192,10 @@ def test_the_report_gives_ratios_against_corgipile_the_goals_and_every_failure(t
                 "rows_per_second": rate, "setup_seconds": 0, "fingerprint": fingerprint, "exactly_once": "True",
                 "chunk_variance": 0.01, "test_accuracy": accuracy, "peak_pss_mib": 100, "cores": 2,
                 "library": loader, "description": f"{loader} as configured"}
-    # corgipile's rows/s once warm: the median of the epochs after the first (200), not the last (260)
-    epochs = [epoch("corgipile", "scan", 0, 100, "a"), epoch("corgipile", "scan", 1, 200, "b"),
-              epoch("corgipile", "scan", 2, 180, "b2"), epoch("corgipile", "scan", 3, 260, "b3"),
+    # corgipile's rows/s once warm: the median of the second half of its epochs (200), not of the epochs
+    # after the first (190), nor the last (210)
+    epochs = [epoch("corgipile", "scan", 0, 100, "a"), epoch("corgipile", "scan", 1, 140, "b"),
+              epoch("corgipile", "scan", 2, 190, "b2"), epoch("corgipile", "scan", 3, 210, "b3"),
               epoch("corgipile", "train", 0, 50, "a", 0.60), epoch("corgipile", "train", 1, 50, "b", 0.64),
               epoch("corgipile", "scan-retry", 0, 90, "a"), epoch("corgipile", "scan-retry", 1, 90, "b"),
               epoch("corgipile", "scan-retry", 2, 90, "b2"), epoch("corgipile", "scan-retry", 3, 90, "b3"),
