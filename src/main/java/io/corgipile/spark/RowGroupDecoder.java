@@ -101,8 +101,10 @@ public final class RowGroupDecoder implements Closeable {
       reader.initBatch(settings.readPartitionSchema(), partitionValues);
       reader.enableReturningBatches();
       if (ReusedVectorizedReader.unsupported().isEmpty()) {
-        reused = ReusedVectorizedReader.adopt(reader, key, capacity);
-        return reused.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
+        ReusedVectorizedReader adopted = ReusedVectorizedReader.adopt(reader, key, capacity);
+        RowGroupBatches batches = adopted.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
+        reused = adopted; // only once it read: a failure above closes the reader
+        return batches;
       }
     } catch (IOException | InterruptedException | RuntimeException e) {
       reader.close();
