@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Three rounds, each a scan (four epochs; rows/s: the median of the three after the first) of corgipile's
+# Three rounds, each a scan (the harness's SCAN_EPOCHS; rows/s as peers.report.warm_rate takes them) of corgipile's
 # one stream, the same with Spark's default byte bound on Arrow batches (64 MiB: a size check per row),
 # the PyTorch recipe, and Spark's own Parquet scan through the same mapInArrow, one after the other,
-# into repeats.csv. From the repository root, after scripts/bench peers installed .venv-peers.
+# into repeats.csv here, or the file given as the first argument. From the repository root, after
+# scripts/bench peers installed .venv-peers.
 set -euo pipefail
 T=target/bench-data/peers-higgs-1000000
 export CORGIPILE_JAR=$PWD/target/corgipile-spark_2.13-0.1.0-SNAPSHOT.jar
-out=results/peers-1m-scan/repeats/repeats.csv
+out=${1:-results/peers-1m-scan/repeats/repeats.csv}
 for round in 1 2 3; do
   for run in "corgipile" "corgipile bytes" "torch" "corgipile --parquet"; do
     set -- $run
