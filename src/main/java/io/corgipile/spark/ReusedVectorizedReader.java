@@ -22,8 +22,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * is a range of rows of one row group of any file read the same way ({@code key}: same file schema,
  * writer, rebase modes and partition values). Parquet reads only the pages that hold the range
  * (located by the offset index) and Spark's reader skips the other rows of those pages, as it does
- * when Parquet's column indexes filter rows. Initializing Spark's reader (requested schema parsed,
- * schemas converted, column vectors allocated) cost about as much as decoding a 2,500-row part.
+ * when Parquet's column indexes filter rows. Initializing Spark's reader for every block (requested
+ * schema parsed, schemas converted, column vectors allocated) cost about 0.4 ms a block, a fifth of
+ * what a 2,500-row part of the 1M peers table cost the thread that fills the buffers.
  *
  * <p>Spark keeps its row-group reader in a field of a package-private type, so this swaps it by
  * reflection for a proxy that returns the next block's pages, and moves the reader's row count on
