@@ -48,7 +48,7 @@ final class BlockOpener implements Closeable {
   BlockOpener(BlockPlan plan, ScanSettings settings, ReaderMetrics metrics) {
     this.plan = plan;
     this.settings = settings;
-    this.decoder = new RowGroupDecoder(settings);
+    this.decoder = new RowGroupDecoder(settings, metrics.readersOpened::incrementAndGet);
     this.metrics = metrics;
   }
 

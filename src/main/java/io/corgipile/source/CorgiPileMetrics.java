@@ -16,12 +16,13 @@ public final class CorgiPileMetrics {
   public static final String PEAK_BUFFER_BYTES = "peakBufferBytes";
   public static final String BUFFERS_FILLED_AHEAD = "buffersFilledAhead";
   public static final String FOOTERS_READ = "footersRead";
+  public static final String READERS_OPENED = "parquetReadersOpened";
 
   private CorgiPileMetrics() {}
 
   static CustomMetric[] supported() {
     return new CustomMetric[] {new BlocksRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes(),
-        new BuffersFilledAhead(), new FootersRead()};
+        new BuffersFilledAhead(), new FootersRead(), new ReadersOpened()};
   }
 
   static CustomTaskMetric[] values(ReaderMetrics m) {
@@ -31,7 +32,8 @@ public final class CorgiPileMetrics {
         value(ROWS_READ, m.rowsRead.get()),
         value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get()),
         value(BUFFERS_FILLED_AHEAD, m.buffersFilledAhead.get()),
-        value(FOOTERS_READ, m.footersRead.get())};
+        value(FOOTERS_READ, m.footersRead.get()),
+        value(READERS_OPENED, m.readersOpened.get())};
   }
 
   private static CustomTaskMetric value(String name, long value) {
@@ -113,6 +115,23 @@ public final class CorgiPileMetrics {
     @Override
     public String description() {
       return "footers read";
+    }
+  }
+
+  /**
+   * Spark Parquet readers tasks set up: one a task where its blocks are read alike (same file schema,
+   * writer and partition values), another at each change; one a row group where Spark reads the
+   * schema with Parquet's record reader.
+   */
+  public static final class ReadersOpened extends CustomSumMetric {
+    @Override
+    public String name() {
+      return READERS_OPENED;
+    }
+
+    @Override
+    public String description() {
+      return "Parquet readers opened";
     }
   }
 

@@ -13,6 +13,7 @@ final class ReaderMetrics {
   final AtomicLong peakBufferBytes = new AtomicLong();
   final AtomicLong buffersFilledAhead = new AtomicLong();
   final AtomicLong footersRead = new AtomicLong();
+  final AtomicLong readersOpened = new AtomicLong();
 
   void observeBufferBytes(long bytes) {
     peakBufferBytes.accumulateAndGet(bytes, Math::max);

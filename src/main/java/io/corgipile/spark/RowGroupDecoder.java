@@ -42,10 +42,14 @@ public final class RowGroupDecoder implements Closeable {
   private final FixedWidthRowEncoder encoder;
   // A task attempt context copies the whole Hadoop configuration: once per task, not per row group.
   private final TaskAttemptContextImpl context;
+  /** Told of every Spark reader set up. */
+  private final Runnable readerOpened;
   private ReusedVectorizedReader reused;
 
-  public RowGroupDecoder(ScanSettings settings) {
+  /** @param readerOpened told of every Spark reader the decoder sets up */
+  public RowGroupDecoder(ScanSettings settings, Runnable readerOpened) {
     this.settings = settings;
+    this.readerOpened = readerOpened;
     StructType readSchema = settings.readSchema();
     this.projection = UnsafeProjection.create(readSchema);
     this.encoder = FixedWidthRowEncoder.forSchema(readSchema, IntStream.range(0, readSchema.size()).toArray());
@@ -94,6 +98,7 @@ public final class RowGroupDecoder implements Closeable {
         datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
         int96Rebase.mode().toString(), int96Rebase.timeZone(),
         settings.offHeap() && TaskContext.get() != null, capacity);
+    readerOpened.run();
     try {
       reader.initialize(split(handle.input(), block), context, Option.apply(handle.input()),
           Option.apply(new BorrowedStream(handle.stream())),
@@ -148,6 +153,7 @@ public final class RowGroupDecoder implements Closeable {
     FileMetaData meta = handle.footer().getFileMetaData();
     ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(new ParquetReadSupport(
         Option.apply(convertTz(meta)), false, settings.datetimeRebaseSpec(meta), settings.int96RebaseSpec(meta)));
+    readerOpened.run();
     try {
       reader.initialize(split(handle.input(), block), context);
     } catch (IOException | InterruptedException | RuntimeException e) {

@@ -5,9 +5,11 @@ import static io.corgipile.source.TestTables.corgipile;
 import static io.corgipile.source.TestTables.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -42,5 +44,30 @@ class SharedReaderTest {
 
     assertThat(canonicalRows(read)).isEqualTo(canonicalRows(expected)).hasSize(6000);
     assertThat(read.where("p = 1 and y is not null").count()).isZero();
+  }
+
+  /** 3 files of 2 row groups cut into 5 parts each: 30 blocks, one Spark reader for a task. */
+  @Test
+  void aTaskSetsUpOneReaderForBlocksReadAlike() {
+    Dataset<Row> alike = corgipile("seed", "11", "blockSize", "100", "bufferSize", "2000", "partitions", "1")
+        .load(table + "/p=0");
+    alike.collectAsList();
+
+    Map<String, Long> metrics = TestTables.scanMetrics(alike);
+    assertThat(metrics.get(CorgiPileMetrics.BLOCKS_READ)).isEqualTo(30);
+    assertThat(metrics.get(CorgiPileMetrics.READERS_OPENED)).isEqualTo(1);
+  }
+
+  /** Blocks of the two partitions interleaved: a new reader at each change of partition, never one a block. */
+  @Test
+  void aTaskSetsUpAReaderAtEachChangeOfPartition() {
+    Dataset<Row> mixed = corgipile("seed", "11", "blockSize", "100", "bufferSize", "2000", "partitions", "1")
+        .schema(SCHEMA).load(table);
+    mixed.collectAsList();
+
+    Map<String, Long> metrics = TestTables.scanMetrics(mixed);
+    long readers = metrics.get(CorgiPileMetrics.READERS_OPENED);
+    assertThat(metrics.get(CorgiPileMetrics.BLOCKS_READ)).isEqualTo(60);
+    assertThat(readers).isGreaterThan(1).isLessThan(60);
   }
 }
