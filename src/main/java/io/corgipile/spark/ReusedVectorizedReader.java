@@ -56,14 +56,9 @@ final class ReusedVectorizedReader implements Closeable {
   /**
    * Takes over {@code reader}, initialized (and its batch) on a row group read as {@code key}
    * describes, with column vectors of {@code capacity} rows; Spark's own row-group reader is closed
-   * unread.
-   *
-   * @throws IllegalStateException when this Spark's reader cannot be fed blocks ({@link #unsupported})
+   * unread. Only where {@link #unsupported} is empty.
    */
   static ReusedVectorizedReader adopt(VectorizedParquetRecordReader reader, Object key, int capacity) {
-    unsupported().ifPresent(reason -> {
-      throw new IllegalStateException("Cannot read part of a Parquet row group: " + reason);
-    });
     try {
       Closeable own = (Closeable) INTERNALS.rowGroupReader.get(reader);
       ReusedVectorizedReader reused = new ReusedVectorizedReader(reader, key, capacity,

@@ -94,6 +94,11 @@ public final class RowGroupDecoder implements Closeable {
     if (reused != null) {
       return reused.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
     }
+    Optional<String> unshareable = ReusedVectorizedReader.unsupported();
+    // Spark's reader then reads whole row groups only, itself: parts were not planned (rowRangesUnsupported).
+    if (unshareable.isPresent() && rows != block.getRowCount()) {
+      throw new IllegalStateException("Cannot read part of a Parquet row group: " + unshareable.get());
+    }
     VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz,
         datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
         int96Rebase.mode().toString(), int96Rebase.timeZone(),
@@ -105,7 +110,7 @@ public final class RowGroupDecoder implements Closeable {
           Option.apply(new ParquetMetadata(meta, List.of(block))));
       reader.initBatch(settings.readPartitionSchema(), partitionValues);
       reader.enableReturningBatches();
-      if (ReusedVectorizedReader.unsupported().isEmpty()) {
+      if (unshareable.isEmpty()) {
         ReusedVectorizedReader adopted = ReusedVectorizedReader.adopt(reader, key, capacity);
         RowGroupBatches batches = adopted.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
         reused = adopted; // only once it read: a failure above closes the reader
@@ -114,12 +119,6 @@ public final class RowGroupDecoder implements Closeable {
     } catch (IOException | InterruptedException | RuntimeException e) {
       reader.close();
       throw asIOException(e);
-    }
-    // Spark's reader reads the whole row group itself: parts were not planned (rowRangesUnsupported).
-    if (rows != block.getRowCount()) {
-      reader.close();
-      throw new IllegalStateException("Cannot read part of a Parquet row group: "
-          + ReusedVectorizedReader.unsupported().orElseThrow());
     }
     return new RowGroupBatches() {
       @Override
