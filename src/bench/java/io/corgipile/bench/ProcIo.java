@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A process's I/O counters from {@code /proc/PID/io} (Linux): {@code rchar} counts every byte read
@@ -50,15 +50,20 @@ record ProcIo(long rchar, long readBytes, long writeBytes) {
     return new ProcIo(rchar, readBytes, writeBytes);
   }
 
-  /** The counters of one process. */
-  static ProcIo of(long pid) {
-    Path file = Path.of("/proc", Long.toString(pid), "io");
-    try {
-      return parse(Files.readString(file, StandardCharsets.US_ASCII), file.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read I/O counters from " + file + " (Linux only, and the process "
-          + "must be yours or you root)", e);
-    }
+  /** Reads the counters of one process. */
+  @FunctionalInterface
+  interface Reader {
+    ProcIo read(long pid) throws IOException;
+  }
+
+  /** The counters of one process, from {@code /proc/PID/io}. */
+  static ProcIo read(long pid) throws IOException {
+    Path file = file(pid);
+    return parse(Files.readString(file, StandardCharsets.US_ASCII), file.toString());
+  }
+
+  private static Path file(long pid) {
+    return Path.of("/proc", Long.toString(pid), "io");
   }
 
   /**
@@ -66,15 +71,31 @@ record ProcIo(long rchar, long readBytes, long writeBytes) {
    * JVM's once waited for). In local mode Spark's driver and executors are this JVM.
    */
   static ProcIo ofTree() {
-    ProcIo sum = of(ProcessHandle.current().pid());
-    for (ProcessHandle child : ProcessHandle.current().descendants().toList()) {
+    return ofTree(ProcessHandle.current().pid(),
+        ProcessHandle.current().descendants().map(ProcessHandle::pid).toList(), ProcIo::read);
+  }
+
+  /**
+   * {@code self}'s counters plus those of {@code descendants}. A descendant can end between the
+   * listing and the read: its file is then gone ({@code ENOENT}) or refuses the read while the
+   * process exits ({@code ESRCH}, "No such process"). Either way its counters go to its parent once
+   * it is waited for, so it is left out, whatever the error; only {@code self} must be readable.
+   *
+   * @throws UncheckedIOException when {@code self}'s counters cannot be read
+   */
+  static ProcIo ofTree(long self, List<Long> descendants, Reader reader) {
+    ProcIo sum;
+    try {
+      sum = reader.read(self);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read I/O counters from " + file(self) + " (Linux only, and the "
+          + "process must be yours or you root)", e);
+    }
+    for (long child : descendants) {
       try {
-        sum = sum.plus(of(child.pid()));
-      } catch (UncheckedIOException e) {
-        if (!(e.getCause() instanceof NoSuchFileException)) {
-          throw e;
-        }
-        // it exited between listing and reading: its counters went to its parent
+        sum = sum.plus(reader.read(child));
+      } catch (IOException e) {
+        // it ended between listing and reading
       }
     }
     return sum;

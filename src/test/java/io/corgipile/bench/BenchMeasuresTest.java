@@ -3,8 +3,11 @@ package io.corgipile.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +52,23 @@ class BenchMeasuresTest {
     ProcIo io = ProcIo.ofTree();
     assertThat(io.rchar()).isPositive();
     assertThat(io.readBytes()).isNotNegative();
+  }
+
+  /** A child that ends between listing and reading (issue 39: ESRCH on a busy machine) is left out. */
+  @Test
+  void procIoOfTreeLeavesOutDescendantsThatEndWhileRead() {
+    ProcIo.Reader reader = pid -> switch ((int) pid) {
+      case 1 -> new ProcIo(100, 10, 1);
+      case 2 -> throw new IOException("No such process");
+      case 3 -> throw new NoSuchFileException("/proc/3/io");
+      default -> new ProcIo(5, 5, 5);
+    };
+    assertThat(ProcIo.ofTree(1, List.of(2L, 3L, 4L), reader)).isEqualTo(new ProcIo(105, 15, 6));
+    assertThatThrownBy(() -> ProcIo.ofTree(2, List.of(1L), reader))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessage("Cannot read I/O counters from /proc/2/io (Linux only, and the process must be yours or you "
+            + "root)")
+        .hasRootCauseMessage("No such process");
   }
 
   @Test
