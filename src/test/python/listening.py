@@ -14,7 +14,8 @@ def _children(pid: int) -> list:
         try:
             with open(f"/proc/{pid}/task/{task}/children") as f:
                 children += [int(c) for c in f.read().split()]
-        except FileNotFoundError:  # the thread ended meanwhile; the process goes on (a JVM's often do)
+        except (FileNotFoundError, ProcessLookupError):  # the thread ended meanwhile (ENOENT, or ESRCH while
+            # it exits); the process goes on (a JVM's often do)
             continue
     return children
 
@@ -25,7 +26,7 @@ def _tree(pid: int) -> list:
         p = todo.pop()
         try:
             todo += _children(p)
-        except FileNotFoundError:  # the process exited meanwhile
+        except (FileNotFoundError, ProcessLookupError):  # the process exited meanwhile
             continue
         pids.append(p)
     return pids
@@ -48,7 +49,7 @@ def _sockets(pid: int) -> list:
         for fd in os.listdir(f"/proc/{pid}/fd"):
             try:
                 target = os.readlink(f"/proc/{pid}/fd/{fd}")
-            except FileNotFoundError:
+            except (FileNotFoundError, ProcessLookupError):
                 continue
             if target.startswith("socket:["):
                 inodes.add(target[len("socket:["):-1])
@@ -60,7 +61,7 @@ def _sockets(pid: int) -> list:
                     if fields[3] == LISTEN and fields[9] in inodes:
                         found.append((pid, *address(fields[1])))
         return found
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # exited meanwhile (ENOENT, or ESRCH while it exits)
         return []
 
 

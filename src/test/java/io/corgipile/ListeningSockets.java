@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -65,13 +67,29 @@ public final class ListeningSockets {
     private final ScheduledExecutorService poller =
         Executors.newSingleThreadScheduledExecutor();
 
+    /** The first failure of a poll: a scheduled task that throws is never run again, so it is kept for {@link #seen}. */
+    private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
+
     public Watch(Supplier<Stream<ProcessHandle>> processes) {
-      poller.scheduleWithFixedDelay(() -> seen.addAll(of(processes.get())), 0, 200,
-          TimeUnit.MILLISECONDS);
+      poller.scheduleWithFixedDelay(() -> {
+        try {
+          seen.addAll(of(processes.get()));
+        } catch (RuntimeException e) {
+          failure.compareAndSet(null, e);
+          throw e;
+        }
+      }, 0, 200, TimeUnit.MILLISECONDS);
     }
 
-    /** Every socket seen so far. */
+    /**
+     * Every socket seen so far.
+     *
+     * @throws IllegalStateException when a poll failed, so the watch stopped
+     */
     public Set<Socket> seen() {
+      if (failure.get() != null) {
+        throw new IllegalStateException("Cannot tell the sockets seen: polling stopped", failure.get());
+      }
       return Set.copyOf(seen);
     }
 
@@ -108,11 +126,22 @@ public final class ListeningSockets {
       listening.values().forEach(addresses -> addresses.forEach(
           a -> sockets.add(new Socket(pid, abbreviate(command), address(a), port(a)))));
       return sockets;
-    } catch (NoSuchFileException e) {
-      return List.of(); // exited
     } catch (IOException e) {
+      if (endedWhileRead(e)) {
+        return List.of();
+      }
       throw new UncheckedIOException("Cannot list the sockets of process " + pid, e);
     }
+  }
+
+  /**
+   * Whether a read of {@code /proc/<pid>} failed because the process ended meanwhile: its files are
+   * gone ({@code ENOENT}) or refuse reads while it exits ({@code ESRCH}, which Java reports only by
+   * its text). A {@link Watch} polls processes that come and go; one such read must not stop it.
+   */
+  static boolean endedWhileRead(IOException e) {
+    String reason = e instanceof FileSystemException fs ? fs.getReason() : e.getMessage();
+    return e instanceof NoSuchFileException || "No such process".equals(reason);
   }
 
   private static Set<String> socketInodes(Path fds) throws IOException {
@@ -124,7 +153,10 @@ public final class ListeningSockets {
           if (target.startsWith("socket:[")) {
             inodes.add(target.substring("socket:[".length(), target.length() - 1));
           }
-        } catch (NoSuchFileException e) {
+        } catch (IOException e) {
+          if (!endedWhileRead(e)) {
+            throw e;
+          }
           // closed while listing
         }
       }

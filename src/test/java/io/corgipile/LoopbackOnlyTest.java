@@ -2,10 +2,17 @@ package io.corgipile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,6 +45,39 @@ class LoopbackOnlyTest {
               + any.getLocalPort()));
       assertThat(sockets).filteredOn(s -> s.port() == loopback.getLocalPort()).singleElement()
           .satisfies(s -> assertThat(s.loopback()).isTrue());
+    }
+  }
+
+  /** Issue 39: a process that ends while its /proc files are read has no sockets; other errors are errors. */
+  @Test
+  void aReadOfAProcessThatEndedMeanwhileIsNoError() {
+    assertThat(ListeningSockets.endedWhileRead(new NoSuchFileException("/proc/9/net/tcp"))).isTrue();
+    assertThat(ListeningSockets.endedWhileRead(new IOException("No such process"))).isTrue();
+    assertThat(ListeningSockets.endedWhileRead(new FileSystemException("/proc/9/fd", null, "No such process")))
+        .isTrue();
+    assertThat(ListeningSockets.endedWhileRead(new AccessDeniedException("/proc/9/fd"))).isFalse();
+    assertThat(ListeningSockets.endedWhileRead(new IOException("Input/output error"))).isFalse();
+  }
+
+  /** Processes that start and end while a watch polls them (as executors do) never stop it. */
+  @Test
+  void aWatchOfProcessesThatComeAndGoKeepsPolling() throws Exception {
+    List<Process> started = new CopyOnWriteArrayList<>();
+    try (ListeningSockets.Watch watch = new ListeningSockets.Watch(() -> {
+      try {
+        started.add(new ProcessBuilder("true").start());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return started.stream().map(Process::toHandle);
+    })) {
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      while (System.nanoTime() < until) {
+        watch.seen(); // throws once a poll failed
+        Thread.sleep(100);
+      }
+      assertThat(started).as("polls").hasSizeGreaterThan(3);
+      assertThat(watch.seen()).isEmpty();
     }
   }
 
