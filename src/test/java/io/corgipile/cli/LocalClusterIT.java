@@ -32,9 +32,10 @@ class LocalClusterIT {
 
   @Test
   void theTrainingJobRunsOnATwoWorkerCluster() throws Exception {
+    int[] ports = freePorts(2);
     Map<String, String> env = Map.of("CORGIPILE_CLUSTER_DIR", dir.resolve("cluster").toString(),
-        "CORGIPILE_MASTER_PORT", Integer.toString(freePort()), "CORGIPILE_MASTER_WEBUI_PORT",
-        Integer.toString(freePort()), "CORGIPILE_WORKER_MEMORY", "1g");
+        "CORGIPILE_MASTER_PORT", Integer.toString(ports[0]), "CORGIPILE_MASTER_WEBUI_PORT",
+        Integer.toString(ports[1]), "CORGIPILE_WORKER_MEMORY", "1g");
     String master = "spark://127.0.0.1:" + env.get("CORGIPILE_MASTER_PORT");
     Path train = dir.resolve("train");
     Path test = dir.resolve("test");
@@ -106,9 +107,22 @@ class LocalClusterIT {
     return Processes.run(env, 3, List.of("scripts/local-cluster", command));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+  /** Distinct free ports: each socket stays bound until all are picked, so no port comes twice. */
+  private static int[] freePorts(int count) throws IOException {
+    ServerSocket[] sockets = new ServerSocket[count];
+    try {
+      int[] ports = new int[count];
+      for (int i = 0; i < count; i++) {
+        sockets[i] = new ServerSocket(0);
+        ports[i] = sockets[i].getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket socket : sockets) {
+        if (socket != null) {
+          socket.close();
+        }
+      }
     }
   }
 }
