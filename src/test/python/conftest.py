@@ -29,6 +29,18 @@ def jar() -> str:
     return jars[0]
 
 
+@pytest.fixture(scope="session")
+def wheel() -> str:
+    """The wheel scripts/python-tests built around the jar under test, else target's only one."""
+    if os.environ.get("CORGIPILE_WHEEL"):
+        return os.environ["CORGIPILE_WHEEL"]
+    wheels = glob.glob(os.path.join(REPO, "target", "python", "dist", "corgipile-*.whl"))
+    if len(wheels) != 1:
+        raise RuntimeError(f"Cannot find the wheel to test: expected one target/python/dist/corgipile-*.whl,"
+                           f" found {len(wheels)}; run scripts/build-wheel")
+    return wheels[0]
+
+
 def _points(n: int, seed: int):
     rnd = random.Random(seed)
     return [(rnd.gauss(0, 1), rnd.gauss(0, 1), rnd.gauss(0, 1)) for _ in range(n)]
