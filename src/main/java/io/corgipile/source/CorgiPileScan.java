@@ -2,15 +2,14 @@ package io.corgipile.source;
 
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SyncInterval;
-import io.corgipile.spark.DataFile;
 import io.corgipile.spark.FileListing;
 import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
@@ -35,15 +34,15 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private final ReadConf conf;
   private final ScanSettings settings;
   private final TaskMemory memory;
+  private final ScanWarnings warnings;
   private final String id = UUID.randomUUID().toString();
   private BlockPlan plan;
   private FillLayout layout;
-  /** What {@link BufferBudget} says of {@code auto}'s cap, logged once per scan. */
+  /** What {@link BufferBudget} says of {@code auto}'s cap. */
   private Optional<String> capWarning;
-  private boolean warned;
 
   CorgiPileScan(SparkSession session, FileListing listing, StructType readSchema, Filter[] pushedFilters,
-      ReadConf conf, ScanSettings settings, TaskMemory memory) {
+      ReadConf conf, ScanSettings settings, TaskMemory memory, ScanWarnings warnings) {
     this.session = session;
     this.listing = listing;
     this.readSchema = readSchema;
@@ -51,6 +50,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     this.conf = conf;
     this.settings = settings;
     this.memory = memory;
+    this.warnings = warnings;
   }
 
   @Override
@@ -64,20 +64,25 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
         + (pushedFilters.length == 0 ? "" : ", pushedFilters=" + Arrays.toString(pushedFilters));
   }
 
+  /** The blocks, planned from the footers on first use. */
   synchronized BlockPlan plan() {
     if (plan == null) {
-      BlockPlan rowGroups = BlockPlanner.plan(settings, listing.files(), pushedFilters);
-      plan = switch (conf.blockSize().kind()) {
-        case ROW_GROUP -> rowGroups;
-        case ROWS -> {
-          RowGroupDecoder.rowRangesUnsupported(settings).ifPresent(why -> LOG.warn(
-              "corgipile: blockSize={} reads whole row groups: {}", conf.blockSize(), why));
-          yield BlockPlanner.cut(settings, rowGroups, conf.blockSize().rows());
-        }
-        case AUTO -> autoCut(rowGroups);
-      };
+      plan = planBlocks();
     }
     return plan;
+  }
+
+  private BlockPlan planBlocks() {
+    BlockPlan rowGroups = BlockPlanner.plan(settings, listing.files(), pushedFilters);
+    return switch (conf.blockSize().kind()) {
+      case ROW_GROUP -> rowGroups;
+      case ROWS -> {
+        RowGroupDecoder.rowRangesUnsupported(settings).ifPresent(why -> warnings.once(LOG, "blockSize",
+            "corgipile: blockSize=" + conf.blockSize() + " reads whole row groups: " + why));
+        yield BlockPlanner.cut(settings, rowGroups, conf.blockSize().rows());
+      }
+      case AUTO -> autoCut(rowGroups);
+    };
   }
 
   /**
@@ -178,12 +183,16 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return CorgiPileMetrics.supported();
   }
 
-  /** Spark asks for the batch several times per query; say each warning once per scan. */
-  private synchronized void warnOnce(BlockPlan p, FillLayout l) {
-    if (!warned) {
-      warned = true;
-      capWarning.ifPresent(LOG::warn);
-      warnIfBufferHoldsFewerThanTwoBlocks(p, l);
+  /** Spark asks for the batch several times per query, and plans a scan per query: each warning once per table. */
+  private void warnOnce(BlockPlan p, FillLayout l) {
+    capWarning.ifPresent(message -> warnings.once(LOG, "bufferCap", message));
+    if (bufferHoldsFewerThanTwoBlocks(p, l)) {
+      warnings.once(LOG, "fewerThanTwoBlocks", String.format(Locale.ROOT, "corgipile: the tuple buffer of %s "
+              + "(bufferSize=%s) holds about %,d rows per partition, fewer than two blocks of about %,d rows, so the "
+              + "order is little better than shuffle=block: set a larger bufferSize, or write smaller row groups "
+              + "(parquet.block.size) or pages (parquet.page.row.count.limit), which blockSize cuts row groups at",
+          warnings.table(), conf.bufferSize(), l.typicalBufferRows(p),
+          Math.round((double) p.totalRows() / p.blocks().size())));
     }
   }
 
@@ -193,23 +202,13 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
    * and blocks, with row sizes estimated from the footers where the buffer size depends on them; a
    * partition smaller than two blocks is not the buffer's fault.
    */
-  private void warnIfBufferHoldsFewerThanTwoBlocks(BlockPlan p, FillLayout l) {
+  private boolean bufferHoldsFewerThanTwoBlocks(BlockPlan p, FillLayout l) {
     int partitions = l.partitions();
     if (conf.shuffle() != ShuffleMode.CORGIPILE || p.blocks().size() <= partitions) {
-      return;
+      return false;
     }
     long rows = p.totalRows();
     double blockRows = (double) rows / p.blocks().size();
-    long bufferRows = l.typicalBufferRows(p);
-    if (bufferRows < Math.min(2 * blockRows, rows / partitions)) {
-      LOG.warn("corgipile: the tuple buffer (bufferSize={}) holds about {} rows per partition, fewer than two "
-              + "blocks of about {} rows, so the tuple-level shuffle cannot mix blocks and the order is little "
-              + "better than shuffle=block. Write smaller row groups (Spark's parquet.block.size write option, "
-              + "in bytes) or pages with an offset index (parquet.page.row.count.limit), which blockSize cuts "
-              + "row groups at, or set a larger bufferSize. Files: {}",
-          conf.bufferSize(), bufferRows, (long) blockRows,
-          listing.files().stream().limit(3).map(DataFile::path).collect(Collectors.joining(", "))
-              + (listing.files().size() > 3 ? ", ..." : ""));
-    }
+    return l.typicalBufferRows(p) < Math.min(2 * blockRows, rows / partitions);
   }
 }

@@ -27,16 +27,18 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
   private final FileListing listing;
   private final Map<String, String> options;
   private final ReadConf conf;
+  private final ScanWarnings warnings;
   private StructType requiredSchema;
   private Filter[] pushed = new Filter[0];
 
   CorgiPileScanBuilder(SparkSession session, FileListing listing, StructType schema, Map<String, String> options,
-      ReadConf conf) {
+      ReadConf conf, ScanWarnings warnings) {
     this.session = session;
     this.listing = listing;
     this.requiredSchema = schema;
     this.options = options;
     this.conf = conf;
+    this.warnings = warnings;
   }
 
   @Override
@@ -71,6 +73,6 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
   /** The scan, its buffers held to {@code memory}. */
   CorgiPileScan build(TaskMemory memory) {
     ScanSettings settings = new ScanSettings(session, options, listing.partitionSchema(), requiredSchema);
-    return new CorgiPileScan(session, listing, settings.readSchema(), pushed, conf, settings, memory);
+    return new CorgiPileScan(session, listing, settings.readSchema(), pushed, conf, settings, memory, warnings);
   }
 }

@@ -19,11 +19,13 @@ final class CorgiPileTable implements SupportsRead {
   private final SparkSession session;
   private final String name;
   private final FileListing listing;
+  private final ScanWarnings warnings;
 
   CorgiPileTable(SparkSession session, String name, FileListing listing) {
     this.session = session;
     this.name = name;
     this.listing = listing;
+    this.warnings = new ScanWarnings(name);
   }
 
   @Override
@@ -56,6 +58,7 @@ final class CorgiPileTable implements SupportsRead {
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
     Map<String, String> sessionConf = CollectionConverters.asJava(session.conf().getAll());
     ReadConf conf = ReadConf.from(options, sessionConf);
-    return new CorgiPileScanBuilder(session, listing, listing.schema(), CorgiPileSource.fileOptions(options), conf);
+    return new CorgiPileScanBuilder(session, listing, listing.schema(), CorgiPileSource.fileOptions(options), conf,
+        warnings);
   }
 }

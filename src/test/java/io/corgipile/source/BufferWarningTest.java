@@ -41,6 +41,20 @@ class BufferWarningTest {
         .contains("parquet.block.size").contains("larger bufferSize").contains(table);
   }
 
+  /** Issue 39: a fit runs several queries over one DataFrame, each planning a scan; the advice comes once. */
+  @Test
+  void warnsOncePerLoadNotPerQuery() {
+    var df = corgipile("partitions", "1", "bufferSize", "10%").load(table);
+    df.collectAsList();
+    df.count();
+    df.select("x").collectAsList();
+    assertThat(log.messages(Level.WARN)).hasSize(1);
+    assertThat(log.messages(Level.WARN).get(0)).hasLineCount(1).hasSizeLessThan(500);
+
+    corgipile("partitions", "1", "bufferSize", "10%").load(table).count(); // another load: said again
+    assertThat(log.messages(Level.WARN)).hasSize(2);
+  }
+
   @Test
   void warnsForAByteBudgetTooSmallForTwoRowGroups() {
     corgipile("partitions", "1", "bufferSize", "8k").load(table).collectAsList();
