@@ -85,7 +85,8 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
     if (listing.files().isEmpty()) {
       throw noFiles(paths);
     }
-    table = new CorgiPileTable(session, "corgipile " + String.join(", ", paths), listing);
+    table = new CorgiPileTable(session, "corgipile " + String.join(", ", paths), listing,
+        options.asCaseSensitiveMap());
     return table;
   }
 

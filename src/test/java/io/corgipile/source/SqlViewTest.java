@@ -11,7 +11,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The source from Spark SQL: {@code CREATE TEMPORARY VIEW ... USING corgipile OPTIONS (...)}. */
+/**
+ * The source from Spark SQL: {@code CREATE TEMPORARY VIEW ... USING corgipile OPTIONS (...)}, and a
+ * table of the session catalog, {@code CREATE TABLE ... USING corgipile}.
+ */
 class SqlViewTest {
   private static String sorted;
 
@@ -24,6 +27,7 @@ class SqlViewTest {
   void dropViews() {
     spark().sql("DROP VIEW IF EXISTS t");
     spark().sql("DROP VIEW IF EXISTS u");
+    spark().sql("DROP TABLE IF EXISTS c");
   }
 
   @Test
@@ -65,5 +69,17 @@ class SqlViewTest {
     assertThatThrownBy(() -> spark().sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + missing
         + "')").collect())
         .hasMessageContaining(missing.toString());
+  }
+
+  /**
+   * A scan of a catalog table reads with the table's OPTIONS: Spark passes them (beside its owner,
+   * location, comment and TBLPROPERTIES) to the load, not to the scan.
+   */
+  @Test
+  void aCatalogTableReadsWithItsOptionsAndProperties() {
+    spark().sql("CREATE TABLE c USING corgipile OPTIONS (bufferSize '10%', seed '5', partitions '2') LOCATION '"
+        + sorted + "' COMMENT 'label-sorted' TBLPROPERTIES ('team'='ml')");
+    assertThat(TestTables.orderByPartition(spark().table("c"), "id")).isEqualTo(TestTables.orderByPartition(
+        TestTables.corgipile("bufferSize", "10%", "seed", "5", "partitions", "2").load(sorted), "id"));
   }
 }
