@@ -30,6 +30,20 @@ def test_unknown_shuffle_mode_of_the_source(spark, tmp_path, binary_df):
         spark.read.format("corgipile").option("shuffle", "sideways").load(str(tmp_path / "table")).count()
 
 
+def _one_line(error) -> str:
+    text = str(error.value)
+    assert "\n" not in text, text[:2000]
+    return text
+
+
+def test_a_misspelled_option_names_the_option_meant(spark, tmp_path, binary_df):
+    binary_df.select("label", "x0").write.parquet(str(tmp_path / "table"))
+    with pytest.raises(IllegalArgumentException) as error:
+        spark.read.format("corgipile").option("bufferSzie", "10%").load(str(tmp_path / "table"))
+    assert _one_line(error).startswith(
+        "Cannot load corgipile table: unknown option 'bufferSzie' (did you mean 'bufferSize'?); ")
+
+
 def test_training_error_message(spark):
     """An error of fit itself (hinge is binary) comes back with its message, not a py4j trace."""
     df = spark.createDataFrame([(0.0, 1.0), (2.0, 2.0)], ["label", "x"])

@@ -34,9 +34,7 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
   public static final String SHORT_NAME = "corgipile";
 
   /** This source's own options and the paths, lower-cased: Spark's option maps ignore case. */
-  private static final Set<String> OWN_OPTIONS = Stream.of(
-          ReadOptions.SHUFFLE, ReadOptions.BUFFER_SIZE, ReadOptions.SEED, ReadOptions.EPOCH,
-          ReadOptions.PARTITIONS, ReadOptions.BLOCK_ASSIGNMENT, ReadOptions.PREFETCH, "path", "paths")
+  private static final Set<String> OWN_OPTIONS = Stream.concat(ReadOptions.ALL.stream(), Stream.of("path", "paths"))
       .map(o -> o.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
 
   private CorgiPileTable table;
@@ -68,8 +66,10 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
 
   private CorgiPileTable load(CaseInsensitiveStringMap options, StructType userSchema) {
     SparkSession session = SparkSession.active();
-    // Fail at load(), not at the first action, on a bad option value.
-    ReadConf.from(options, CollectionConverters.asJava(session.conf().getAll()));
+    Map<String, String> sessionConf = CollectionConverters.asJava(session.conf().getAll());
+    // Fail at load(), not at the first action, on an unknown option or a bad value.
+    UnknownOptions.check(UnknownOptions.readerOptions(options.asCaseSensitiveMap()), sessionConf.keySet());
+    ReadConf.from(options, sessionConf);
     List<String> paths = paths(options);
     FileListing listing;
     try {

@@ -1,5 +1,7 @@
 package io.corgipile.source;
 
+import java.util.List;
+
 /**
  * Names and defaults of the {@code corgipile} source's options. Each option can also be set for a
  * whole session as {@code spark.datasource.corgipile.<name>}; an option on the reader wins.
@@ -81,4 +83,8 @@ public final class ReadOptions {
   /** {@code true}: fill the next buffer on a background thread while the current one is emitted. */
   public static final String PREFETCH = "prefetch";
   public static final boolean PREFETCH_DEFAULT = true;
+
+  /** Every option above, as users spell it. */
+  public static final List<String> ALL =
+      List.of(SHUFFLE, BUFFER_SIZE, BLOCK_SIZE, SEED, EPOCH, PARTITIONS, BLOCK_ASSIGNMENT, PREFETCH);
 }

@@ -212,6 +212,46 @@ class ReadErrorsTest {
         .hasMessageContaining(allowed);
   }
 
+  /** Spark's readers ignore options they do not know; this source names the one it does not and the closest. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "bufferSzie|bufferSize",
+      "buffer|bufferSize",
+      "Shufle|shuffle",
+      "mergeSchem|mergeSchema",
+      "header|"})
+  void anUnknownOptionIsNamedWithTheClosestKnownOne(String option, String closest) {
+    assertThatThrownBy(() -> corgipile(option, "10%").load(good))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Cannot load corgipile table: unknown option '" + option + "'"
+            + (closest == null ? "" : " (did you mean '" + closest + "'?)")
+            + "; the source's options are shuffle, bufferSize, blockSize, seed, epoch, partitions, "
+            + "blockAssignment, prefetch, and Spark's own Parquet options (such as mergeSchema) and Hadoop settings "
+            + "(names with a dot) pass on to Spark's reader");
+  }
+
+  @Test
+  void knownOptionsOfSparkAndHadoopPassInAnyCase() {
+    assertThat(corgipile("BUFFERSIZE", "50%", "mergeschema", "false", "pathGlobFilter", "*.parquet",
+        "recursiveFileLookup", "true", "datetimeRebaseMode", "CORRECTED", "ignoreCorruptFiles", "false",
+        ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, "true").load(good).count()).isEqualTo(2000);
+  }
+
+  @Test
+  void anUnknownSessionSettingIsNamed() {
+    spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + "buffersize", "5%");
+    try {
+      assertThatThrownBy(() -> corgipile().load(good))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Cannot load corgipile table: the session configuration has spark.datasource.corgipile."
+              + "buffersize, which is no option (did you mean 'spark.datasource.corgipile.bufferSize'?); the "
+              + "source's options are shuffle, bufferSize, blockSize, seed, epoch, partitions, blockAssignment, "
+              + "prefetch");
+    } finally {
+      spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "buffersize");
+    }
+  }
+
   @Test
   void badSessionConfigurationIsNamedByItsKey() {
     spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + "shuffle", "sideways");

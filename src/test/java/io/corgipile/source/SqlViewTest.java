@@ -71,9 +71,18 @@ class SqlViewTest {
         .hasMessageContaining(missing.toString());
   }
 
+  @Test
+  void aViewWithAMisspelledOptionNamesIt() {
+    assertThatThrownBy(() -> spark().sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + sorted
+        + "', bufferSzie '10%')").collect())
+        .hasMessageStartingWith("Cannot load corgipile table: unknown option 'bufferSzie' (did you mean "
+            + "'bufferSize'?)");
+  }
+
   /**
-   * A scan of a catalog table reads with the table's OPTIONS: Spark passes them (beside its owner,
-   * location, comment and TBLPROPERTIES) to the load, not to the scan.
+   * A catalog table's properties (owner, location, comment, TBLPROPERTIES) reach the source beside
+   * its OPTIONS; only the options are held to the source's names, and a scan of the table reads with
+   * them (Spark passes them to the load, not to the scan).
    */
   @Test
   void aCatalogTableReadsWithItsOptionsAndProperties() {
@@ -81,5 +90,10 @@ class SqlViewTest {
         + sorted + "' COMMENT 'label-sorted' TBLPROPERTIES ('team'='ml')");
     assertThat(TestTables.orderByPartition(spark().table("c"), "id")).isEqualTo(TestTables.orderByPartition(
         TestTables.corgipile("bufferSize", "10%", "seed", "5", "partitions", "2").load(sorted), "id"));
+    spark().sql("DROP TABLE c");
+
+    assertThatThrownBy(() -> spark().sql("CREATE TABLE c USING corgipile OPTIONS (bufferSzie '10%') LOCATION '"
+        + sorted + "'"))
+        .hasMessageStartingWith("Cannot load corgipile table: unknown option 'bufferSzie'");
   }
 }
