@@ -4,7 +4,7 @@ what the Connect server of Spark 4.2 does not give a client, failing in Python w
 import re
 
 import pytest
-from pyspark.errors import IllegalArgumentException
+from pyspark.errors import AnalysisException, IllegalArgumentException
 from pyspark.ml import Pipeline, PipelineModel
 from pyspark.ml.feature import VectorAssembler
 from pyspark.ml.linalg import Vectors
@@ -125,3 +125,22 @@ def test_lasso_bad_param_value_fails_at_fit_with_the_java_message(table):
     with pytest.raises(IllegalArgumentException, match=re.escape(
             f"Cannot set param scheduler of {lasso.uid} to 'greedy': allowed values are priority+dependency,")):
         lasso.fit(table)
+
+
+def test_first_mistakes_arrive_as_one_line(spark, tmp_path):
+    """The server converts Spark's own errors and the source's by their class, as for classic sessions.
+    The message is the first line; Spark's Connect server appends its stack trace after a blank line
+    (spark.sql.connect.serverStacktrace.enabled), and passes option names lower-cased."""
+    with pytest.raises(AnalysisException) as missing:
+        spark.read.format("corgipile").load(str(tmp_path / "nope")).schema
+    assert str(missing.value).splitlines()[0].startswith("[PATH_NOT_FOUND] Path does not exist: ")
+    with pytest.raises(IllegalArgumentException) as typo:
+        spark.read.format("corgipile").option("bufferSzie", "10%").load(str(tmp_path / "nope")).schema
+    assert str(typo.value).splitlines()[0].startswith(
+        "Cannot load corgipile table: unknown option 'bufferszie' (did you mean 'bufferSize'?); ")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "part-0.parquet").write_bytes(b"PAR1 not really PAR1")
+    with pytest.raises(AnalysisException) as damaged:
+        spark.read.format("corgipile").load(str(tmp_path / "bad")).schema
+    assert str(damaged.value).splitlines()[0].startswith(
+        f"Cannot load corgipile table: cannot read file:{tmp_path}/bad/part-0.parquet: ")

@@ -74,7 +74,7 @@ final class LassoSolver {
   }
 
   private FeatureMoments moments(JavaRDD<ColumnBlock> blocks) {
-    List<FeatureMoments> parts = SGDOptimizer.failingOnData(() -> blocks.map(ColumnBlock::moments).collect());
+    List<FeatureMoments> parts = blocks.map(ColumnBlock::moments).collect();
     int numFeatures = -1;
     for (FeatureMoments m : parts) {
       if (m.rows() == 0) {
@@ -365,9 +365,9 @@ final class LassoSolver {
     /** The rows' sums for {@code features} and {@code pairs} of them over the residuals with the pending updates applied. */
     private CandidateSums sums(int[] features, int[] pairs) {
       JavaRDD<double[]> next = advance();
-      List<CandidateSums> parts = SGDOptimizer.failingOnData(() -> blocks
+      List<CandidateSums> parts = blocks
           .zipPartitions(next, (b, r) -> List.of(CandidateSums.of(b.next(), r.next(), features, pairs)).iterator())
-          .collect());
+          .collect();
       release();
       return CandidateSums.total(parts, features.length);
     }

@@ -82,6 +82,10 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
    */
   @Override
   public SGDClassificationModel train(Dataset<?> dataset) {
+    return FitFailures.reportingDataErrors(() -> trainModel(dataset));
+  }
+
+  private SGDClassificationModel trainModel(Dataset<?> dataset) {
     String name = SGDTask.CLASSIFICATION.estimatorName();
     boolean hinge = !getLoss().equals(SUPPORTED_LOSSES.get(0));
     if (hinge && getFamily().equals(FAMILY_MULTINOMIAL)) {

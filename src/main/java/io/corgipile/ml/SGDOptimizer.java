@@ -9,9 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Supplier;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -113,7 +111,7 @@ final class SGDOptimizer {
   private FeatureScaling featureScaling(JavaRDD<InternalRow> rows, SparkContext sc) {
     readEpochZero(sc, "feature summary (standardization)");
     long began = System.nanoTime();
-    FeatureScaling scaling = failingOnData(() -> FeatureSummary.scaling(rows, config, directBytes));
+    FeatureScaling scaling = FeatureSummary.scaling(rows, config, directBytes);
     LOG.info(String.format(Locale.ROOT, "%s: features summarized for standardization in %.2f s (%s)",
         config.task().estimatorName(), (System.nanoTime() - began) / 1e9,
         scaling == null ? "no row of positive weight" : scaling.centered() ? "scaled and centered" : "scaled"));
@@ -134,8 +132,7 @@ final class SGDOptimizer {
   private SGDConfig calibrated(JavaRDD<InternalRow> rows, SparkContext sc, FeatureScaling scaling) {
     readEpochZero(sc, "step size calibration");
     long began = System.nanoTime();
-    StepCalibration.Choice choice = StepCalibration.choose(failingOnData(() -> StepCalibration.sample(rows)), config,
-        scaling);
+    StepCalibration.Choice choice = StepCalibration.choose(StepCalibration.sample(rows), config, scaling);
     LOG.info(String.format(Locale.ROOT, "%s: stepSize %s chosen on %,d rows of partition 0 in %.2f s (objective"
         + " after one pass per step: %s)", config.task().estimatorName(), choice.stepSize(), choice.sampleRows(),
         (System.nanoTime() - began) / 1e9, choice.describe()));
@@ -170,8 +167,7 @@ final class SGDOptimizer {
             + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
         StartingModel from = model;
         int roundNumber = roundsSoFar++;
-        RoundJob.Result merged = failingOnData(
-            () -> job.run(rows, jsc, meter, from, thisEpoch, roundNumber, partitionsAverage));
+        RoundJob.Result merged = job.run(rows, jsc, meter, from, thisEpoch, roundNumber, partitionsAverage);
         totals.add(merged);
         if (merged.coefficients() != null) {
           // with one round, the mean as it is, as syncInterval=epoch always gave
@@ -204,29 +200,6 @@ final class SGDOptimizer {
     }
     int last = history.objectives.size() - 1;
     return LinearFit.trained(history.coefficients.get(last), history.intercepts.get(last), history.summary());
-  }
-
-  /** Runs a job, turning an executor's complaint about the data into the driver's own exception. */
-  static <T> T failingOnData(Supplier<T> job) {
-    try {
-      return job.get();
-    } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
-      InvalidTrainingDataException data = dataProblem(e);
-      if (data != null) {
-        throw data;
-      }
-      throw e;
-    }
-  }
-
-  /** An executor's complaint about the data as the driver's own exception, or null for any other failure. */
-  private static InvalidTrainingDataException dataProblem(Exception failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof InvalidTrainingDataException data) {
-        return new InvalidTrainingDataException(data.getMessage(), failure);
-      }
-    }
-    return null;
   }
 
   /** What the rounds of one epoch add up to. */

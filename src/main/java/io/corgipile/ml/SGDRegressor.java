@@ -69,6 +69,10 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
 
   @Override
   public SGDRegressionModel train(Dataset<?> dataset) {
+    return FitFailures.reportingDataErrors(() -> trainModel(dataset));
+  }
+
+  private SGDRegressionModel trainModel(Dataset<?> dataset) {
     SGDConfig config = SGDConfig.of(this, SGDTask.REGRESSION, getFeaturesCol(), getLabelCol(), 0,
         LossFunction.named(getLoss(), getEpsilon()));
     return new SGDRegressionModel(uid(), new SGDOptimizer(config).optimize(dataset));

@@ -122,7 +122,8 @@ public class ScheduledLasso extends Predictor<Vector, ScheduledLasso, ScheduledL
 
   @Override
   public ScheduledLassoModel train(Dataset<?> dataset) {
-    LassoSolver.Result result = new LassoSolver(this, getLabelCol(), getFeaturesCol()).fit(dataset);
+    LassoSolver.Result result = FitFailures.reportingDataErrors(
+        () -> new LassoSolver(this, getLabelCol(), getFeaturesCol()).fit(dataset));
     return new ScheduledLassoModel(uid(), Vectors.dense(result.coefficients()), result.intercept(), result.summary());
   }
 

@@ -64,10 +64,17 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
         + (pushedFilters.length == 0 ? "" : ", pushedFilters=" + Arrays.toString(pushedFilters));
   }
 
-  /** The blocks, planned from the footers on first use. */
+  /**
+   * The blocks, planned from the footers on first use. A file that cannot be read fails the query
+   * here, on the driver, as Spark's own {@code AnalysisException}.
+   */
   synchronized BlockPlan plan() {
     if (plan == null) {
-      plan = planBlocks();
+      try {
+        plan = planBlocks();
+      } catch (CorgiPileReadException e) {
+        throw CorgiPileAnalysisException.raise(e);
+      }
     }
     return plan;
   }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Table;
@@ -36,6 +37,11 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
   /** This source's own options and the paths, lower-cased: Spark's option maps ignore case. */
   private static final Set<String> OWN_OPTIONS = Stream.concat(ReadOptions.ALL.stream(), Stream.of("path", "paths"))
       .map(o -> o.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+
+  /** Spark's error conditions that listing can end in. */
+  private static final String PATH_NOT_FOUND = "PATH_NOT_FOUND";
+  private static final String UNABLE_TO_INFER_SCHEMA = "UNABLE_TO_INFER_SCHEMA";
+  private static final String FAILED_READ_FILE = "FAILED_READ_FILE";
 
   private CorgiPileTable table;
 
@@ -74,16 +80,19 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
     FileListing listing;
     try {
       listing = FileLister.listFiles(session, paths, fileOptions(options), userSchema);
-    } catch (Exception e) {
-      // Scala throws AnalysisException and SparkException, checked to javac, without declaring them.
-      if (e instanceof AnalysisException) {
-        throw translate((AnalysisException) e, paths);
+    } catch (Exception e) { // Scala throws AnalysisException and SparkException, checked to javac, undeclared
+      if (!(e instanceof AnalysisException spark)) {
+        throw CorgiPileAnalysisException.raise(cannotList(e, paths), e);
       }
-      throw new CorgiPileReadException("Cannot load corgipile table from " + paths + ": "
-          + BlockPlanner.message(e), e);
+      switch (String.valueOf(spark.getCondition())) {
+        case PATH_NOT_FOUND -> throw e; // as format("parquet") reports it, naming the path
+        case UNABLE_TO_INFER_SCHEMA -> throw CorgiPileAnalysisException.raise(noFiles(paths), spark);
+        default -> throw CorgiPileAnalysisException.raise("Cannot load corgipile table from " + paths + ": "
+            + firstLine(spark), spark);
+      }
     }
     if (listing.files().isEmpty()) {
-      throw noFiles(paths);
+      throw CorgiPileAnalysisException.raise(noFiles(paths), null);
     }
     table = new CorgiPileTable(session, "corgipile " + String.join(", ", paths), listing,
         options.asCaseSensitiveMap());
@@ -121,20 +130,31 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
     return paths;
   }
 
-  private static RuntimeException translate(AnalysisException e, List<String> paths) {
-    String condition = e.getCondition() == null ? "" : e.getCondition();
-    if (condition.equals("PATH_NOT_FOUND")) {
-      String path = e.getMessageParameters().getOrDefault("path", paths.toString());
-      return new CorgiPileReadException("Cannot load corgipile table: path does not exist: " + path, e);
+  /**
+   * Why listing failed, in a line: Spark's schema inference reads footers in a job, whose failure
+   * wraps the task's error and its stack trace in its message; the file and the root cause are
+   * what matter.
+   */
+  private static String cannotList(Exception e, List<String> paths) {
+    Throwable root = e;
+    String file = null;
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (file == null && t instanceof SparkThrowable st && st.getCondition() != null
+          && st.getCondition().startsWith(FAILED_READ_FILE)) {
+        file = st.getMessageParameters().get("path");
+      }
+      root = t;
     }
-    if (condition.equals("UNABLE_TO_INFER_SCHEMA")) {
-      return noFiles(paths);
-    }
-    return new CorgiPileReadException("Cannot load corgipile table from " + paths + ": " + e.getMessage(), e);
+    return file != null ? "Cannot load corgipile table: cannot read " + file + ": " + firstLine(root)
+        : "Cannot load corgipile table from " + paths + ": " + firstLine(root);
   }
 
-  private static CorgiPileReadException noFiles(List<String> paths) {
-    return new CorgiPileReadException("Cannot load corgipile table: no Parquet files found in " + paths
-        + " (files and directories whose names start with '_' or '.' are skipped)");
+  private static String firstLine(Throwable e) {
+    return BlockPlanner.message(e).lines().findFirst().orElse("");
+  }
+
+  private static String noFiles(List<String> paths) {
+    return "Cannot load corgipile table: no Parquet files found in " + paths
+        + " (files and directories whose names start with '_' or '.' are skipped)";
   }
 }

@@ -46,11 +46,13 @@ class ChangedDataTest {
     };
     sc.addSparkListener(afterTwoJobs);
     String messages = "";
+    Exception failure = null;
     try {
       new SGDClassifier().setSeed(1).setMaxIter(40).setTol(0).setSyncInterval("epoch").setStepSize(0.01)
           .setFeaturesCols(new String[] {"x"})
           .fit(TestTables.corgipile("partitions", "2").load(table));
     } catch (Exception e) { // Spark rethrows SparkException, a checked exception, undeclared
+      failure = e;
       for (Throwable c = e; c != null; c = c.getCause()) {
         messages += c.getMessage() + "\n";
       }
@@ -58,6 +60,9 @@ class ChangedDataTest {
       sc.removeSparkListener(afterTwoJobs);
     }
     assertThat(messages).as("the fit failed").isNotEmpty().contains(file.toUri().getPath());
+    // the driver's own one-line report of what the task found, not Spark's job failure with its trace
+    assertThat(failure).isInstanceOf(CorgiPileAnalysisException.class);
+    assertThat(failure.getMessage()).hasLineCount(1).contains(file.toUri().getPath());
     switch (change) {
       case "deleted" -> assertThat(messages).containsPattern("(does not exist|FileNotFound)");
       case "truncated" -> assertThat(messages).contains("the file changed since the scan was planned: it is");
