@@ -5,10 +5,10 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * Where {@link TrainingJob} writes the model or the metrics, on any Hadoop file system: checked
@@ -26,16 +26,33 @@ final class OutputPath {
   private final FileSystem fs;
   private final boolean overwrite;
 
-  OutputPath(SparkSession spark, String what, String location, boolean overwrite) {
+  OutputPath(Configuration conf, String what, String location, boolean overwrite) {
     this.what = what;
     this.target = new Path(location);
     this.overwrite = overwrite;
     try {
-      FileSystem fs = target.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      FileSystem fs = target.getFileSystem(conf);
       // no .crc files beside a local metrics file: they are Hadoop's, not the user's
       this.fs = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the " + what + " to " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Where the arguments ask for the model and the metrics to be written, each null unless asked for. */
+  record Outputs(OutputPath model, OutputPath metrics) {
+    static Outputs of(TrainArguments args, Configuration conf) {
+      return new Outputs(args.model() == null ? null : new OutputPath(conf, "model", args.model(), args.overwrite()),
+          args.metrics() == null ? null : new OutputPath(conf, "metrics", args.metrics(), args.overwrite()));
+    }
+
+    /** @throws UsageException when one exists and may not be replaced */
+    void checkWritable() throws IOException {
+      for (OutputPath output : new OutputPath[] {model, metrics}) {
+        if (output != null) {
+          output.checkWritable();
+        }
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 package io.corgipile.cli;
 
 import io.corgipile.ml.SGDTrainingSummary;
+import io.corgipile.spark.SubmittedHadoopConf;
 import java.io.PrintStream;
 import java.util.function.Supplier;
 import org.apache.logging.log4j.Level;
@@ -38,7 +39,8 @@ public final class Train {
   }
 
   /**
-   * Runs the job; the session is asked for only once the arguments are valid.
+   * Runs the job; the session is asked for only once the arguments and the data and paths they name
+   * pass the checks that need no Spark ({@link Preflight}).
    *
    * @return the exit status
    */
@@ -49,6 +51,7 @@ public final class Train {
     }
     try {
       TrainArguments parsed = TrainArguments.parse(args);
+      Preflight.check(parsed, SubmittedHadoopConf.read());
       // the progress line per epoch is this job's contract, whatever the log configuration says
       Configurator.setLevel(SGDTrainingSummary.PROGRESS_LOGGER, Level.INFO);
       TrainingMetrics metrics = new TrainingJob(session.get(), parsed).run();

@@ -21,13 +21,10 @@ import org.apache.spark.ml.evaluation.BinaryClassificationEvaluator;
 import org.apache.spark.ml.evaluation.MulticlassClassificationEvaluator;
 import org.apache.spark.ml.evaluation.RegressionEvaluator;
 import org.apache.spark.ml.feature.VectorAssembler;
-import org.apache.spark.ml.linalg.SQLDataTypes;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
 import scala.Option;
 
@@ -51,15 +48,8 @@ final class TrainingJob {
 
   /** Trains, evaluates and writes; returns the metrics it wrote (or would write, without --metrics). */
   TrainingMetrics run() throws Exception {
-    OutputPath modelOutput = args.model() == null ? null
-        : new OutputPath(spark, "model", args.model(), args.overwrite());
-    OutputPath metricsOutput = args.metrics() == null ? null
-        : new OutputPath(spark, "metrics", args.metrics(), args.overwrite());
-    for (OutputPath output : new OutputPath[] {modelOutput, metricsOutput}) { // before hours of training, not after
-      if (output != null) {
-        output.checkWritable();
-      }
-    }
+    // Preflight checked them before Spark started; writing checks again, as one may appear meanwhile
+    OutputPath.Outputs outputs = OutputPath.Outputs.of(args, spark.sparkContext().hadoopConfiguration());
     Dataset<Row> train = read();
     Pipeline pipeline = new Pipeline().setStages(stages(train.schema()));
     long start = System.nanoTime();
@@ -74,12 +64,12 @@ final class TrainingJob {
     TrainingMetrics metrics = new TrainingMetrics(args.input(), args.task().optionValue(), args.label(),
         args.features(), settings(fitted), training,
         args.test() == null ? null : evaluate(model, fitted, train.rdd().getNumPartitions()), null);
-    if (modelOutput != null) {
+    if (outputs.model() != null) {
       metrics = metrics.withModel(args.model());
-      modelOutput.write(path -> model.write().save(path));
+      outputs.model().write(path -> model.write().save(path));
     }
-    if (metricsOutput != null) {
-      metricsOutput.writeText(metrics.json());
+    if (outputs.metrics() != null) {
+      outputs.metrics().writeText(metrics.json());
     }
     return metrics;
   }
@@ -106,26 +96,10 @@ final class TrainingJob {
    */
   private PipelineStage[] stages(StructType schema) {
     List<String> columns = Arrays.asList(schema.fieldNames());
-    if (!columns.contains(args.label())) {
-      throw new UsageException("Cannot use --label '" + args.label() + "': " + args.input() + " has no such column;"
-          + " its columns are " + String.join(", ", columns));
-    }
-    for (String feature : args.features()) {
-      if (!columns.contains(feature)) {
-        throw new UsageException("Cannot use --features: " + args.input() + " has no column '" + feature
-            + "'; its columns are " + String.join(", ", columns));
-      }
-    }
-    DataType first = schema.apply(args.features().get(0)).dataType();
-    if (args.features().size() == 1 && first.equals(SQLDataTypes.VectorType())) {
+    InputColumns input = InputColumns.of(args.input(), schema);
+    input.check(args.label(), args.features());
+    if (input.isOneVector(args.features())) {
       return new PipelineStage[] {estimator(args.features().get(0), null)};
-    }
-    for (String feature : args.features()) {
-      DataType type = schema.apply(feature).dataType();
-      if (!(type instanceof NumericType)) {
-        throw new UsageException("Cannot use --features: column '" + feature + "' is " + type.simpleString()
-            + "; features are numeric columns or one vector column");
-      }
     }
     String[] numeric = args.features().toArray(new String[0]);
     if (args.task() == Task.LASSO) {

@@ -71,10 +71,16 @@ class SparkSubmitIT {
     assertThat(bad.status()).as(bad.output()).isEqualTo(2);
     assertThat(bad.output()).contains("Cannot use --epochs '0': expected an integer >= 1");
 
-    Finished failed = submit("--master", "local[1]", "--input", dir.resolve("absent").toString(), "--features",
+    Finished absent = submit("--master", "local[1]", "--input", dir.resolve("absent").toString(), "--features",
         "f1");
+    assertThat(absent.status()).as(absent.output()).isEqualTo(2);
+    assertThat(absent.output()).contains("Cannot use --input " + dir.resolve("absent") + ": no such file or folder");
+
+    // a real feature as the label of a classifier: training itself fails
+    Finished failed = submit("--master", "local[1]", "--input", train.toString(), "--features", "f1", "--label",
+        "f2", "--epochs", "1");
     assertThat(failed.status()).as(failed.output()).isEqualTo(1);
-    assertThat(failed.output()).contains("Cannot train: ", "absent");
+    assertThat(failed.output()).contains("Cannot train: Cannot train SGDClassifier: a row has label ");
 
     Finished help = submit("--", "--help");
     assertThat(help.status()).isZero();

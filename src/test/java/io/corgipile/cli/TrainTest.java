@@ -52,6 +52,11 @@ class TrainTest {
     throw new AssertionError("the job asked for a Spark session");
   };
 
+  /** A session asked for once every check that needs no Spark passed. */
+  private static final Supplier<SparkSession> SPARK_WOULD_START = () -> {
+    throw new IllegalStateException("Spark would start here");
+  };
+
   @TempDir
   static Path data;
   @TempDir
@@ -200,7 +205,7 @@ class TrainTest {
     Files.writeString(metrics, "earlier");
     String[] args = {"--input", train, "--features", FEATURES, "--epochs", "1", "--metrics", metrics.toString()};
 
-    Result refused = train(args);
+    Result refused = run(NO_SESSION, args); // refused before Spark starts
     assertThat(refused.status()).isEqualTo(2);
     assertThat(refused.err()).startsWith("Cannot write the metrics to " + metrics
         + ": it exists; pass --overwrite to replace it");
@@ -526,32 +531,61 @@ class TrainTest {
     assertThat(r.out()).isEmpty();
   }
 
+  /** Issue 39: the columns come from a data file's footer and the partition folders, before Spark starts. */
   @Test
-  void columnsTheInputLacksAreBadArguments() {
+  void columnsTheInputLacksAreBadArgumentsBeforeSparkStarts() {
     String columns = "its columns are id, label, " + String.join(", ", HiggsShapedData.featureNames());
-    assertThat(train("--input", train, "--features", FEATURES, "--label", "target"))
+    assertThat(run(NO_SESSION, "--input", train, "--features", FEATURES, "--label", "target"))
         .isEqualTo(new Result(2, "", "Cannot use --label 'target': " + train + " has no such column; " + columns
             + "\nRun with --help for the arguments.\n"));
-    assertThat(train("--input", train, "--features", "f1,f99"))
+    assertThat(run(NO_SESSION, "--input", train, "--features", "f1,f99"))
         .isEqualTo(new Result(2, "", "Cannot use --features: " + train + " has no column 'f99'; " + columns
             + "\nRun with --help for the arguments.\n"));
+
+    // partition folders' keys are columns too; hidden files and Spark's markers are no data
+    String partitioned = data.resolve("partitioned").toString();
+    SharedSpark.get().range(10).selectExpr("cast(id % 2 as double) as label", "cast(id as double) as x",
+        "id % 2 as day").write().partitionBy("day").parquet(partitioned);
+    assertThat(run(NO_SESSION, "--input", partitioned, "--features", "x,day,nope").err())
+        .startsWith("Cannot use --features: " + partitioned + " has no column 'nope'; its columns are label, x, day\n");
   }
 
   @Test
-  void aNonNumericFeatureIsABadArgument() {
+  void aNonNumericFeatureIsABadArgumentBeforeSparkStarts() {
     String strings = data.resolve("strings").toString();
     SharedSpark.get().range(10).selectExpr("cast(id as string) as name", "0.0 as label").write().parquet(strings);
 
-    assertThat(train("--input", strings, "--features", "name").err()).startsWith("Cannot use --features: column"
-        + " 'name' is string; features are numeric columns or one vector column\n");
+    assertThat(run(NO_SESSION, "--input", strings, "--features", "name").err()).startsWith("Cannot use --features:"
+        + " column 'name' is string; features are numeric columns or one vector column\n");
+  }
+
+  @Test
+  void inputAndTestThatDoNotExistOrHoldNoDataAreBadArgumentsBeforeSparkStarts() throws IOException {
+    String missing = out.resolve("nothing-here").toString();
+    assertThat(run(NO_SESSION, "--input", missing, "--features", "f1"))
+        .isEqualTo(new Result(2, "", "Cannot use --input " + missing + ": no such file or folder"
+            + "\nRun with --help for the arguments.\n"));
+    assertThat(run(NO_SESSION, "--input", train, "--features", "f1", "--test", missing).err())
+        .startsWith("Cannot use --test " + missing + ": no such file or folder\n");
+    // globs match as Spark's do: these pass, and Spark would start next
+    assertThat(run(SPARK_WOULD_START, "--input", data.resolve("train/*.parquet").toString(), "--features", "f1",
+        "--test", data.resolve("t?st").toString(), "--model", out.resolve("m").toString()))
+        .isEqualTo(new Result(1, "", "Cannot train: Spark would start here\n"));
+
+    Path empty = Files.createDirectories(out.resolve("empty"));
+    Files.writeString(empty.resolve("_SUCCESS"), "");
+    Files.writeString(empty.resolve(".part-0.parquet.crc"), "");
+    assertThat(run(NO_SESSION, "--input", empty.toString(), "--features", "f1").err()).startsWith("Cannot use"
+        + " --input " + empty + ": it holds no data files (names that start with '_' or '.' are skipped)\n");
+
+    Path notParquet = Files.createDirectories(out.resolve("csv"));
+    Files.writeString(notParquet.resolve("data.csv"), "a,b\n1,2\n");
+    assertThat(run(NO_SESSION, "--input", notParquet.toString(), "--features", "a").err()).startsWith("Cannot use"
+        + " --input " + notParquet + ": file:" + notParquet.resolve("data.csv") + " is no Parquet file Spark can read (");
   }
 
   @Test
   void failuresExitWithStatus1AndTheCause() throws IOException {
-    Result missing = train("--input", out.resolve("nothing-here").toString(), "--features", "f1");
-    assertThat(missing.status()).isEqualTo(1);
-    assertThat(missing.err()).startsWith("Cannot train: ").contains("nothing-here");
-
     // labels 0, 0.5, 1, 1.5, 2: the estimator's own error, with the value
     String labels = data.resolve("labels").toString();
     SharedSpark.get().range(100).selectExpr("cast(id % 5 as double) / 2 as label", "cast(id as double) as x")
@@ -575,7 +609,8 @@ class TrainTest {
   void writesNothingWhenWritingFails() throws IOException {
     Path target = out.resolve("model");
     Files.writeString(target, "previous");
-    OutputPath output = new OutputPath(SharedSpark.get(), "model", target.toString(), true);
+    OutputPath output = new OutputPath(SharedSpark.get().sparkContext().hadoopConfiguration(), "model",
+        target.toString(), true);
 
     List<String> written = new ArrayList<>();
     assertThatThrownBy(() -> output.write(path -> {
