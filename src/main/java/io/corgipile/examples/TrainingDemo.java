@@ -69,17 +69,26 @@ public final class TrainingDemo {
   }
 
   private static void write(SparkSession spark, long rows, String sorted, String shuffled, String test) {
-    System.out.printf("Writing %,d training rows (sorted by label, and a shuffled copy) and a test set under %s ...%n",
-        rows, Path.of(sorted).getParent());
+    long testRows = Math.max(10_000, rows / 5);
+    System.out.printf(Locale.ROOT, "Writing the data under %s (once: later runs reuse it):%n", Path.of(sorted).getParent());
     Dataset<Row> train = HiggsShapedData.generate(spark, rows, 1, PARTITIONS);
     // about 500 row groups, so a 10% buffer holds about 25 per partition
     long rowsPerGroup = Math.max(100, rows / 500);
-    train.orderBy(col("label"), col("id")).write().mode("overwrite")
-        .option("parquet.block.row.count.limit", rowsPerGroup).parquet(sorted);
-    train.orderBy(rand(7)).write().mode("overwrite")
-        .option("parquet.block.row.count.limit", rowsPerGroup).parquet(shuffled);
-    HiggsShapedData.generate(spark, Math.max(10_000, rows / 5), 2, PARTITIONS).write().mode("overwrite")
-        .parquet(test);
+    step(String.format(Locale.ROOT, "%,d training rows sorted by label", rows), () -> train.orderBy(col("label"),
+        col("id")).write().mode("overwrite").option("parquet.block.row.count.limit", rowsPerGroup).parquet(sorted));
+    step("the same rows fully shuffled", () -> train.orderBy(rand(7)).write().mode("overwrite")
+        .option("parquet.block.row.count.limit", rowsPerGroup).parquet(shuffled));
+    step(String.format(Locale.ROOT, "%,d test rows", testRows), () -> HiggsShapedData.generate(spark, testRows, 2,
+        PARTITIONS).write().mode("overwrite").parquet(test));
+  }
+
+  /** Runs one long step between a line that says what it does and the seconds it took. */
+  private static void step(String what, Runnable step) {
+    System.out.printf("  %s ...", what);
+    System.out.flush();
+    long start = System.nanoTime();
+    step.run();
+    System.out.printf(Locale.ROOT, " %.0f s%n", (System.nanoTime() - start) / 1e9);
   }
 
   private static void run(Dataset<Row> train, String input, String schedule, String scheduleLabel, Dataset<Row> test) {
