@@ -123,8 +123,8 @@ class ReadmeTablesTest {
     Map<String, Object> options = new TreeMap<>();
     for (Field f : fields.values()) {
       String name = f.getName();
-      if (name.endsWith("_DEFAULT") || name.endsWith("_DEFAULT_DESCRIPTION") || name.endsWith("_LOCAL_PROPERTY")
-          || name.equals("SESSION_CONF_PREFIX")) {
+      if (f.getType() != String.class || name.endsWith("_DEFAULT") || name.endsWith("_DEFAULT_DESCRIPTION")
+          || name.endsWith("_LOCAL_PROPERTY") || name.equals("SESSION_CONF_PREFIX")) {
         continue;
       }
       Field defaultField = fields.get(name + "_DEFAULT");
@@ -134,6 +134,8 @@ class ReadmeTablesTest {
         descriptions.put((String) f.get(null), (String) description.get(null));
       }
     }
+    // the list the source checks options against names every option constant
+    assertThat(ReadOptions.ALL).containsExactlyInAnyOrderElementsOf(options.keySet());
     return options;
   }
 
