@@ -34,8 +34,12 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class CorgiPileSource implements TableProvider, DataSourceRegister {
   public static final String SHORT_NAME = "corgipile";
 
+  /** The options {@code load(path)} and {@code load(path, ...)} set, as Spark's reader names them. */
+  static final String PATH = "path";
+  static final String PATHS = "paths";
+
   /** This source's own options and the paths, lower-cased: Spark's option maps ignore case. */
-  private static final Set<String> OWN_OPTIONS = Stream.concat(ReadOptions.ALL.stream(), Stream.of("path", "paths"))
+  private static final Set<String> OWN_OPTIONS = Stream.concat(ReadOptions.ALL.stream(), Stream.of(PATH, PATHS))
       .map(o -> o.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
 
   /** Spark's error conditions that listing can end in. */
@@ -112,16 +116,16 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
 
   private static List<String> paths(CaseInsensitiveStringMap options) {
     List<String> paths = new ArrayList<>();
-    if (options.containsKey("paths")) {
+    if (options.containsKey(PATHS)) {
       try {
-        paths.addAll(Arrays.asList(new ObjectMapper().readValue(options.get("paths"), String[].class)));
+        paths.addAll(Arrays.asList(new ObjectMapper().readValue(options.get(PATHS), String[].class)));
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException("Cannot load corgipile table: option paths is not a JSON array of "
-            + "strings: " + options.get("paths"), e);
+            + "strings: " + options.get(PATHS), e);
       }
     }
-    if (options.containsKey("path")) {
-      paths.add(options.get("path"));
+    if (options.containsKey(PATH)) {
+      paths.add(options.get(PATH));
     }
     if (paths.isEmpty()) {
       throw new IllegalArgumentException(

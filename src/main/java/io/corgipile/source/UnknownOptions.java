@@ -25,7 +25,7 @@ final class UnknownOptions {
   /** The most edits a misspelling is taken to be away from the name meant. */
   private static final int MAX_EDITS = 2;
   private static final LevenshteinDistance DISTANCE = new LevenshteinDistance(MAX_EDITS);
-  private static final List<String> PATH_OPTIONS = List.of("path", "paths");
+  private static final List<String> PATH_OPTIONS = List.of(CorgiPileSource.PATH, CorgiPileSource.PATHS);
 
   private UnknownOptions() {}
 
