@@ -20,10 +20,16 @@ import org.apache.spark.sql.types.StructType;
 record InputColumns(String input, Map<String, DataType> types) {
 
   static InputColumns of(String input, StructType schema) {
+    return of(input, schema, List.of());
+  }
+
+  /** The columns of {@code schema}, then those of {@code untyped} it lacks, their types not known. */
+  static InputColumns of(String input, StructType schema, List<String> untyped) {
     Map<String, DataType> types = new LinkedHashMap<>();
     for (var field : schema.fields()) {
       types.put(field.name(), field.dataType());
     }
+    untyped.forEach(c -> types.putIfAbsent(c, null));
     return new InputColumns(input, types);
   }
 

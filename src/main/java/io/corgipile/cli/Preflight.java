@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -15,7 +13,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * What {@link Train} checks before it starts Spark, which on a cluster takes from seconds to
@@ -47,18 +45,15 @@ final class Preflight {
       throw new UsageException("Cannot use --input " + input + ": it holds no data files (names that start with"
           + " '_' or '.' are skipped)");
     }
-    Map<String, DataType> types = new LinkedHashMap<>();
     Path file = first.get().status().getPath();
+    StructType schema;
     try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(first.get().status(), conf))) {
-      for (var field : ParquetConversion.sparkSchemaOf(file, reader.getFooter()).fields()) {
-        types.put(field.name(), field.dataType());
-      }
+      schema = ParquetConversion.sparkSchemaOf(file, reader.getFooter());
     } catch (RuntimeException | IOException e) {
       throw new UsageException("Cannot use --input " + input + ": " + file + " is no Parquet file Spark can read ("
           + e.getMessage() + ")");
     }
-    first.get().partitionColumns().forEach(c -> types.putIfAbsent(c, null));
-    return new InputColumns(input, types);
+    return InputColumns.of(input, schema, first.get().partitionColumns());
   }
 
   /** The files and folders {@code location} names, a glob pattern as Spark takes it. */
