@@ -54,6 +54,9 @@ def test_every_param_round_trips_through_the_java_stage(spark, cls):
 
 def test_thresholds_round_trip(spark):
     """thresholds clears threshold (as in Java), so it goes on its own."""
-    java = SGDClassifier(thresholds=[0.3, 0.7])._to_java()
+    # Held while its Java object is used: a pyspark wrapper detaches its Java object from py4j when
+    # collected, and a temporary one is collected whenever Python's cycle collector runs (a flake).
+    estimator = SGDClassifier(thresholds=[0.3, 0.7])
+    java = estimator._to_java()
     assert list(_java_value(java, "thresholds")) == [0.3, 0.7]
     assert SGDClassifier._from_java(java).getThresholds() == [0.3, 0.7]

@@ -98,7 +98,8 @@ def test_set_params_reach_the_java_stage(spark):
 
 def test_unset_step_size_stays_unset_in_java(spark):
     """Java calibrates the step when stepSize is not set: the mirrored default must not count as set."""
-    java = SGDRegressor()._to_java()
+    estimator = SGDRegressor()  # held while its Java object is used: a collected wrapper detaches it
+    java = estimator._to_java()
     assert not java.isSet(java.getParam("stepSize"))
 
 
