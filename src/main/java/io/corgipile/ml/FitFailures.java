@@ -21,11 +21,11 @@ final class FitFailures {
     try {
       return fit.get();
     } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
-      InvalidTrainingDataException data = dataProblem(e);
-      if (data != null) {
-        throw data;
+      Optional<InvalidTrainingDataException> data = inChain(e, InvalidTrainingDataException.class);
+      if (data.isPresent()) {
+        throw data.get() == e ? data.get() : new InvalidTrainingDataException(data.get().getMessage(), e);
       }
-      Optional<CorgiPileReadException> read = CorgiPileReadException.in(e);
+      Optional<CorgiPileReadException> read = inChain(e, CorgiPileReadException.class);
       if (read.isPresent()) {
         throw CorgiPileAnalysisException.raise(read.get().getMessage(), e);
       }
@@ -33,16 +33,13 @@ final class FitFailures {
     }
   }
 
-  /** An executor's complaint about the data as the driver's own exception, or null for any other failure. */
-  private static InvalidTrainingDataException dataProblem(Exception failure) {
-    if (failure instanceof InvalidTrainingDataException driversOwn) {
-      return driversOwn;
-    }
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof InvalidTrainingDataException data) {
-        return new InvalidTrainingDataException(data.getMessage(), failure);
+  /** The first {@code type} in {@code failure}'s cause chain: a task's error arrives wrapped in its job's failure. */
+  private static <E extends Throwable> Optional<E> inChain(Throwable failure, Class<E> type) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return Optional.of(type.cast(t));
       }
     }
-    return null;
+    return Optional.empty();
   }
 }

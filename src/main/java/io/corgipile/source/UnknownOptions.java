@@ -59,9 +59,9 @@ final class UnknownOptions {
       }
     }
     for (String key : sessionKeys) {
-      if (key.startsWith(ReadOptions.SESSION_CONF_PREFIX)
-          && !ReadOptions.ALL.contains(key.substring(ReadOptions.SESSION_CONF_PREFIX.length()))) {
-        String option = key.substring(ReadOptions.SESSION_CONF_PREFIX.length());
+      String option = key.startsWith(ReadOptions.SESSION_CONF_PREFIX)
+          ? key.substring(ReadOptions.SESSION_CONF_PREFIX.length()) : null;
+      if (option != null && !ReadOptions.ALL.contains(option)) {
         throw new IllegalArgumentException("Cannot load corgipile table: the session configuration has "
             + key + ", which is no option" + suggestion(option, ReadOptions.ALL, ReadOptions.SESSION_CONF_PREFIX)
             + "; the source's options are " + String.join(", ", ReadOptions.ALL));
