@@ -4,10 +4,8 @@ import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import io.corgipile.spark.RowArenaBatch;
 import io.corgipile.spark.RowEncoderHook;
-import io.corgipile.spark.UnsafeRows;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -36,9 +34,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * column-to-row code reads them. Divide the score (ns per invocation) by {@code rows} for ns a row.
  *
  * <ul>
- *   <li>{@link #rowArena}: the reader's path: the reader's encoder ({@link RowEncoderHook}) writes each
- *       batch as UnsafeRows into a staging array, each row is added to a {@link TupleShuffleBuffer}
- *       (a random ~256 KB bucket), the buffer is shuffled, and {@link RowArenaBatch} views are read.
+ *   <li>{@link #rowArena}: the reader's path: a {@link TupleShuffleBuffer} makes room for each run of
+ *       rows in random ~256 KB buckets, the reader's encoder ({@link RowEncoderHook}) writes the
+ *       rows there as UnsafeRows, the buffer is shuffled, and {@link RowArenaBatch} views are read.
  *   <li>{@link #columnGather}: a column array per field, filled batch by batch; one Fisher-Yates over
  *       the whole buffer; each output batch gathered column by column ({@code out[k] =
  *       col[perm[start + k]]}) into reused {@link OnHeapColumnVector}s.
@@ -109,8 +107,10 @@ public class ShuffleLayoutBenchmark {
 
   // rowArena
   private RowEncoderHook encoder;
-  private byte[] staging;
-  private final UnsafeRow stagedRow = new UnsafeRow(COLUMNS);
+  /** As BufferFiller.RUN_ROWS. */
+  static final int RUN_ROWS = 256;
+  private final byte[][] runChunks = new byte[RUN_ROWS][];
+  private final int[] runOffsets = new int[RUN_ROWS];
   private TupleShuffleBuffer buffer;
   private RowArenaBatch arenaBatch;
   private ColumnVector[] arenaColumns;
@@ -170,7 +170,6 @@ public class ShuffleLayoutBenchmark {
     }
 
     encoder = RowEncoderHook.forSchema(SCHEMA);
-    staging = new byte[BATCH_ROWS * encoder.rowBytes()];
     buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE);
     arenaBatch = new RowArenaBatch(SCHEMA, BATCH_ROWS);
     arenaColumns = new ColumnVector[COLUMNS];
@@ -233,14 +232,13 @@ public class ShuffleLayoutBenchmark {
       ColumnarBatch batch = input[b % inputBatches];
       int n = Math.min(BATCH_ROWS, rows - filled);
       batch.setNumRows(n);
-      encoder.encode(batch, staging); // BatchRows.next, once a batch
-      for (int r = 0; r < n; r++) {
-        // BatchRows.next points its row at the staged bytes; BufferFiller.add copies them in
-        UnsafeRows.view(stagedRow, staging, r * rowBytes, rowBytes);
-        if (!buffer.tryAdd(UnsafeRows.bytesOf(stagedRow), UnsafeRows.offsetOf(stagedRow),
-            stagedRow.getSizeInBytes())) {
-          throw new IllegalStateException("The buffer refused row " + (filled + r) + " of " + rows);
+      // BufferFiller.fill: room for a run of rows in their random buckets, the encoder writes them there
+      for (int first = 0; first < n; first += RUN_ROWS) {
+        int run = Math.min(RUN_ROWS, n - first);
+        if (buffer.reserve(rowBytes, run, runChunks, runOffsets) < run) {
+          throw new IllegalStateException("The buffer refused rows of " + (filled + first) + " of " + rows);
         }
+        encoder.encode(batch, first, run, runChunks, runOffsets);
       }
       filled += n;
     }

@@ -31,8 +31,11 @@ public final class RowEncoderHook {
     return encoder.rowBytes();
   }
 
-  /** Writes the batch's rows one after another into {@code target}, from its start. */
-  public void encode(ColumnarBatch batch, byte[] target) {
-    encoder.encode(batch, target);
+  /**
+   * Writes rows {@code [first, first + n)} of the batch, row {@code first + i} at {@code chunks[i]} from
+   * {@code offsets[i]}.
+   */
+  public void encode(ColumnarBatch batch, int first, int n, byte[][] chunks, int[] offsets) {
+    encoder.encode(batch, first, n, chunks, offsets);
   }
 }

@@ -156,28 +156,58 @@ public final class TupleShuffleBuffer {
    * @return whether the tuple was added
    */
   public boolean tryAdd(byte[] src, int offset, int length) {
-    if (size >= maxRows || (size > 0 && allocatedBytes() > maxBytes)) {
+    long at = reserveOne(length);
+    if (at == NO_ROOM) {
       return false;
+    }
+    System.arraycopy(src, offset, placedArray, (int) at, length);
+    return true;
+  }
+
+  /**
+   * Makes room for up to {@code n} tuples of {@code length} bytes each, for the caller to write
+   * where they lie: tuple i at {@code chunks[i]} from {@code offsets[i]} (an index into the array).
+   * The same as {@code n} calls of {@link #tryAdd} (the same buckets, the same limits), so a tuple
+   * written in place is placed and ordered as a copied one would be; a decoder writes a row once,
+   * where it is read from, instead of into scratch and then here.
+   *
+   * @return how many of the {@code n} tuples have room, from the first on; fewer when the limits are reached
+   */
+  public int reserve(int length, int n, byte[][] chunks, int[] offsets) {
+    for (int i = 0; i < n; i++) {
+      long at = reserveOne(length);
+      if (at == NO_ROOM) {
+        return i;
+      }
+      chunks[i] = placedArray;
+      offsets[i] = (int) at;
+    }
+    return n;
+  }
+
+  /** Room for a tuple in a random bucket, counted as added: its position, or NO_ROOM. */
+  private long reserveOne(int length) {
+    if (size >= maxRows || (size > 0 && allocatedBytes() > maxBytes)) {
+      return NO_ROOM;
     }
     if (buckets == 0) {
       sizeBuckets(length);
     }
     if (size == positions.length && !growIndex()) {
-      return false;
+      return NO_ROOM;
     }
     int bucket = buckets == 1 ? 0 : random.nextInt(buckets);
     long at = place(bucket, length);
     if (at == NO_ROOM) {
-      return false;
+      return NO_ROOM;
     }
-    System.arraycopy(src, offset, placedArray, (int) at, length);
     positions[size] = at;
     lengths[size] = length;
     bucketOf[size] = (char) bucket;
     size++;
     usedBytes += length;
     shuffled = false;
-    return true;
+    return at;
   }
 
   /**

@@ -96,6 +96,38 @@ final class BlockRowStream implements Closeable, Prefetcher.Progress {
     return blocks.failure(new IOException(why));
   }
 
+  /**
+   * The rows from the current one on that {@link #writeRun} can write in one go: at least 1, at
+   * most {@code max}, never past the slice.
+   */
+  int runLength(int max) {
+    return (int) Math.min(Math.min(max, rows.runAhead()), rowsLeft + 1);
+  }
+
+  /** Bytes of each row of the current run. */
+  int runRowBytes() {
+    return rows.runRowBytes();
+  }
+
+  /**
+   * Writes the current row and the {@code n - 1} after it ({@code n} at most {@link #runLength}),
+   * row i at {@code chunks[i]} from {@code offsets[i]}; the last one written is then the current row.
+   */
+  void writeRun(int n, byte[][] chunks, int[] offsets) {
+    try {
+      rows.writeRun(n, chunks, offsets);
+    } catch (RuntimeException e) {
+      throw blocks.failure(e);
+    }
+    if (n > 1) {
+      rowsLeft -= n - 1;
+      ROWS_SEEN.setOpaque(this, rowsSeen + n - 1);
+      if (rowsLeft == 0) {
+        publishRows();
+      }
+    }
+  }
+
   /** The current row; valid until the next call that advances the stream. */
   UnsafeRow row() {
     return rows.row();

@@ -3,10 +3,8 @@ package io.corgipile.source;
 import io.corgipile.shuffle.FillPlan;
 import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
-import io.corgipile.spark.UnsafeRows;
 import java.io.IOException;
 import java.util.function.IntFunction;
-import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /**
  * Pours planned fills ({@link FillPlan}) into {@link TupleShuffleBuffer}s and shuffles them: one
@@ -15,11 +13,16 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
  * <p>A fill is one buffer, unless its rows turn out to exceed the buffer's byte budget (the plan
  * estimates row sizes from the footers): the rest then goes into the next buffer, drawing on from the
  * same fill's random stream, so the planned cut points never move and memory stays within the
- * budget. A row that did not fit is kept (the decoder's row stays valid until it is advanced) and
- * opens the next buffer. Buffers are filled strictly one after another, so their contents do not
- * depend on threads.
+ * budget. A row that did not fit stays unread in the decoder and opens the next buffer.
+ *
+ * <p>Rows move once: the buffer makes room for a run of rows in their random buckets and the
+ * decoder writes them there ({@link TupleShuffleBuffer#reserve}). Buffers are filled strictly one
+ * after another, so their contents do not depend on threads.
  */
 final class BufferFiller {
+  /** Rows placed and written at a time: a decoder's run, written straight into the buffer. */
+  private static final int RUN_ROWS = 256;
+
   private final BlockRowStream source;
   private final FillPlan plan;
   private final int endFill;
@@ -27,7 +30,10 @@ final class BufferFiller {
   private int nextFill;
   private SplitMix64 random;
   private long rowsLeftInFill;
+  /** Whether the source's current row is not in a buffer yet. */
   private boolean pendingRow;
+  private final byte[][] chunks = new byte[RUN_ROWS][];
+  private final int[] offsets = new int[RUN_ROWS];
 
   /**
    * @param source the rows of fills {@code [firstFill, endFill)} of {@code plan}
@@ -48,26 +54,24 @@ final class BufferFiller {
       rowsLeftInFill = plan.rows(nextFill++);
     }
     buffer.startFill(random, rowsLeftInFill);
-    if (pendingRow) {
-      if (!add(buffer)) {
-        throw new IllegalStateException("Cannot add a row to an empty tuple buffer");
-      }
+    while (rowsLeftInFill > 0 && (pendingRow || source.next())) {
       pendingRow = false;
-      rowsLeftInFill--;
-    }
-    while (rowsLeftInFill > 0 && source.next()) {
-      if (!add(buffer)) {
-        pendingRow = true;
+      int run = source.runLength((int) Math.min(RUN_ROWS, rowsLeftInFill));
+      int placed = buffer.reserve(source.runRowBytes(), run, chunks, offsets);
+      if (placed == 0) {
+        if (buffer.isEmpty()) {
+          throw new IllegalStateException("Cannot add a row to an empty tuple buffer");
+        }
+        pendingRow = true; // the current row opens the next buffer
         break;
       }
-      rowsLeftInFill--;
+      source.writeRun(placed, chunks, offsets);
+      rowsLeftInFill -= placed;
+      if (placed < run) {
+        break; // full: the rows after the last one written open the next buffer
+      }
     }
     buffer.shuffle();
     return !buffer.isEmpty();
-  }
-
-  private boolean add(TupleShuffleBuffer buffer) {
-    UnsafeRow row = source.row();
-    return buffer.tryAdd(UnsafeRows.bytesOf(row), UnsafeRows.offsetOf(row), row.getSizeInBytes());
   }
 }

@@ -19,6 +19,9 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
   private final double[] constants;
   private final UnsafeRow row;
   private byte[] rows = new byte[0];
+  /** Where {@link #rows} holds each row of a batch, for the encoder. */
+  private byte[][] chunks = new byte[0][];
+  private int[] offsets = new int[0];
   private ColumnarBatch batch;
   private int numRows;
   private int next;
@@ -67,7 +70,12 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
     if (numRows > 0 && batch.numCols() > 0 && batch.column(0) instanceof RowArenaColumnVector arena) {
       encoder.encode(arena.rows(), numRows, rows);
     } else {
-      encoder.encode(batch, rows);
+      if (chunks.length < numRows) {
+        chunks = new byte[numRows][];
+        offsets = new int[numRows];
+      }
+      encoder.placeInOrder(rows, numRows, chunks, offsets);
+      encoder.encode(batch, 0, numRows, chunks, offsets);
     }
     int bitSetBytes = UnsafeRows.bitSetBytes(columns.length);
     for (int field = 0; field < columns.length; field++) {

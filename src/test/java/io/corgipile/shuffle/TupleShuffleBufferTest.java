@@ -613,6 +613,40 @@ class TupleShuffleBufferTest {
   }
 
   /** A buffer started on a fill of unknown size drawing from {@code random}. */
+  @Test
+  void tuplesWrittenWhereReservedAreHeldAndOrderedAsCopiedOnes() {
+    long[][] limits = {{UNBOUNDED, UNBOUNDED}, {1_000, UNBOUNDED}, {UNBOUNDED, 300_000}, {UNBOUNDED, 5_000}};
+    for (long[] limit : limits) {
+      int length = 48;
+      List<byte[]> tuples = new ArrayList<>();
+      for (int i = 0; i < 5_000; i++) {
+        tuples.add(tuple(i, length));
+      }
+      TupleShuffleBuffer copied = filling(limit[0], limit[1], new SplitMix64(9));
+      List<byte[]> accepted = fillUntilRejected(copied, tuples, limit[1]);
+      TupleShuffleBuffer written = filling(limit[0], limit[1], new SplitMix64(9));
+      byte[][] chunks = new byte[100][];
+      int[] offsets = new int[100];
+      int placed = 0;
+      for (int run = 100; placed < tuples.size(); placed += run) {
+        int n = written.reserve(length, run, chunks, offsets);
+        for (int i = 0; i < n; i++) {
+          System.arraycopy(tuples.get(placed + i), 0, chunks[i], offsets[i], length);
+        }
+        if (n < run) {
+          placed += n;
+          break;
+        }
+      }
+      assertThat(placed).as("limits %s", Arrays.toString(limit)).isEqualTo(accepted.size());
+      assertThat(written.allocatedBytes()).isEqualTo(copied.allocatedBytes());
+      assertHoldsInOrder(written, accepted);
+      copied.shuffle();
+      written.shuffle();
+      assertThat(idsInOrder(written)).isEqualTo(idsInOrder(copied));
+    }
+  }
+
   private static TupleShuffleBuffer filling(long maxRows, long maxBytes, SplitMix64 random) {
     TupleShuffleBuffer b = new TupleShuffleBuffer(maxRows, maxBytes);
     b.startFill(random, Long.MAX_VALUE);
