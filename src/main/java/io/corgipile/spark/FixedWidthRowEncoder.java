@@ -190,17 +190,17 @@ final class FixedWidthRowEncoder {
   }
 
   /**
-   * Writes the first {@code n} rows of a {@link RowArenaBatch} one after another into {@code target},
-   * from its start, field {@code i} from field {@code columns[i]} of the rows it views: each row's
+   * Writes rows {@code [first, first + n)} of a {@link RowArenaBatch} one after another into {@code
+   * target}, from its start, field {@code i} from field {@code columns[i]} of the rows it views: each row's
    * slots copied as they are (a fixed-width field's slot is the same bytes in any such row), a run of
    * consecutive fields in one copy, its null bits moved with them. A row at a time, as the rows lie
    * apart in the arena.
    */
-  void encode(RowArenaColumnVector.Rows rows, int n, byte[] target) {
+  void encode(RowArenaColumnVector.Rows rows, int first, int n, byte[] target) {
     int sourceBitSetBytes = rows.bitSetBytes();
     for (int r = 0; r < n; r++) {
-      Object base = rows.base(r);
-      long offset = rows.offset(r);
+      Object base = rows.base(first + r);
+      long offset = rows.offset(first + r);
       long row = Platform.BYTE_ARRAY_OFFSET + (long) r * rowBytes;
       for (int word = 0; word < bitSetBytes; word += 8) {
         Platform.putLong(target, row + word, 0L);

@@ -8,23 +8,32 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * The rows of column batches in the layout of a {@link ScanProjection}, a batch at a time: the
- * batch written as rows into one reused array, then each row viewed in place. A batch is let go as
- * Spark's own column-to-row conversion lets it go ({@code closeIfFreeable}) once its rows are read.
+ * The rows of column batches in the layout of a {@link ScanProjection}: a tile of rows at a time
+ * written into one small reused array, small enough to stay in the L1 cache until its rows are read,
+ * then each row viewed in place. A batch is let go as Spark's own column-to-row conversion lets it
+ * go ({@code closeIfFreeable}) once its rows are read.
  */
 final class ProjectedBatchRows implements Iterator<InternalRow> {
+  /** Rows written at a time. */
+  private static final int TILE_ROWS = 64;
+
   private final Iterator<ColumnarBatch> batches;
   private final FixedWidthRowEncoder encoder;
   private final int[] columns;
   private final double[] constants;
   private final UnsafeRow row;
-  private byte[] rows = new byte[0];
-  /** Where {@link #rows} holds each row of a batch, for the encoder. */
-  private byte[][] chunks = new byte[0][];
-  private int[] offsets = new int[0];
+  private final byte[] tile;
+  /** Where {@link #tile} holds each of its rows, for the encoder. */
+  private final byte[][] tileChunks = new byte[TILE_ROWS][];
+  private final int[] tileOffsets = new int[TILE_ROWS];
   private ColumnarBatch batch;
+  /** The batch's rows, when they are a {@code corgipile} buffer's, read in place; else null. */
+  private RowArenaColumnVector.Rows arenaRows;
   private int numRows;
+  /** The next row of the batch. */
   private int next;
+  private int tileFirst;
+  private int tileRows;
 
   ProjectedBatchRows(Iterator<ColumnarBatch> batches, FixedWidthRowEncoder encoder, int[] columns,
       double[] constants) {
@@ -33,6 +42,8 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
     this.columns = columns;
     this.constants = constants;
     this.row = new UnsafeRow(columns.length);
+    this.tile = new byte[TILE_ROWS * encoder.rowBytes()];
+    encoder.placeInOrder(tile, TILE_ROWS, tileChunks, tileOffsets);
   }
 
   @Override
@@ -47,8 +58,11 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
       }
       batch = batches.next();
       numRows = batch.numRows();
+      arenaRows = numRows > 0 && batch.numCols() > 0 && batch.column(0) instanceof RowArenaColumnVector arena
+          ? arena.rows() : null;
       next = 0;
-      write();
+      tileFirst = 0;
+      tileRows = 0;
     }
     return true;
   }
@@ -58,31 +72,28 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    UnsafeRows.view(row, rows, next++ * encoder.rowBytes(), encoder.rowBytes());
+    if (next >= tileFirst + tileRows) {
+      writeTile();
+    }
+    UnsafeRows.view(row, tile, (next++ - tileFirst) * encoder.rowBytes(), encoder.rowBytes());
     return row;
   }
 
-  private void write() {
-    int bytes = numRows * encoder.rowBytes();
-    if (rows.length < bytes) {
-      rows = new byte[bytes];
-    }
-    if (numRows > 0 && batch.numCols() > 0 && batch.column(0) instanceof RowArenaColumnVector arena) {
-      encoder.encode(arena.rows(), numRows, rows);
+  /** Writes the tile of rows from {@link #next} on. */
+  private void writeTile() {
+    tileFirst = next;
+    tileRows = Math.min(TILE_ROWS, numRows - next);
+    if (arenaRows != null) {
+      encoder.encode(arenaRows, tileFirst, tileRows, tile);
     } else {
-      if (chunks.length < numRows) {
-        chunks = new byte[numRows][];
-        offsets = new int[numRows];
-      }
-      encoder.placeInOrder(rows, numRows, chunks, offsets);
-      encoder.encode(batch, 0, numRows, chunks, offsets);
+      encoder.encode(batch, tileFirst, tileRows, tileChunks, tileOffsets);
     }
     int bitSetBytes = UnsafeRows.bitSetBytes(columns.length);
     for (int field = 0; field < columns.length; field++) {
       if (columns[field] == FixedWidthRowEncoder.NO_COLUMN) {
         long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
-        for (int r = 0; r < numRows; r++) {
-          Platform.putDouble(rows, slot + (long) r * encoder.rowBytes(), constants[field]);
+        for (int r = 0; r < tileRows; r++) {
+          Platform.putDouble(tile, slot + (long) r * encoder.rowBytes(), constants[field]);
         }
       }
     }

@@ -161,7 +161,7 @@ class FixedWidthRowEncoderTest {
     FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, picked);
     byte[] fromArena = new byte[rows * encoder.rowBytes()];
     java.util.Arrays.fill(fromArena, (byte) 0x5a);
-    encoder.encode(arena, rows, fromArena);
+    encoder.encode(arena, 0, rows, fromArena);
     byte[] fromColumns = new byte[rows * encoder.rowBytes()];
     encoder.encode(batch, fromColumns);
     for (int r = 0; r < rows; r++) {
