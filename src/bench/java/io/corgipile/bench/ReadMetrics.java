@@ -10,17 +10,19 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Bytes each training epoch read: the growth of this JVM's (and its running children's) counters in
- * {@code /proc/PID/io} between the start and the end of the epoch's job: {@code rchar} (bytes read by
- * system calls, from disk or page cache) and {@code read_bytes} (bytes the kernel fetched from storage
- * for it: what a table larger than memory costs). The job is recognized by the local property
- * {@link ReadOptions#EPOCH_LOCAL_PROPERTY} (the epoch from 0) that SGDClassifier sets for each epoch's
- * job and Spark copies into the job's properties; epochs are numbered from 1 here. {@link ShuffleQuality}
- * sets the property too, for its own job after training: read an epoch's bytes before measuring its
- * shuffle quality, as the benchmark does. In local mode the executors are this JVM, so it counts Parquet
- * row groups, files and shuffle files alike; Spark's own input metrics miss most of what its vectorized
- * Parquet reader reads. Listener events arrive a little late, so an epoch's count can shift by a few
- * reads at its edges; shuffle blocks Spark memory-maps (over 2 MB) are read without system calls and
- * not counted in rchar (in read_bytes they are, when they come from storage).
+ * {@code /proc/PID/io} from the start of the epoch's first job to the end of its last (an epoch of
+ * several rounds runs a job per round, and a round's buffers may be read ahead between jobs):
+ * {@code rchar} (bytes read by system calls, from disk or page cache) and {@code read_bytes} (bytes
+ * the kernel fetched from storage for it: what a table larger than memory costs). The job is
+ * recognized by the local property {@link ReadOptions#EPOCH_LOCAL_PROPERTY} (the epoch from 0) that
+ * SGDClassifier sets for each epoch's jobs and Spark copies into the job's properties; epochs are
+ * numbered from 1 here. {@link ShuffleQuality} sets the property too, for its own job after
+ * training: read an epoch's bytes before measuring its shuffle quality, as the benchmark does. In
+ * local mode the executors are this JVM, so it counts Parquet row groups, files and shuffle files
+ * alike; Spark's own input metrics miss most of what its vectorized Parquet reader reads. Listener
+ * events arrive a little late, so an epoch's count can shift by a few reads at its edges; shuffle
+ * blocks Spark memory-maps (over 2 MB) are read without system calls and not counted in rchar (in
+ * read_bytes they are, when they come from storage).
  */
 final class ReadMetrics extends SparkListener {
   private final SparkSession spark;
@@ -79,7 +81,7 @@ final class ReadMetrics extends SparkListener {
     if (property != null) {
       int epoch = Integer.parseInt(property) + 1;
       epochOfJob.put(job.jobId(), epoch);
-      startOfEpoch.put(epoch, ProcIo.ofTree());
+      startOfEpoch.putIfAbsent(epoch, ProcIo.ofTree());
     }
   }
 
