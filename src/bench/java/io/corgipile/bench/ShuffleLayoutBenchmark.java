@@ -35,8 +35,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li>{@link #rowArena}: the reader's path: a {@link TupleShuffleBuffer} makes room for each run of
- *       rows in random ~256 KB buckets, the reader's encoder ({@link RowEncoderHook}) writes the
- *       rows there as UnsafeRows, the buffer is shuffled, and {@link RowArenaBatch} views are read.
+ *       rows in random ~256 KB buckets, the reader's encoder ({@link RowEncoderHook}) writes a tile
+ *       of 64 rows as UnsafeRows into cache-sized scratch, each row is copied from there to its
+ *       place, the buffer is shuffled, and {@link RowArenaBatch} views are read.
  *   <li>{@link #columnGather}: a column array per field, filled batch by batch; one Fisher-Yates over
  *       the whole buffer; each output batch gathered column by column ({@code out[k] =
  *       col[perm[start + k]]}) into reused {@link OnHeapColumnVector}s.
@@ -109,6 +110,9 @@ public class ShuffleLayoutBenchmark {
   private RowEncoderHook encoder;
   /** As BufferFiller.RUN_ROWS. */
   static final int RUN_ROWS = 256;
+  /** As BatchRows.TILE_ROWS. */
+  static final int TILE_ROWS = 64;
+  private byte[] tile;
   private final byte[][] runChunks = new byte[RUN_ROWS][];
   private final int[] runOffsets = new int[RUN_ROWS];
   private TupleShuffleBuffer buffer;
@@ -170,6 +174,7 @@ public class ShuffleLayoutBenchmark {
     }
 
     encoder = RowEncoderHook.forSchema(SCHEMA);
+    tile = new byte[TILE_ROWS * encoder.rowBytes()];
     buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE);
     arenaBatch = new RowArenaBatch(SCHEMA, BATCH_ROWS);
     arenaColumns = new ColumnVector[COLUMNS];
@@ -232,13 +237,19 @@ public class ShuffleLayoutBenchmark {
       ColumnarBatch batch = input[b % inputBatches];
       int n = Math.min(BATCH_ROWS, rows - filled);
       batch.setNumRows(n);
-      // BufferFiller.fill: room for a run of rows in their random buckets, the encoder writes them there
+      // BufferFiller.fill: room for a run of rows in their random buckets; BatchRows.writeRun encodes
+      // a tile of rows into cache-sized scratch and copies each row from there to its place
       for (int first = 0; first < n; first += RUN_ROWS) {
         int run = Math.min(RUN_ROWS, n - first);
         if (buffer.reserve(rowBytes, run, runChunks, runOffsets) < run) {
           throw new IllegalStateException("The buffer refused rows of " + (filled + first) + " of " + rows);
         }
-        encoder.encode(batch, first, run, runChunks, runOffsets);
+        for (int i = 0; i < run; i++) {
+          if (i % TILE_ROWS == 0) {
+            encoder.encode(batch, first + i, Math.min(TILE_ROWS, run - i), tile);
+          }
+          System.arraycopy(tile, (i % TILE_ROWS) * rowBytes, runChunks[i], runOffsets[i], rowBytes);
+        }
       }
       filled += n;
     }

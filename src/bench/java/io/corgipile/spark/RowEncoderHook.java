@@ -31,11 +31,8 @@ public final class RowEncoderHook {
     return encoder.rowBytes();
   }
 
-  /**
-   * Writes rows {@code [first, first + n)} of the batch, row {@code first + i} at {@code chunks[i]} from
-   * {@code offsets[i]}.
-   */
-  public void encode(ColumnarBatch batch, int first, int n, byte[][] chunks, int[] offsets) {
-    encoder.encode(batch, first, n, chunks, offsets);
+  /** Writes rows {@code [first, first + n)} of the batch one after another into {@code target}, from its start. */
+  public void encode(ColumnarBatch batch, int first, int n, byte[] target) {
+    encoder.encode(batch, first, n, target);
   }
 }

@@ -4,11 +4,14 @@ import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.Platform;
 
 /**
- * Rows of Spark's vectorized reader. Fixed-width rows are encoded where they are asked for: a run
- * straight to its destination ({@link #writeRun}), single rows a tile at a time into a scratch array
- * small enough to stay in cache; other rows through the projection, one at a time.
+ * Rows of Spark's vectorized reader. Fixed-width rows are encoded a tile at a time into a scratch
+ * array small enough to stay in the L1 cache, as they are asked for, and a run of them copied from
+ * there to where the caller wants each ({@link #writeRun}); other rows go through the projection, one
+ * at a time. Encoding a column at a time straight into rows scattered over a shuffle buffer's
+ * buckets costs twice as much: every column's pass touches every row's page again.
  */
 final class BatchRows implements RowGroupRows {
   /** Rows encoded at a time for {@link #row()}. */
@@ -22,8 +25,6 @@ final class BatchRows implements RowGroupRows {
   private int next;
   private UnsafeRow row;
   private byte[] tile = new byte[0];
-  private final byte[][] tileChunks = new byte[TILE_ROWS][];
-  private final int[] tileOffsets = new int[TILE_ROWS];
   /** The batch row {@link #tile} starts with, or -1 when it holds none of this batch. */
   private int tileFirst = -1;
   private int tileRows;
@@ -36,7 +37,6 @@ final class BatchRows implements RowGroupRows {
     this.row = new UnsafeRow(numFields);
     if (encoder != null) {
       tile = new byte[TILE_ROWS * encoder.rowBytes()];
-      encoder.placeInOrder(tile, TILE_ROWS, tileChunks, tileOffsets);
     }
   }
 
@@ -60,15 +60,20 @@ final class BatchRows implements RowGroupRows {
   @Override
   public UnsafeRow row() {
     if (encoder != null) {
-      int current = next - 1;
-      if (tileFirst < 0 || current < tileFirst || current >= tileFirst + tileRows) {
-        tileFirst = current;
-        tileRows = Math.min(TILE_ROWS, batch.numRows() - current);
-        encoder.encode(batch, current, tileRows, tileChunks, tileOffsets);
-      }
-      UnsafeRows.view(row, tile, (current - tileFirst) * encoder.rowBytes(), encoder.rowBytes());
+      UnsafeRows.view(row, tile, tileOffset(), encoder.rowBytes());
     }
     return row;
+  }
+
+  /** Where the current row is in {@link #tile}, encoding its tile first if need be. */
+  private int tileOffset() {
+    int current = next - 1;
+    if (tileFirst < 0 || current < tileFirst || current >= tileFirst + tileRows) {
+      tileFirst = current;
+      tileRows = Math.min(TILE_ROWS, batch.numRows() - current);
+      encoder.encode(batch, current, tileRows, tile);
+    }
+    return (current - tileFirst) * encoder.rowBytes();
   }
 
   @Override
@@ -87,8 +92,14 @@ final class BatchRows implements RowGroupRows {
       RowGroupRows.super.writeRun(n, chunks, offsets);
       return;
     }
-    encoder.encode(batch, next - 1, n, chunks, offsets);
-    next += n - 1;
+    int rowBytes = encoder.rowBytes();
+    for (int i = 0; i < n; i++) {
+      if (i > 0) {
+        next++;
+      }
+      Platform.copyMemory(tile, Platform.BYTE_ARRAY_OFFSET + tileOffset(), chunks[i],
+          Platform.BYTE_ARRAY_OFFSET + offsets[i], rowBytes);
+    }
   }
 
   @Override

@@ -142,50 +142,34 @@ final class FixedWidthRowEncoder {
     return rowBytes;
   }
 
-  /**
-   * Writes rows {@code [first, first + n)} of the batch, row {@code first + i} at {@code chunks[i]}
-   * from {@code offsets[i]} (an index into the array): rows one after another in one array, or each
-   * where a shuffle buffer made room for it ({@code TupleShuffleBuffer#reserve}).
-   */
-  void encode(ColumnarBatch batch, int first, int n, byte[][] chunks, int[] offsets) {
+  /** Writes the batch's rows one after another into {@code target}, from its start. */
+  void encode(ColumnarBatch batch, byte[] target) {
+    encode(batch, 0, batch.numRows(), target);
+  }
+
+  /** Writes rows {@code [first, first + n)} of the batch one after another into {@code target}, from its start. */
+  void encode(ColumnarBatch batch, int first, int n, byte[] target) {
     // Tiles of rows small enough to stay in the L1 cache while every column is written into them.
     for (int from = 0; from < n; from += TILE_ROWS) {
       int to = Math.min(n, from + TILE_ROWS);
       for (int i = from; i < to; i++) {
-        long row = Platform.BYTE_ARRAY_OFFSET + offsets[i];
+        long row = Platform.BYTE_ARRAY_OFFSET + (long) i * rowBytes;
         for (int word = 0; word < bitSetBytes; word += 8) {
-          Platform.putLong(chunks[i], row + word, 0L);
+          Platform.putLong(target, row + word, 0L);
         }
       }
       for (int field = 0; field < kinds.length; field++) {
         if (columns[field] == NO_COLUMN) {
           long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
           for (int i = from; i < to; i++) {
-            Platform.putLong(chunks[i], slot + offsets[i], 0L);
+            Platform.putLong(target, slot + (long) i * rowBytes, 0L);
           }
         } else if (converted(field)) {
-          encodeAsDouble(batch.column(columns[field]), field, first, from, to, chunks, offsets);
+          encodeAsDouble(batch.column(columns[field]), field, first, from, to, target);
         } else {
-          encodeColumn(batch.column(columns[field]), field, first, from, to, chunks, offsets);
+          encodeColumn(batch.column(columns[field]), field, first, from, to, target);
         }
       }
-    }
-  }
-
-  /** Writes the batch's rows one after another into {@code target}, from its start. */
-  void encode(ColumnarBatch batch, byte[] target) {
-    int n = batch.numRows();
-    byte[][] chunks = new byte[n][];
-    int[] offsets = new int[n];
-    placeInOrder(target, n, chunks, offsets);
-    encode(batch, 0, n, chunks, offsets);
-  }
-
-  /** Places {@code n} rows one after another in {@code target}, from its start, for {@link #encode}. */
-  void placeInOrder(byte[] target, int n, byte[][] chunks, int[] offsets) {
-    for (int i = 0; i < n; i++) {
-      chunks[i] = target;
-      offsets[i] = i * rowBytes;
     }
   }
 
@@ -242,14 +226,13 @@ final class FixedWidthRowEncoder {
   }
 
   /** A column of a type other than double into a double field, as Spark's cast converts it. */
-  private void encodeAsDouble(ColumnVector v, int field, int first, int from, int to, byte[][] chunks,
-      int[] offsets) {
+  private void encodeAsDouble(ColumnVector v, int field, int first, int from, int to, byte[] target) {
     long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
     boolean nulls = v.hasNull();
     Kind kind = sourceKinds[field];
     for (int i = from; i < to; i++) {
       int r = first + i;
-      if (present(v, nulls, r, field, chunks[i], offsets[i])) {
+      if (present(v, nulls, r, field, target, i)) {
         double value = switch (kind) {
           case BOOLEAN -> v.getBoolean(r) ? 1.0 : 0.0;
           case BYTE -> v.getByte(r);
@@ -259,63 +242,62 @@ final class FixedWidthRowEncoder {
           case FLOAT -> v.getFloat(r);
           case DOUBLE -> v.getDouble(r);
         };
-        Platform.putDouble(chunks[i], slot + offsets[i], value);
+        Platform.putDouble(target, slot + (long) i * rowBytes, value);
       }
     }
   }
 
   /** One loop per kind, so the loop body has no branch on the type. */
-  private void encodeColumn(ColumnVector v, int field, int first, int from, int to, byte[][] chunks,
-      int[] offsets) {
+  private void encodeColumn(ColumnVector v, int field, int first, int from, int to, byte[] target) {
     long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
     boolean nulls = v.hasNull();
     switch (kinds[field]) {
       case DOUBLE:
         for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, chunks[i], offsets[i])) {
-            Platform.putDouble(chunks[i], slot + offsets[i], v.getDouble(first + i));
+          if (present(v, nulls, first + i, field, target, i)) {
+            Platform.putDouble(target, slot + (long) i * rowBytes, v.getDouble(first + i));
           }
         }
         break;
       case LONG:
         for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, chunks[i], offsets[i])) {
-            Platform.putLong(chunks[i], slot + offsets[i], v.getLong(first + i));
+          if (present(v, nulls, first + i, field, target, i)) {
+            Platform.putLong(target, slot + (long) i * rowBytes, v.getLong(first + i));
           }
         }
         break;
       case INT:
         for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, chunks[i], offsets[i])) {
-            Platform.putInt(chunks[i], slot + offsets[i], v.getInt(first + i));
+          if (present(v, nulls, first + i, field, target, i)) {
+            Platform.putInt(target, slot + (long) i * rowBytes, v.getInt(first + i));
           }
         }
         break;
       case FLOAT:
         for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, chunks[i], offsets[i])) {
-            Platform.putFloat(chunks[i], slot + offsets[i], v.getFloat(first + i));
+          if (present(v, nulls, first + i, field, target, i)) {
+            Platform.putFloat(target, slot + (long) i * rowBytes, v.getFloat(first + i));
           }
         }
         break;
       case SHORT:
         for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, chunks[i], offsets[i])) {
-            Platform.putShort(chunks[i], slot + offsets[i], v.getShort(first + i));
+          if (present(v, nulls, first + i, field, target, i)) {
+            Platform.putShort(target, slot + (long) i * rowBytes, v.getShort(first + i));
           }
         }
         break;
       case BYTE:
         for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, chunks[i], offsets[i])) {
-            Platform.putByte(chunks[i], slot + offsets[i], v.getByte(first + i));
+          if (present(v, nulls, first + i, field, target, i)) {
+            Platform.putByte(target, slot + (long) i * rowBytes, v.getByte(first + i));
           }
         }
         break;
       case BOOLEAN:
         for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, chunks[i], offsets[i])) {
-            Platform.putBoolean(chunks[i], slot + offsets[i], v.getBoolean(first + i));
+          if (present(v, nulls, first + i, field, target, i)) {
+            Platform.putBoolean(target, slot + (long) i * rowBytes, v.getBoolean(first + i));
           }
         }
         break;
@@ -325,14 +307,14 @@ final class FixedWidthRowEncoder {
   }
 
   /**
-   * Zeroes the field's slot in the row at {@code offset} of {@code chunk}, as UnsafeRowWriter does
-   * before a value; for a null, also sets its bit, and returns false so the slot stays zero.
+   * Zeroes the field's slot in row {@code i} of {@code target}, as UnsafeRowWriter does before a
+   * value; for a null of batch row {@code r}, also sets its bit, and returns false so the slot stays zero.
    */
-  private boolean present(ColumnVector v, boolean nulls, int r, int field, byte[] chunk, int offset) {
-    long row = Platform.BYTE_ARRAY_OFFSET + offset;
-    Platform.putLong(chunk, row + bitSetBytes + 8L * field, 0L);
+  private boolean present(ColumnVector v, boolean nulls, int r, int field, byte[] target, int i) {
+    long row = Platform.BYTE_ARRAY_OFFSET + (long) i * rowBytes;
+    Platform.putLong(target, row + bitSetBytes + 8L * field, 0L);
     if (nulls && v.isNullAt(r)) {
-      BitSetMethods.set(chunk, row, field);
+      BitSetMethods.set(target, row, field);
       return false;
     }
     return true;

@@ -23,9 +23,6 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
   private final double[] constants;
   private final UnsafeRow row;
   private final byte[] tile;
-  /** Where {@link #tile} holds each of its rows, for the encoder. */
-  private final byte[][] tileChunks = new byte[TILE_ROWS][];
-  private final int[] tileOffsets = new int[TILE_ROWS];
   private ColumnarBatch batch;
   /** The batch's rows, when they are a {@code corgipile} buffer's, read in place; else null. */
   private RowArenaColumnVector.Rows arenaRows;
@@ -43,7 +40,6 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
     this.constants = constants;
     this.row = new UnsafeRow(columns.length);
     this.tile = new byte[TILE_ROWS * encoder.rowBytes()];
-    encoder.placeInOrder(tile, TILE_ROWS, tileChunks, tileOffsets);
   }
 
   @Override
@@ -86,7 +82,7 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
     if (arenaRows != null) {
       encoder.encode(arenaRows, tileFirst, tileRows, tile);
     } else {
-      encoder.encode(batch, tileFirst, tileRows, tileChunks, tileOffsets);
+      encoder.encode(batch, tileFirst, tileRows, tile);
     }
     int bitSetBytes = UnsafeRows.bitSetBytes(columns.length);
     for (int field = 0; field < columns.length; field++) {

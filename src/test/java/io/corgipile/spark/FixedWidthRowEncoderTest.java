@@ -71,27 +71,20 @@ class FixedWidthRowEncoderTest {
   }
 
   @Test
-  void writesARunOfRowsEachWhereItIsPlaced() {
+  void writesRowsFromInsideTheBatch() {
     int rows = 300;
     ColumnarBatch batch = batch(SCHEMA, rows, 3);
     int[] identity = java.util.stream.IntStream.range(0, SCHEMA.size()).toArray();
     FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(SCHEMA, identity);
     int first = 37;
     int n = 200; // more than a tile, from inside the batch
-    byte[][] chunks = {new byte[7 + 100 * encoder.rowBytes()], new byte[3 * 100 * encoder.rowBytes()]};
-    java.util.Arrays.fill(chunks[0], (byte) 0x5a);
-    java.util.Arrays.fill(chunks[1], (byte) 0x5a);
-    byte[][] places = new byte[n][];
-    int[] offsets = new int[n];
-    for (int i = 0; i < n; i++) { // two arrays, rows out of order and apart, at odd offsets
-      places[i] = chunks[i % 2];
-      offsets[i] = i % 2 == 0 ? 7 + (99 - i / 2) * encoder.rowBytes() : 3 * (i / 2) * encoder.rowBytes();
-    }
-    encoder.encode(batch, first, n, places, offsets);
+    byte[] encoded = new byte[n * encoder.rowBytes()];
+    java.util.Arrays.fill(encoded, (byte) 0x5a);
+    encoder.encode(batch, first, n, encoded);
 
     UnsafeProjection projection = UnsafeProjection.create(SCHEMA);
     for (int i = 0; i < n; i++) {
-      byte[] actual = java.util.Arrays.copyOfRange(places[i], offsets[i], offsets[i] + encoder.rowBytes());
+      byte[] actual = java.util.Arrays.copyOfRange(encoded, i * encoder.rowBytes(), (i + 1) * encoder.rowBytes());
       assertThat(actual).as("row %d", first + i).isEqualTo(projection.apply(batch.getRow(first + i)).getBytes());
     }
   }
