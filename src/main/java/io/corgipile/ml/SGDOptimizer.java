@@ -70,7 +70,7 @@ final class SGDOptimizer {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     String[] keys = {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY,
         ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY,
-        JOB_DESCRIPTION};
+        ReadOptions.ROW_ORDER_LOCAL_PROPERTY, JOB_DESCRIPTION};
     String[] previous = Arrays.stream(keys).map(sc::getLocalProperty).toArray(String[]::new);
     String runId = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
     String jobTag = JOB_TAG_PREFIX + runId;
@@ -106,12 +106,20 @@ final class SGDOptimizer {
 
   /**
    * The pass before the first epoch that standardization needs: the whole of epoch 0's input in one
-   * job, whatever round properties the thread holds. Null when no row has a positive weight.
+   * job, whatever round properties the thread holds, in any order (a corgipile source then reads its
+   * blocks straight through, at the cost of a plain scan, not of an epoch). Null when no row has a
+   * positive weight.
    */
   private FeatureScaling featureScaling(JavaRDD<InternalRow> rows, SparkContext sc) {
     readEpochZero(sc, "feature summary (standardization)");
     long began = System.nanoTime();
-    FeatureScaling scaling = FeatureSummary.scaling(rows, config, directBytes);
+    FeatureScaling scaling;
+    sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ANY_ORDER);
+    try {
+      scaling = FeatureSummary.scaling(rows, config, directBytes);
+    } finally {
+      sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, null);
+    }
     LOG.info(String.format(Locale.ROOT, "%s: features summarized for standardization in %.2f s (%s)",
         config.task().estimatorName(), (System.nanoTime() - began) / 1e9,
         scaling == null ? "no row of positive weight" : scaling.centered() ? "scaled and centered" : "scaled"));

@@ -51,15 +51,15 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     Slice slice = slice((CorgiPileInputPartition) partition);
-    if (conf.shuffle() == ShuffleMode.CORGIPILE) {
+    if (conf.shuffle() == ShuffleMode.CORGIPILE && !slice.inAnyOrder()) {
       ShuffledBuffers buffers = shuffledBuffers(slice);
       return new CorgiPilePartitionReader(new BufferedTupleStream(buffers, numFields), buffers.metrics());
     }
     ReaderMetrics metrics = new ReaderMetrics();
-    if (conf.shuffle() == ShuffleMode.WINDOW) {
+    if (conf.shuffle() == ShuffleMode.WINDOW && !slice.inAnyOrder()) {
       return new CorgiPilePartitionReader(window(slice, metrics), metrics);
     }
-    // none and block, when Spark takes rows rather than column batches
+    // none and block, when Spark takes rows rather than column batches, and a job in any order
     return new CorgiPilePartitionReader(
         new DirectTupleStream(rows(slice, new BlockOpener(plan, settings, metrics), metrics)), metrics);
   }
@@ -80,15 +80,16 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
     Slice slice = slice((CorgiPileInputPartition) partition);
-    if (conf.shuffle() == ShuffleMode.CORGIPILE) {
+    if (conf.shuffle() == ShuffleMode.CORGIPILE && !slice.inAnyOrder()) {
       ShuffledBuffers buffers = shuffledBuffers(slice);
       return new ShuffledBatchReader(buffers, settings.readSchema(), buffers.metrics());
     }
     ReaderMetrics metrics = new ReaderMetrics();
-    if (conf.shuffle() == ShuffleMode.WINDOW) {
+    if (conf.shuffle() == ShuffleMode.WINDOW && !slice.inAnyOrder()) {
       return new WindowBatchReader(window(slice, metrics), settings.readSchema(), metrics);
     }
-    // none and block: a round is whole blocks, so the slice starts at a block's first row
+    // none and block: a round is whole blocks, so the slice starts at a block's first row; a job in
+    // any order reads the whole epoch, whole blocks too
     return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), slice.blocks, metrics);
   }
 
@@ -99,6 +100,15 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
    */
   private record Slice(int epoch, int partition, long seed, ReadConf.Round round, FillLayout.PartitionStream stream,
       FillPlan.Slice range, int[] blocks, TaskContext task) {
+    /**
+     * Whether the task's job takes the whole epoch's rows in any order ({@link
+     * ReadOptions#ROW_ORDER_LOCAL_PROPERTY}): its blocks are then read straight through.
+     */
+    boolean inAnyOrder() {
+      return round.count() == 1
+          && ReadOptions.ANY_ORDER.equals(localProperty(task, ReadOptions.ROW_ORDER_LOCAL_PROPERTY));
+    }
+
     /** Round {@code round}'s slice of {@code stream}, and its blocks. */
     static Slice of(int epoch, int partition, long seed, ReadConf.Round round, FillLayout.PartitionStream stream,
         TaskContext task) {
