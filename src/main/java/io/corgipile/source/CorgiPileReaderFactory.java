@@ -10,6 +10,7 @@ import io.corgipile.shuffle.TupleShuffleBuffer;
 import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.function.Consumer;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -200,13 +201,24 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       // a failed or killed task (a cancelled fit, a job that gives up) leaves no fills of its scan behind
       slice.task.addTaskFailureListener((TaskFailureListener) (context, error) -> RoundLookahead.EXECUTOR.drop(scan));
     }
-    if (slice.round.index() + 1 < slice.round.count()) {
-      Slice next = slice.inRound(slice.round.index() + 1);
-      if (next.isOneFillRound()) {
-        buffers.afterFirstBuffer(() -> RoundLookahead.EXECUTOR.start(next.key(scan), lookahead, () -> fillFirst(next)));
+    fillAhead(slice, 1, buffers::afterFirstBuffer);
+    // Once this task has let its buffer go, the partition's round after next: so the fill runs while
+    // the driver merges the round and starts the next, when the cores would otherwise wait.
+    fillAhead(slice, 2, buffers::afterLastBuffer);
+    return buffers;
+  }
+
+  /**
+   * Has {@code when} start filling the partition's round {@code rounds} after {@code slice}'s ahead,
+   * when the epoch has that round and it reads one fill.
+   */
+  private void fillAhead(Slice slice, int rounds, Consumer<Runnable> when) {
+    if (slice.round.index() + rounds < slice.round.count()) {
+      Slice ahead = slice.inRound(slice.round.index() + rounds);
+      if (ahead.isOneFillRound()) {
+        when.accept(() -> RoundLookahead.EXECUTOR.start(ahead.key(scan), lookahead, () -> fillFirst(ahead)));
       }
     }
-    return buffers;
   }
 
   /**

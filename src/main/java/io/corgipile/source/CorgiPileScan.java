@@ -141,14 +141,16 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   }
 
   /**
-   * The fills an executor may hold ahead of its rounds ({@link RoundLookahead}): one per task slot
-   * with prefetch, its second buffer, when every partition of a round runs at once; with more
+   * The fills an executor may hold ahead of its rounds ({@link RoundLookahead}): two per task slot
+   * with prefetch, the two buffers prefetch budgets, when every partition of a round runs at once.
+   * A slot's task holds its round's buffer and fills the next round's ahead; once it has let its own
+   * go, it fills the round after next, so a partition never holds more than two. With more
    * partitions than slots, tasks run in waves, the next wave's reading overlaps the last one's
    * training, and fills ahead would hold a buffer per partition.
    */
   private int lookahead(int partitions) {
     boolean oneWave = partitions <= session.sparkContext().defaultParallelism();
-    return conf.prefetch() && conf.shuffle() == ShuffleMode.CORGIPILE && oneWave ? memory.slots() : 0;
+    return conf.prefetch() && conf.shuffle() == ShuffleMode.CORGIPILE && oneWave ? 2 * memory.slots() : 0;
   }
 
   /** The rounds of epoch {@code epoch}; see {@link EpochRounds#of}. */

@@ -18,14 +18,17 @@ import org.slf4j.LoggerFactory;
  * <p>Each round is a Spark job of its own, so a task's prefetch ends with its slice, and between two
  * rounds a core waits for the slowest partition and for the driver's merge. A task that reads one
  * buffer in its round therefore starts, on a thread of its own, the fill of its partition's next
- * slice; the next round's task for that partition takes it when it runs on the same executor, and
- * reads its slice itself otherwise. A fill is a pure function of the scan, seed, epoch, partition
- * and round (the key), so which task filled a buffer never changes what it holds.
+ * slice, and once it has let its own buffer go, of the slice after (which then fills while the
+ * driver merges the round); the next rounds' tasks for that partition take them when they run on
+ * the same executor, and read their slices themselves otherwise. A fill is a pure function of the
+ * scan, seed, epoch, partition and round (the key), so which task filled a buffer never changes
+ * what it holds.
  *
- * <p>Memory: at most {@code capacity} fills are held at once (the driver passes the task slots of
- * an executor, each of which then holds its own buffer and one ahead: the two buffers that {@code
- * prefetch} budgets); a fill not taken within {@link #UNCLAIMED_MILLIS} of its end, whose round
- * another task of the same scan has passed, or whose scan had a task fail, is closed and dropped.
+ * <p>Memory: at most {@code capacity} fills are held at once (the driver passes twice the task slots
+ * of an executor: each slot's partition holds its task's buffer and one ahead, or two ahead between
+ * its tasks: the two buffers that {@code prefetch} budgets); a fill not taken within {@link
+ * #UNCLAIMED_MILLIS} of its end, whose round another task of the same scan has passed, or whose scan
+ * had a task fail, is closed and dropped.
  */
 final class RoundLookahead<V extends Closeable> {
   private static final Logger LOG = LoggerFactory.getLogger(RoundLookahead.class);
@@ -116,6 +119,11 @@ final class RoundLookahead<V extends Closeable> {
   /** Fills held or in progress. */
   synchronized int size() {
     return pending.size();
+  }
+
+  /** The slices of the fills held or in progress. */
+  synchronized List<Key> keys() {
+    return new ArrayList<>(pending.keySet());
   }
 
   private synchronized void expire(Pending p) {

@@ -23,6 +23,7 @@ final class ShuffledBuffers implements Closeable {
   private Prefetcher<TupleShuffleBuffer> prefetcher;
   private boolean prefilled;
   private Runnable afterFirstBuffer;
+  private Runnable afterLastBuffer;
   private boolean exhausted;
   private TupleShuffleBuffer current;
   private int next;
@@ -103,6 +104,14 @@ final class ShuffledBuffers implements Closeable {
     }
   }
 
+  /**
+   * Runs {@code action} on close, once the buffers are let go, when every buffer has been read: not
+   * after a task that failed or stopped early.
+   */
+  void afterLastBuffer(Runnable action) {
+    afterLastBuffer = action;
+  }
+
   ReaderMetrics metrics() {
     return metrics;
   }
@@ -147,16 +156,26 @@ final class ShuffledBuffers implements Closeable {
     if (prefetcher == null) {
       releaseBuffers();
       source.close();
+      runAfterLastBuffer();
       return;
     }
     try {
       if (prefetcher.stopThenClose(source)) {
         releaseBuffers();
+        runAfterLastBuffer();
       }
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
       throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private void runAfterLastBuffer() {
+    Runnable action = afterLastBuffer;
+    afterLastBuffer = null;
+    if (action != null && exhausted) {
+      action.run();
     }
   }
 

@@ -181,6 +181,45 @@ class RoundsTest {
   }
 
   @Test
+  void aRoundsTasksFillTheRoundAfterNextOnceTheyLetTheirBuffersGo() throws InterruptedException {
+    Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250", "seed", "31").load(table);
+    int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
+    assertThat(rounds).isGreaterThan(3);
+    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    Dataset<Row> query = df.select("id");
+    // fills earlier tests left unclaimed count against the executor's capacity until they expire
+    long expired = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 5_000);
+    while (RoundLookahead.EXECUTOR.size() > 0 && System.nanoTime() < expired) {
+      Thread.sleep(50);
+    }
+    selectRound(0, rounds);
+    query.collectAsList();
+
+    // while the driver would merge round 0, both partitions' rounds 1 and 2 are filled or filling
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (aheadOf(31, rounds, 2).size() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(10); // the tasks' readers close after their results are sent
+    }
+    assertThat(aheadOf(31, rounds, 1)).containsExactlyInAnyOrder(0, 1);
+    assertThat(aheadOf(31, rounds, 2)).containsExactlyInAnyOrder(0, 1);
+
+    List<Long> ids = new ArrayList<>();
+    for (int round = 1; round < rounds; round++) { // the rest of the epoch takes every fill
+      selectRound(round, rounds);
+      query.collectAsList().forEach(r -> ids.add(r.getLong(0)));
+    }
+    assertThat(RoundLookahead.EXECUTOR.keys()).noneMatch(k -> k.seed() == 31);
+    assertThat(ids).doesNotHaveDuplicates();
+  }
+
+  /** The partitions whose round {@code round} of {@code rounds} is filled ahead, in scans of seed {@code seed}. */
+  private static List<Integer> aheadOf(long seed, int rounds, int round) {
+    return RoundLookahead.EXECUTOR.keys().stream()
+        .filter(k -> k.seed() == seed && k.rounds() == rounds && k.round() == round)
+        .map(RoundLookahead.Key::partition).toList();
+  }
+
+  @Test
   void aFailedRoundLeavesNoBufferFilledAhead() throws InterruptedException {
     Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250").load(table);
     spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
