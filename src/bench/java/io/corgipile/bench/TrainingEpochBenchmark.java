@@ -27,8 +27,9 @@ import org.apache.spark.sql.functions;
  * What a training epoch costs against a plain Parquet scan of the same columns, in one JVM: the
  * feature columns trained on directly ({@code featuresCols}) and through the usual MLlib feature
  * pipeline ({@code VectorAssembler}, with and without {@code StandardScaler}), one round per epoch;
- * and the default rounds, one per buffer. Run it through {@code
- * scripts/bench epoch}, whose {@code --help} explains the arguments (those of {@code scripts/bench-scan}).
+ * the default rounds, one per buffer; and every param at its default. For each fit also what it costs
+ * besides its epochs (feature summary, step calibration, planning). Run it through {@code scripts/bench
+ * epoch}, whose {@code --help} explains the arguments (those of {@code scripts/bench-scan}).
  */
 public final class TrainingEpochBenchmark {
   /** Epochs per fit: the seconds reported are their mean. */
@@ -38,15 +39,25 @@ public final class TrainingEpochBenchmark {
 
   private TrainingEpochBenchmark() {}
 
-  /** One way of training (or, for {@code parquet}, of scanning). */
   /**
+   * One way of training (or, for {@code parquet}, of scanning).
+   *
    * @param syncInterval the estimator's, or null for its default
+   * @param calibrated whether the step size is left to the estimator's calibration, as by default
    */
-  private record Variant(String name, String describe, String shuffle, String pipeline, String syncInterval) {
+  private record Variant(String name, String describe, String shuffle, String pipeline, String syncInterval,
+      boolean calibrated) {
     Variant(String name, String describe, String shuffle, String pipeline) {
-      this(name, describe, shuffle, pipeline, null);
+      this(name, describe, shuffle, pipeline, null, false);
+    }
+
+    Variant(String name, String describe, String shuffle, String pipeline, String syncInterval) {
+      this(name, describe, shuffle, pipeline, syncInterval, false);
     }
   }
+
+  /** What a fit took: the mean of its epochs, and the rest of its time (summary, calibration, planning). */
+  private record Fit(double secondsPerEpoch, double fixedSeconds) {}
 
   /** One round per epoch: the epoch's cost without a job per buffer (see the last variant for those). */
   private static final String EPOCH_ROUNDS = "epoch";
@@ -67,7 +78,9 @@ public final class TrainingEpochBenchmark {
       new Variant("scaler-corgipile", "VectorAssembler, StandardScaler, then SGDClassifier (standardization=false),"
           + " shuffle=corgipile", "corgipile", "scaler", EPOCH_ROUNDS),
       new Variant("columns-corgipile-rounds", "featuresCols, shuffle=corgipile, syncInterval at its default"
-          + " (buffer: a round, so a Spark job, per buffer)", "corgipile", "columns", null));
+          + " (buffer: a round, so a Spark job, per buffer)", "corgipile", "columns", null),
+      new Variant("columns-corgipile-defaults", "featuresCols, shuffle=corgipile, every param at its default:"
+          + " rounds per buffer, step size calibrated", "corgipile", "columns", null, true));
 
   public static void main(String[] argv) throws Exception {
     ScanArgs args;
@@ -123,17 +136,21 @@ public final class TrainingEpochBenchmark {
     ScanMeasurement.Context scans = new ScanMeasurement.Context(spark, ScanTable.columns(), false,
         BufferPeak.register(spark), null, args.seed);
     Map<String, List<Double>> seconds = new LinkedHashMap<>();
+    Map<String, List<Double>> fixed = new LinkedHashMap<>();
     variants.forEach(v -> seconds.put(v.name, new ArrayList<>()));
-    StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch\n");
+    variants.forEach(v -> fixed.put(v.name, new ArrayList<>()));
+    StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch,fixed_seconds\n");
     for (int rep = 0; rep <= args.reps; rep++) { // rep 0 warms up
       for (int k = 0; k < variants.size(); k++) {
         Variant v = variants.get((k + rep) % variants.size());
-        double s = v.pipeline == null ? scan(scans, table) : epoch(spark, table, v);
-        System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch%n",
-            rep == 0 ? "warmup" : "timed ", rep, v.name, s);
+        Fit fit = v.pipeline == null ? new Fit(scan(scans, table), Double.NaN) : fit(spark, table, v);
+        System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch, %.3f s besides%n",
+            rep == 0 ? "warmup" : "timed ", rep, v.name, fit.secondsPerEpoch, fit.fixedSeconds);
         if (rep > 0) {
-          seconds.get(v.name).add(s);
-          csv.append(String.format(Locale.ROOT, "%s,%d,%.4f%n", v.name, rep, s));
+          seconds.get(v.name).add(fit.secondsPerEpoch);
+          fixed.get(v.name).add(fit.fixedSeconds);
+          csv.append(String.format(Locale.ROOT, "%s,%d,%.4f,%.4f%n", v.name, rep, fit.secondsPerEpoch,
+              fit.fixedSeconds));
         }
       }
     }
@@ -141,14 +158,20 @@ public final class TrainingEpochBenchmark {
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# Training epoch against a plain scan%n%n"
         + "`%s`, %s, table %s: %,d rows, %d row groups, %.1f MB; master %s; medians of %d timed"
         + " repetitions after one warm-up, in rotated order; a training variant's seconds are the mean of its %d"
-        + " epochs (`summary().secondsPerEpoch()`) of SGDClassifier, step size fixed at %s, syncInterval=epoch"
-        + " unless said, other params at their defaults (standardization on); load average %s before, %s after.%n%n"
-        + "| variant | what | median s per epoch | vs plain scan |%n|---|---|---:|---:|%n",
+        + " epochs (`summary().secondsPerEpoch()`) of SGDClassifier, step size fixed at %s unless said,"
+        + " syncInterval=epoch unless said, other params at their defaults (standardization on); a fit's time"
+        + " besides its epochs (feature summary, step calibration, planning) is its wall time less the sum of"
+        + " its epochs; load average %s before, %s after.%n%n"
+        + "| variant | what | median s per epoch | vs plain scan | median s besides the epochs | vs plain scan |%n"
+        + "|---|---|---:|---:|---:|---:|%n",
         command, System.getenv().getOrDefault("BENCH_CODE", "code unknown"), table.path, table.rows, table.rowGroups,
         table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE, loadBefore, ScanReport.loadAverage()));
     for (Variant v : variants) {
       double m = sortedMedian(seconds.get(v.name));
-      md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx |%n", v.name, v.describe, m, m / baseline));
+      double f = sortedMedian(fixed.get(v.name));
+      md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx | %s | %s |%n", v.name, v.describe, m,
+          m / baseline, Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2f", f),
+          Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2fx", f / baseline)));
     }
     Files.createDirectories(args.out);
     Files.writeString(args.out.resolve("epoch.csv"), csv, StandardCharsets.UTF_8);
@@ -161,12 +184,15 @@ public final class TrainingEpochBenchmark {
     return ScanMeasurement.measure(scans, parquet, table.path, "epoch", 0, 0, 0).seconds();
   }
 
-  private static double epoch(SparkSession spark, ScanTable table, Variant v) {
+  private static Fit fit(SparkSession spark, ScanTable table, Variant v) {
     System.gc();
+    long began = System.nanoTime();
     Dataset<Row> data = spark.read().format("corgipile").option("shuffle", v.shuffle).load(table.path);
     String[] features = ScanTable.columns().stream().filter(c -> !c.equals("label")).toArray(String[]::new);
-    SGDClassifier sgd = new SGDClassifier().setFamily("binomial").setMaxIter(EPOCHS).setTol(0).setStepSize(STEP_SIZE)
-        .setSeed(1);
+    SGDClassifier sgd = new SGDClassifier().setFamily("binomial").setMaxIter(EPOCHS).setTol(0).setSeed(1);
+    if (!v.calibrated) {
+      sgd.setStepSize(STEP_SIZE);
+    }
     if (v.syncInterval != null) {
       sgd.setSyncInterval(v.syncInterval);
     }
@@ -187,9 +213,11 @@ public final class TrainingEpochBenchmark {
     }
     stages.add(sgd);
     PipelineModel model = new Pipeline().setStages(stages.toArray(new PipelineStage[0])).fit(data);
+    double wall = (System.nanoTime() - began) / 1e9;
     SGDTrainingSummary summary = ((io.corgipile.ml.SGDClassificationModel) model.stages()[stages.size() - 1])
         .summary();
-    return Arrays.stream(summary.secondsPerEpoch()).average().orElseThrow();
+    double[] epochs = summary.secondsPerEpoch();
+    return new Fit(Arrays.stream(epochs).average().orElseThrow(), wall - Arrays.stream(epochs).sum());
   }
 
   private static double sortedMedian(List<Double> values) {

@@ -12,7 +12,7 @@ class TrainingEpochBenchmarkTest {
   void measuresEveryVariantByDefaultAndThePlainScanAlways() {
     assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "columns-none",
         "columns-corgipile", "columns-window", "columns-none-projected", "columns-corgipile-projected",
-        "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds");
+        "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds", "columns-corgipile-defaults");
     assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
         .containsExactly("parquet", "columns-corgipile");
   }
@@ -22,6 +22,7 @@ class TrainingEpochBenchmarkTest {
     assertThatThrownBy(() -> TrainingEpochBenchmark.chosenNames(List.of("columns")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot run variant 'columns': known variants are parquet, columns-none, columns-corgipile,"
-            + " columns-window, columns-none-projected, columns-corgipile-projected, assembler-corgipile, scaler-corgipile, columns-corgipile-rounds");
+            + " columns-window, columns-none-projected, columns-corgipile-projected, assembler-corgipile,"
+            + " scaler-corgipile, columns-corgipile-rounds, columns-corgipile-defaults");
   }
 }
