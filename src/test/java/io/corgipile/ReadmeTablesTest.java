@@ -124,7 +124,7 @@ class ReadmeTablesTest {
     for (Field f : fields.values()) {
       String name = f.getName();
       if (f.getType() != String.class || name.endsWith("_DEFAULT") || name.endsWith("_DEFAULT_DESCRIPTION")
-          || name.endsWith("_LOCAL_PROPERTY") || name.equals("SESSION_CONF_PREFIX")) {
+          || name.contains("_LOCAL_PROPERTY") || name.equals("SESSION_CONF_PREFIX")) {
         continue;
       }
       Field defaultField = fields.get(name + "_DEFAULT");

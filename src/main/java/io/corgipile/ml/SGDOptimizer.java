@@ -114,7 +114,7 @@ final class SGDOptimizer {
     readEpochZero(sc, "feature summary (standardization)");
     long began = System.nanoTime();
     FeatureScaling scaling;
-    sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ANY_ORDER);
+    sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY);
     try {
       scaling = FeatureSummary.scaling(rows, config, directBytes);
     } finally {

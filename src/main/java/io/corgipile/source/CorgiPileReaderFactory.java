@@ -106,8 +106,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
      * ReadOptions#ROW_ORDER_LOCAL_PROPERTY}): its blocks are then read straight through.
      */
     boolean inAnyOrder() {
-      return round.count() == 1
-          && ReadOptions.ANY_ORDER.equals(localProperty(task, ReadOptions.ROW_ORDER_LOCAL_PROPERTY));
+      return round.count() == 1 && ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY
+          .equals(localProperty(task, ReadOptions.ROW_ORDER_LOCAL_PROPERTY));
     }
 
     /** Round {@code round}'s slice of {@code stream}, and its blocks. */

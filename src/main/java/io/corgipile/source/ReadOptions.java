@@ -71,14 +71,14 @@ public final class ReadOptions {
   public static final String SYNC_INTERVAL_LOCAL_PROPERTY = "corgipile.syncInterval";
 
   /**
-   * Spark local property: {@value #ANY_ORDER} on the thread that runs a job that needs the epoch's
-   * rows but not their order (a feature summary). Each partition then reads its blocks of the epoch
-   * straight through, without the buffer: the same rows in each partition, each once, at the cost of
-   * a plain scan. Ignored by a job that reads a round.
+   * Spark local property: {@value #ROW_ORDER_LOCAL_PROPERTY_ANY} on the thread that runs a job that
+   * needs the epoch's rows but not their order (a feature summary). Each partition then reads its
+   * blocks of the epoch straight through, without the buffer: the same rows in each partition, each
+   * once, at the cost of a plain scan. Ignored by a job that reads a round.
    */
   public static final String ROW_ORDER_LOCAL_PROPERTY = "corgipile.rowOrder";
   /** The value of {@link #ROW_ORDER_LOCAL_PROPERTY} that lets a job take the rows in any order. */
-  public static final String ANY_ORDER = "any";
+  public static final String ROW_ORDER_LOCAL_PROPERTY_ANY = "any";
 
   /** Number of input partitions, {@value #PARTITIONS_DEFAULT_DESCRIPTION} by default. */
   public static final String PARTITIONS = "partitions";

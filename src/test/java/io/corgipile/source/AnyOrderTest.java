@@ -59,7 +59,8 @@ class AnyOrderTest {
   @CsvSource({"corgipile,true", "corgipile,false", "window,true", "window,false"})
   void aJobInAnyOrderReadsTheEpochsBlocksStraightThrough(String shuffle, boolean vectorized) {
     List<List<Long>> shuffled = read(shuffle, vectorized);
-    spark().sparkContext().setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ANY_ORDER);
+    spark().sparkContext()
+        .setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY);
     List<List<Long>> straight = read(shuffle, vectorized);
 
     assertThat(sorted(straight)).isEqualTo(sorted(shuffled));
@@ -83,7 +84,7 @@ class AnyOrderTest {
     sc.setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, "2");
     sc.setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
     List<List<Long>> shuffled = read(shuffle, true);
-    sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ANY_ORDER);
+    sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY);
 
     assertThat(read(shuffle, true)).isEqualTo(shuffled);
   }
