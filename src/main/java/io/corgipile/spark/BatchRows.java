@@ -4,7 +4,6 @@ import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
-import org.apache.spark.unsafe.Platform;
 
 /**
  * Rows of Spark's vectorized reader. Fixed-width rows are encoded a tile at a time into a scratch
@@ -97,8 +96,7 @@ final class BatchRows implements RowGroupRows {
       if (i > 0) {
         next++;
       }
-      Platform.copyMemory(tile, Platform.BYTE_ARRAY_OFFSET + tileOffset(), chunks[i],
-          Platform.BYTE_ARRAY_OFFSET + offsets[i], rowBytes);
+      System.arraycopy(tile, tileOffset(), chunks[i], offsets[i], rowBytes);
     }
   }
 

@@ -46,6 +46,8 @@ final class FixedWidthRowEncoder {
   private final int rowBytes;
   /** See {@link #runs()}. */
   private final int[] runs;
+  /** The fields in no run: constants and converted ones, written one at a time. */
+  private final int[] notInRuns;
 
   private FixedWidthRowEncoder(Kind[] kinds, Kind[] sourceKinds, int[] columns) {
     this.kinds = kinds;
@@ -54,6 +56,8 @@ final class FixedWidthRowEncoder {
     this.bitSetBytes = UnsafeRows.bitSetBytes(kinds.length);
     this.rowBytes = UnsafeRows.fixedWidthBytes(kinds.length);
     this.runs = runs();
+    this.notInRuns = java.util.stream.IntStream.range(0, columns.length)
+        .filter(field -> columns[field] == NO_COLUMN || converted(field)).toArray();
   }
 
   /**
@@ -190,10 +194,10 @@ final class FixedWidthRowEncoder {
         Platform.putLong(target, row + word, 0L);
       }
       long sourceSlots = offset + sourceBitSetBytes;
-      for (int field = 0; field < columns.length; field++) {
+      for (int field : notInRuns) {
         if (columns[field] == NO_COLUMN) {
           Platform.putLong(target, row + bitSetBytes + 8L * field, 0L);
-        } else if (converted(field)) { // a null's slot is zero, read as 0.0: zero again
+        } else { // converted; a null's slot is zero, read as 0.0: zero again
           Platform.putDouble(target, row + bitSetBytes + 8L * field,
               slotAsDouble(sourceKinds[field], base, sourceSlots + 8L * columns[field]));
         }
