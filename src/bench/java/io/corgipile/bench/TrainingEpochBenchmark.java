@@ -18,6 +18,7 @@ import org.apache.spark.ml.PipelineModel;
 import org.apache.spark.ml.PipelineStage;
 import org.apache.spark.ml.feature.StandardScaler;
 import org.apache.spark.ml.feature.VectorAssembler;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -59,11 +60,16 @@ public final class TrainingEpochBenchmark {
   /** What a fit took: the mean of its epochs, and the rest of its time (summary, calibration, planning). */
   private record Fit(double secondsPerEpoch, double fixedSeconds) {}
 
+  /** The pipeline of a plain scan into Spark's {@code noop} sink: no rows handed to user code. */
+  private static final String NOOP = "noop";
+
   /** One round per epoch: the epoch's cost without a job per buffer (see the last variant for those). */
   private static final String EPOCH_ROUNDS = "epoch";
 
   static final List<Variant> VARIANTS = List.of(
       new Variant("parquet", "spark.read().parquet(path), the 29 columns consumed as rows (the baseline)", null, null),
+      new Variant("parquet-noop", "spark.read().parquet(path), the 29 columns written to Spark's noop sink", null,
+          NOOP),
       new Variant("columns-none", "featuresCols, shuffle=none", "none", "columns", EPOCH_ROUNDS),
       new Variant("columns-corgipile", "featuresCols, shuffle=corgipile", "corgipile", "columns", EPOCH_ROUNDS),
       new Variant("columns-window", "featuresCols, shuffle=window (a sliding window of the same size)", "window",
@@ -143,7 +149,8 @@ public final class TrainingEpochBenchmark {
     for (int rep = 0; rep <= args.reps; rep++) { // rep 0 warms up
       for (int k = 0; k < variants.size(); k++) {
         Variant v = variants.get((k + rep) % variants.size());
-        Fit fit = v.pipeline == null ? new Fit(scan(scans, table), Double.NaN) : fit(spark, table, v);
+        Fit fit = v.pipeline == null ? new Fit(scan(scans, table), Double.NaN)
+            : v.pipeline.equals(NOOP) ? new Fit(noopScan(spark, table), Double.NaN) : fit(spark, table, v);
         System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch, %.3f s besides%n",
             rep == 0 ? "warmup" : "timed ", rep, v.name, fit.secondsPerEpoch, fit.fixedSeconds);
         if (rep > 0) {
@@ -182,6 +189,14 @@ public final class TrainingEpochBenchmark {
   private static double scan(ScanMeasurement.Context scans, ScanTable table) {
     ScanVariant parquet = new ScanVariant("parquet", false, Map.of());
     return ScanMeasurement.measure(scans, parquet, table.path, "epoch", 0, 0, 0).seconds();
+  }
+
+  private static double noopScan(SparkSession spark, ScanTable table) {
+    System.gc();
+    long began = System.nanoTime();
+    spark.read().parquet(table.path).select(ScanTable.columns().stream().map(functions::col).toArray(Column[]::new))
+        .write().format("noop").mode("overwrite").save();
+    return (System.nanoTime() - began) / 1e9;
   }
 
   private static Fit fit(SparkSession spark, ScanTable table, Variant v) {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class TrainingEpochBenchmarkTest {
   @Test
   void measuresEveryVariantByDefaultAndThePlainScanAlways() {
-    assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "columns-none",
+    assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "parquet-noop", "columns-none",
         "columns-corgipile", "columns-window", "columns-none-projected", "columns-corgipile-projected",
         "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds", "columns-corgipile-defaults");
     assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
@@ -21,8 +21,9 @@ class TrainingEpochBenchmarkTest {
   void anUnknownVariantIsNamedWithTheKnownOnes() {
     assertThatThrownBy(() -> TrainingEpochBenchmark.chosenNames(List.of("columns")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot run variant 'columns': known variants are parquet, columns-none, columns-corgipile,"
-            + " columns-window, columns-none-projected, columns-corgipile-projected, assembler-corgipile,"
+        .hasMessage("Cannot run variant 'columns': known variants are parquet, parquet-noop, columns-none,"
+            + " columns-corgipile, columns-window, columns-none-projected, columns-corgipile-projected,"
+            + " assembler-corgipile,"
             + " scaler-corgipile, columns-corgipile-rounds, columns-corgipile-defaults");
   }
 }
