@@ -110,7 +110,7 @@ public class ShuffleLayoutBenchmark {
   private RowEncoderHook encoder;
   /** As BufferFiller.RUN_ROWS. */
   static final int RUN_ROWS = 256;
-  /** As BatchRows.TILE_ROWS. */
+  /** As FixedWidthRowEncoder.TILE_ROWS. */
   static final int TILE_ROWS = 64;
   private byte[] tile;
   private final byte[][] runChunks = new byte[RUN_ROWS][];

@@ -13,9 +13,6 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * buckets costs twice as much: every column's pass touches every row's page again.
  */
 final class BatchRows implements RowGroupRows {
-  /** Rows encoded at a time for {@link #row()}. */
-  private static final int TILE_ROWS = 64;
-
   private final RowGroupBatches batches;
   private final UnsafeProjection projection;
   private final FixedWidthRowEncoder encoder;
@@ -24,8 +21,8 @@ final class BatchRows implements RowGroupRows {
   private int next;
   private UnsafeRow row;
   private byte[] tile = new byte[0];
-  /** The batch row {@link #tile} starts with, or -1 when it holds none of this batch. */
-  private int tileFirst = -1;
+  /** The batch rows {@link #tile} holds: {@code tileRows} from {@code tileFirst}; none of a new batch. */
+  private int tileFirst;
   private int tileRows;
 
   /** @param encoder writes the rows of fixed-width schemas, or null to use the projection */
@@ -35,7 +32,7 @@ final class BatchRows implements RowGroupRows {
     this.encoder = encoder;
     this.row = new UnsafeRow(numFields);
     if (encoder != null) {
-      tile = new byte[TILE_ROWS * encoder.rowBytes()];
+      tile = new byte[FixedWidthRowEncoder.TILE_ROWS * encoder.rowBytes()];
     }
   }
 
@@ -47,7 +44,7 @@ final class BatchRows implements RowGroupRows {
         return false;
       }
       next = 0;
-      tileFirst = -1;
+      tileRows = 0;
     }
     if (encoder == null) {
       row = projection.apply(batch.getRow(next));
@@ -67,9 +64,9 @@ final class BatchRows implements RowGroupRows {
   /** Where the current row is in {@link #tile}, encoding its tile first if need be. */
   private int tileOffset() {
     int current = next - 1;
-    if (tileFirst < 0 || current < tileFirst || current >= tileFirst + tileRows) {
+    if (current < tileFirst || current >= tileFirst + tileRows) {
       tileFirst = current;
-      tileRows = Math.min(TILE_ROWS, batch.numRows() - current);
+      tileRows = Math.min(FixedWidthRowEncoder.TILE_ROWS, batch.numRows() - current);
       encoder.encode(batch, current, tileRows, tile);
     }
     return (current - tileFirst) * encoder.rowBytes();

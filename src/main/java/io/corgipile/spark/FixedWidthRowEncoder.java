@@ -34,7 +34,12 @@ import org.apache.spark.unsafe.bitset.BitSetMethods;
 final class FixedWidthRowEncoder {
   private enum Kind { BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE }
 
-  private static final int TILE_ROWS = 64;
+  /**
+   * Rows written at a time: few enough that a tile of rows stays in the L1 cache while every column
+   * is written into it, and while its rows are read or copied on ({@link BatchRows}, {@link
+   * ProjectedBatchRows}).
+   */
+  static final int TILE_ROWS = 64;
   /** The column of a field the encoder leaves to its caller. */
   static final int NO_COLUMN = -1;
 

@@ -14,9 +14,6 @@ import org.apache.spark.unsafe.Platform;
  * go ({@code closeIfFreeable}) once its rows are read.
  */
 final class ProjectedBatchRows implements Iterator<InternalRow> {
-  /** Rows written at a time. */
-  private static final int TILE_ROWS = 64;
-
   private final Iterator<ColumnarBatch> batches;
   private final FixedWidthRowEncoder encoder;
   private final int[] columns;
@@ -39,7 +36,7 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
     this.columns = columns;
     this.constants = constants;
     this.row = new UnsafeRow(columns.length);
-    this.tile = new byte[TILE_ROWS * encoder.rowBytes()];
+    this.tile = new byte[FixedWidthRowEncoder.TILE_ROWS * encoder.rowBytes()];
   }
 
   @Override
@@ -78,7 +75,7 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
   /** Writes the tile of rows from {@link #next} on. */
   private void writeTile() {
     tileFirst = next;
-    tileRows = Math.min(TILE_ROWS, numRows - next);
+    tileRows = Math.min(FixedWidthRowEncoder.TILE_ROWS, numRows - next);
     if (arenaRows != null) {
       encoder.encode(arenaRows, tileFirst, tileRows, tile);
     } else {
