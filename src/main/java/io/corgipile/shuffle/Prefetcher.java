@@ -26,8 +26,8 @@ public final class Prefetcher<B> implements AutoCloseable {
 
   /**
    * The filler's progress, by which a consumer waiting for a buffer tells a filler that works from
-   * one that spins: Spark's vectorized Parquet decoder can loop forever on damaged definition
-   * levels (in pages without checksums) and ignores interrupts.
+   * one that spins: Spark's vectorized Parquet decoder can loop forever on a damaged page and
+   * ignores interrupts. The reader checks pages for the damage known to do that; this catches the rest.
    */
   public interface Progress {
     /** Rows (or any unit of work) the filler has produced so far; read from the consumer's thread. */
@@ -178,9 +178,8 @@ public final class Prefetcher<B> implements AutoCloseable {
         if (nowCpu - cpu >= (now - since) / BUSY_SHARE) {
           failure = progress.stalled(String.format(
               "the decoder made no progress in %d s while busy on a CPU core. Spark's vectorized Parquet "
-                  + "decoder loops forever on some damaged pages; pages with checksums (Spark writes them) "
-                  + "fail their check instead, these have none. The decoding thread ignores interrupts and "
-                  + "stays busy until the JVM exits",
+                  + "decoder loops forever on some damaged pages, and this one passed the reader's page checks. "
+                  + "The decoding thread ignores interrupts and stays busy until the JVM exits",
               TimeUnit.NANOSECONDS.toSeconds(now - since)));
           throw rethrow(failure);
         }

@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.util.functional.FutureIO;
 import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -38,6 +39,7 @@ public final class FileHandle implements Closeable {
   private final Configuration conf;
   private SeekableInputStream stream;
   private ParquetFileReader reader;
+  private boolean checksumsVerified;
 
   /** @param input the file as Parquet reads it, made of {@code status} */
   public FileHandle(FileStatus status, HadoopInputFile input, ParquetMetadata footer, Configuration conf) {
@@ -71,11 +73,18 @@ public final class FileHandle implements Closeable {
   ParquetFileReader reader() throws IOException {
     if (reader == null) {
       // No record filter and no range: block i of the reader is row group i of the footer.
-      reader = new ParquetFileReader(input, footer,
-          HadoopReadOptions.builder(conf, input.getPath()).withRecordFilter(FilterCompat.NOOP).build(),
-          new BorrowedStream(stream()));
+      ParquetReadOptions options =
+          HadoopReadOptions.builder(conf, input.getPath()).withRecordFilter(FilterCompat.NOOP).build();
+      reader = new ParquetFileReader(input, footer, options, new BorrowedStream(stream()));
+      checksumsVerified = options.usePageChecksumVerification();
     }
     return reader;
+  }
+
+  /** Whether {@link #reader} verifies the checksums of the pages that carry one. */
+  boolean checksumsVerified() throws IOException {
+    reader();
+    return checksumsVerified;
   }
 
   /** Closes the stream (and the reader on it); the file opens again when read again. */

@@ -89,11 +89,11 @@ final class ReusedVectorizedReader implements Closeable {
    * Rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file}, whose
    * rows number {@code groupRows}; read each batch, or close, before the next call.
    */
-  RowGroupBatches read(ParquetFileReader file, int rowGroup, long groupRows, long firstRow, long rows) {
+  RowGroupBatches read(FileHandle file, int rowGroup, long groupRows, long firstRow, long rows) throws IOException {
     if (reading) {
       throw new IllegalStateException("Cannot read a block before the previous one is closed");
     }
-    file.setRequestedSchema(requestedSchema);
+    file.reader().setRequestedSchema(requestedSchema);
     next.set(file, rowGroup, RowRanges.create(groupRows, IntStream.of(0).iterator(), new RangeIndex(firstRow, rows)));
     try {
       INTERNALS.totalRowCount.setLong(reader, rowsRead + rows);
@@ -165,13 +165,16 @@ final class ReusedVectorizedReader implements Closeable {
     }
   }
 
-  /** Spark's row-group reader: the pages of the next block, once. Files are closed by their owner. */
-  private static final class NextBlock implements InvocationHandler {
-    private ParquetFileReader file;
+  /**
+   * Spark's row-group reader: the pages of the next block, once, checked so that a damaged page
+   * fails instead of hanging Spark's decoder or exhausting the heap. Files are closed by their owner.
+   */
+  private final class NextBlock implements InvocationHandler {
+    private FileHandle file;
     private int rowGroup;
     private RowRanges range;
 
-    void set(ParquetFileReader file, int rowGroup, RowRanges range) {
+    void set(FileHandle file, int rowGroup, RowRanges range) {
       this.file = file;
       this.rowGroup = rowGroup;
       this.range = range;
@@ -184,9 +187,12 @@ final class ReusedVectorizedReader implements Closeable {
           if (file == null) {
             return null;
           }
-          ParquetFileReader reading = file;
+          FileHandle reading = file;
           file = null;
-          return reading.readFilteredRowGroup(rowGroup, range);
+          ParquetFileReader parquet = reading.reader();
+          LastChunkHeaders.check(parquet, reading.stream(), reading.input().getLength(), rowGroup, requestedSchema);
+          return new CheckedPages(parquet.readFilteredRowGroup(rowGroup, range), parquet.getRowGroups().get(rowGroup),
+              reading.checksumsVerified());
         case "close":
           file = null;
           return null;

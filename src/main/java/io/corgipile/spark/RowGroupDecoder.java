@@ -92,7 +92,7 @@ public final class RowGroupDecoder implements Closeable {
       closeReused();
     }
     if (reused != null) {
-      return reused.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
+      return reused.read(handle, rowGroup, block.getRowCount(), firstRow, rows);
     }
     Optional<String> unshareable = ReusedVectorizedReader.unsupported();
     // Spark's reader then reads whole row groups only, itself: parts were not planned (rowRangesUnsupported).
@@ -112,7 +112,7 @@ public final class RowGroupDecoder implements Closeable {
       reader.enableReturningBatches();
       if (unshareable.isEmpty()) {
         ReusedVectorizedReader adopted = ReusedVectorizedReader.adopt(reader, key, capacity);
-        RowGroupBatches batches = adopted.read(handle.reader(), rowGroup, block.getRowCount(), firstRow, rows);
+        RowGroupBatches batches = adopted.read(handle, rowGroup, block.getRowCount(), firstRow, rows);
         reused = adopted; // only once it read: a failure above closes the reader
         return batches;
       }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -35,11 +34,6 @@ class CancelledFitTest {
 
   private static Dataset<Row> read() {
     return TestTables.corgipile("partitions", "2").load(table);
-  }
-
-  private static List<String> readerThreads() {
-    return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-        .filter(n -> n.startsWith("corgipile-prefetch-") || n.startsWith("corgipile-lookahead-")).toList();
   }
 
   @ParameterizedTest
@@ -75,11 +69,11 @@ class CancelledFitTest {
     // Fills ahead that a task finished before the stop wait for their round until they expire; and
     // the end of a job cancelled by its tag reaches the status tracker through the listener bus.
     deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 15_000);
-    while ((!readerThreads().isEmpty() || RoundLookahead.EXECUTOR.size() > 0
+    while ((!TestTables.readerThreads().isEmpty() || RoundLookahead.EXECUTOR.size() > 0
         || sc.statusTracker().getActiveJobIds().length > 0) && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
-    assertThat(readerThreads()).as("reader threads left running").isEmpty();
+    assertThat(TestTables.readerThreads()).as("reader threads left running").isEmpty();
     assertThat(RoundLookahead.EXECUTOR.size()).as("buffers filled ahead and held").isZero();
     assertThat(sc.statusTracker().getActiveJobIds()).as("jobs still running").isEmpty();
     assertThat(classifier(2).fit(read()).coefficients().toArray()).containsExactly(solo);

@@ -37,6 +37,12 @@ final class TestTables {
     return SharedSpark.get();
   }
 
+  /** The live threads that read for tasks: buffer fills and fills ahead of a round. */
+  static List<String> readerThreads() {
+    return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+        .filter(n -> n.startsWith("corgipile-prefetch-") || n.startsWith("corgipile-lookahead-")).toList();
+  }
+
   static Path tempDir(String prefix) {
     try {
       Path dir = Files.createTempDirectory(prefix);
