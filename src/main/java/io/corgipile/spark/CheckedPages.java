@@ -31,7 +31,8 @@ import org.apache.parquet.io.ParquetDecodingException;
  * bytes missing, as it allocates a dictionary's entries from the count its page header claims.
  *
  * <p>Every page is checked for sizes the footer allows: a page no larger uncompressed than its
- * whole column chunk, a dictionary no longer than its bytes can hold. The levels and run-encoded
+ * whole column chunk, a dictionary no longer than its bytes can hold; and a page of a flat column
+ * for a value per row its offset index gives it (its header is not covered by its checksum). The levels and run-encoded
  * values of a page are walked (run headers only, as Spark's decoder reads them) where the page
  * carries no checksum that Parquet verified: a checksum failure already stops a damaged page, and
  * an intact page has nothing to walk for.
@@ -122,6 +123,13 @@ final class CheckedPages implements PageReadStore {
       checkSize(name, page.getUncompressedSize());
       if (page.getValueCount() < 0) {
         throw damaged(name + " claims " + page.getValueCount() + " values");
+      }
+      // A flat column has a value per row; where a page holds fewer than its offset index gives it
+      // rows, Spark's reader leaves the rest of its batch as the previous batch left it.
+      Optional<Integer> rows = page.getIndexRowCount();
+      if (column.getMaxRepetitionLevel() == 0 && rows.isPresent() && page.getValueCount() != rows.get()) {
+        throw damaged(name + " holds " + page.getValueCount() + " values for the " + rows.get()
+            + " rows its offset index gives it");
       }
       if (checksumsVerified && page.getCrc().isPresent()) {
         return page;

@@ -23,7 +23,8 @@ import org.apache.parquet.schema.MessageType;
  * pages are sliced out of bytes already read, so a damaged size fails there without allocating.
  *
  * <p>It reads only the headers (a few dozen bytes each), at the pages' offsets where the chunk has an
- * offset index and walking the chunk from page to page where it has none, as Parquet does.
+ * offset index, and then also checks each header's size against the index's; walking the chunk from
+ * page to page where it has none, as Parquet does.
  */
 final class LastChunkHeaders {
   private LastChunkHeaders() {
@@ -57,7 +58,14 @@ final class LastChunkHeaders {
       checkPage(stream, fileLength, last, start);
     }
     for (int page = 0; page < index.getPageCount(); page++) {
-      checkPage(stream, fileLength, last, index.getOffset(page));
+      long at = index.getOffset(page);
+      long end = checkPage(stream, fileLength, last, at);
+      // The offset index gives each page's size with its header; Parquet's reader takes the
+      // header's word for it, and for this chunk alone reads on past the page.
+      if (end - at != index.getCompressedPageSize(page)) {
+        throw new IOException(cannot(last) + "its page at offset " + at + " takes " + (end - at)
+            + " bytes by its header, " + index.getCompressedPageSize(page) + " by the offset index");
+      }
     }
   }
 

@@ -88,6 +88,16 @@ class CheckedPagesTest {
   }
 
   @Test
+  void aFlatPageWithFewerValuesThanItsIndexedRowsIsRefused() {
+    // Spark's reader would leave the last 5 rows of its batch as the previous batch left them
+    byte[] bytes = v1Page(rleRun(5, 1), plainDoubles(5));
+    DataPageV1 page = new DataPageV1(BytesInput.from(bytes), 5, bytes.length, 0, VALUES,
+        Statistics.createStats(TYPE), Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
+    assertThatThrownBy(() -> read(page, 1000)).hasMessage("Cannot decode column x: its data page 0 holds 5 values "
+        + "for the 10 rows its offset index gives it; the page is damaged");
+  }
+
+  @Test
   void aPageLargerThanItsWholeChunkIsRefused() {
     DataPageV1 page = new DataPageV1(BytesInput.from(v1Page(rleRun(VALUES, 1), plainDoubles(VALUES))), VALUES,
         1 << 30, Statistics.createStats(TYPE), Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
