@@ -79,6 +79,8 @@ public final class TrainingEpochBenchmark {
           EPOCH_ROUNDS),
       new Variant("columns-corgipile-projected", "featuresCols, shuffle=corgipile, label + 0.0: the rows through"
           + " Spark's column-to-row conversion and projection", "corgipile", "projected", EPOCH_ROUNDS),
+      new Variant("assembler-none", "VectorAssembler, then SGDClassifier, shuffle=none", "none", "assembler",
+          EPOCH_ROUNDS),
       new Variant("assembler-corgipile", "VectorAssembler, then SGDClassifier, shuffle=corgipile", "corgipile",
           "assembler", EPOCH_ROUNDS),
       new Variant("scaler-corgipile", "VectorAssembler, StandardScaler, then SGDClassifier (standardization=false),"

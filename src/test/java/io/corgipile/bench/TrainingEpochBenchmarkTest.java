@@ -12,7 +12,7 @@ class TrainingEpochBenchmarkTest {
   void measuresEveryVariantByDefaultAndThePlainScanAlways() {
     assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "parquet-noop", "columns-none",
         "columns-corgipile", "columns-window", "columns-none-projected", "columns-corgipile-projected",
-        "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds", "columns-corgipile-defaults",
+        "assembler-none", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds", "columns-corgipile-defaults",
         "columns-none-defaults");
     assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
         .containsExactly("parquet", "columns-corgipile");
@@ -24,7 +24,7 @@ class TrainingEpochBenchmarkTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot run variant 'columns': known variants are parquet, parquet-noop, columns-none,"
             + " columns-corgipile, columns-window, columns-none-projected, columns-corgipile-projected,"
-            + " assembler-corgipile,"
+            + " assembler-none, assembler-corgipile,"
             + " scaler-corgipile, columns-corgipile-rounds, columns-corgipile-defaults, columns-none-defaults");
   }
 }
