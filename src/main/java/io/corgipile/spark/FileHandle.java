@@ -2,6 +2,7 @@ package io.corgipile.spark;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.BitSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -40,6 +41,11 @@ public final class FileHandle implements Closeable {
   private SeekableInputStream stream;
   private ParquetFileReader reader;
   private boolean checksumsVerified;
+  /**
+   * Row groups whose last chunk's page headers passed {@link LastChunkHeaders}: every block of a row
+   * group reads that chunk, and a handle serves one scan's columns.
+   */
+  private final BitSet headersChecked = new BitSet();
 
   /** @param input the file as Parquet reads it, made of {@code status} */
   public FileHandle(FileStatus status, HadoopInputFile input, ParquetMetadata footer, Configuration conf) {
@@ -85,6 +91,16 @@ public final class FileHandle implements Closeable {
   boolean checksumsVerified() throws IOException {
     reader();
     return checksumsVerified;
+  }
+
+  /** Whether row group {@code rowGroup}'s last chunk passed {@link LastChunkHeaders} already. */
+  boolean headersChecked(int rowGroup) {
+    return headersChecked.get(rowGroup);
+  }
+
+  /** Notes that row group {@code rowGroup}'s last chunk passed {@link LastChunkHeaders}. */
+  void markHeadersChecked(int rowGroup) {
+    headersChecked.set(rowGroup);
   }
 
   /** Closes the stream (and the reader on it); the file opens again when read again. */

@@ -190,7 +190,11 @@ final class ReusedVectorizedReader implements Closeable {
           FileHandle reading = file;
           file = null;
           ParquetFileReader parquet = reading.reader();
-          LastChunkHeaders.check(parquet, reading.stream(), reading.input().getLength(), rowGroup, requestedSchema);
+          // Once per row group a task reads: its parts read the same chunk.
+          if (!reading.headersChecked(rowGroup)) {
+            LastChunkHeaders.check(parquet, reading.stream(), reading.input().getLength(), rowGroup, requestedSchema);
+            reading.markHeadersChecked(rowGroup);
+          }
           return new CheckedPages(parquet.readFilteredRowGroup(rowGroup, range), parquet.getRowGroups().get(rowGroup),
               reading.checksumsVerified());
         case "close":
