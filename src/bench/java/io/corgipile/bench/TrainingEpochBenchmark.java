@@ -86,9 +86,9 @@ public final class TrainingEpochBenchmark {
       new Variant("scaler-corgipile", "VectorAssembler, StandardScaler, then SGDClassifier (standardization=false),"
           + " shuffle=corgipile", "corgipile", "scaler", EPOCH_ROUNDS),
       new Variant("columns-corgipile-rounds", "featuresCols, shuffle=corgipile, syncInterval at its default"
-          + " (buffer: a round, so a Spark job, per buffer)", "corgipile", "columns", null),
+          + " (auto: a round, so a Spark job, per buffer, at most 4 per epoch)", "corgipile", "columns", null),
       new Variant("columns-corgipile-defaults", "featuresCols, shuffle=corgipile, every param at its default:"
-          + " rounds per buffer, step size calibrated", "corgipile", "columns", null, true),
+          + " rounds of syncInterval=auto, step size calibrated", "corgipile", "columns", null, true),
       new Variant("columns-none-defaults", "featuresCols, shuffle=none, every param at its default: the"
           + " storage-order fit to hold columns-corgipile-defaults against", "none", "columns", null, true));
 

@@ -57,8 +57,8 @@ public interface SGDParams extends Params {
   double DEFAULT_SYNC_STEP_SIZE = 1.0;
   /** Default of {@link #syncMomentum()}. */
   double DEFAULT_SYNC_MOMENTUM = 0.0;
-  /** Default of {@link #syncInterval()}: one round per shuffle buffer. */
-  String DEFAULT_SYNC_INTERVAL = SyncInterval.BUFFER.toString();
+  /** Default of {@link #syncInterval()}: one round per shuffle buffer, at most a few per epoch. */
+  String DEFAULT_SYNC_INTERVAL = SyncInterval.AUTO.toString();
 
   /** The holder of this instance's param objects. */
   SGDParamSet sgdParams();
@@ -260,7 +260,7 @@ public interface SGDParams extends Params {
    * How often the partition models are averaged: {@value io.corgipile.shuffle.SyncInterval#FORMAT}
    * (default {@value #DEFAULT_SYNC_INTERVAL}). Every round is one Spark job; rounds within an epoch
    * need the {@code corgipile} source, which reads each partition's next slice per round. Over
-   * another input the default falls back to one round per epoch, and any other explicit value is
+   * another input {@code auto} falls back to one round per epoch, and any other explicit value is
    * an error.
    */
   default Param<String> syncInterval() {

@@ -17,9 +17,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Rounds within an epoch need the {@code corgipile} source feeding the training rows partition for
  * partition (no exchange between), since only that source can read a partition's next slice
- * without reading the slices before it. Over any other input the default {@code syncInterval}
- * falls back to one round per epoch (logged); a value the user chose is an error naming the way
- * out, so the data is never read once per round.
+ * without reading the slices before it. Over any other input {@code auto} (the default) falls back
+ * to one round per epoch (logged); another value the user chose is an error naming the way out, so
+ * the data is never read once per round.
  */
 final class SyncSchedule {
   private static final Logger LOG = LoggerFactory.getLogger(SyncSchedule.class);
@@ -50,7 +50,7 @@ final class SyncSchedule {
     String why = DatasetInternals.readsCachedData(trained) ? "the input is cached"
         : scan.isPresent() ? "the input is not read by the corgipile source"
         : "the input does not come from one corgipile scan without a shuffle (repartition, join, aggregation)";
-    if (config.syncIntervalSet()) {
+    if (config.syncIntervalSet() && !interval.isAuto()) {
       throw new IllegalArgumentException(config.cannotTrain() + "syncInterval '" + interval + "' averages the"
           + " models several times per epoch, which needs the corgipile source to read each partition's next"
           + " slice per round, but " + why + ". Read the training data with format(\"corgipile\") and train on it"
@@ -71,7 +71,7 @@ final class SyncSchedule {
     if (scan == null) {
       return 1;
     }
-    OptionalInt rounds = EpochRounds.of(scan, epoch, seedProperty, interval);
+    OptionalInt rounds = EpochRounds.of(scan, epoch, seedProperty, interval.forEpoch(epoch));
     return rounds.orElseThrow(() -> new IllegalStateException("Cannot count the rounds of epoch " + epoch));
   }
 
@@ -79,7 +79,7 @@ final class SyncSchedule {
   void select(SparkContext sc, int epoch, int round, int rounds) {
     sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
     if (scan != null) {
-      sc.setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, interval.toString());
+      sc.setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, interval.forEpoch(epoch).toString());
       sc.setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
       sc.setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, Integer.toString(rounds));
     }

@@ -7,26 +7,42 @@ import java.util.regex.Pattern;
 
 /**
  * How often partitions synchronize within an epoch: the epoch is read in rounds, each round one
- * Spark job in which every partition reads the next slice of its epoch stream. {@code epoch}: one
- * round; {@code buffer}: a round per shuffle buffer a partition consumes; a row count N: a round ends
- * at the first buffer boundary at or after every N rows of the partition.
+ * Spark job in which every partition reads the next slice of its epoch stream. {@code auto}: a round
+ * per shuffle buffer, after the first epoch at most {@value #AUTO_ROUNDS} an epoch; {@code epoch}: one
+ * round; {@code buffer}:
+ * a round per shuffle buffer a partition consumes; a row count N: a round ends at the first buffer
+ * boundary at or after every N rows of the partition.
+ *
+ * <p>Why {@code auto} caps the rounds: a round is a Spark job, and between two jobs the cores wait for
+ * the slowest partition and the driver (about 50 ms a round on 2 cores, measured); four rounds an
+ * epoch kept the final accuracy of a round per buffer at 2 to 128 partitions (README, "Many
+ * partitions"), while at many small partitions, where buffers are few, every buffer stays a round.
+ * The first epoch, where the models move most and drift apart fastest, is still averaged every
+ * buffer ({@link #forEpoch}), as post-local SGD synchronizes often before it averages locally.
  */
 public final class SyncInterval implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** The most rounds an epoch but the first has under {@code auto}. */
+  public static final int AUTO_ROUNDS = 4;
+
   /** The accepted values, for errors, param docs and the README. */
-  public static final String FORMAT = "epoch (one round per epoch), buffer (one round per shuffle buffer of a "
-      + "partition) or a number of rows per partition >= 1 (100000; a round ends at the first buffer boundary at or "
-      + "after that many rows)";
+  public static final String FORMAT = "auto (one round per shuffle buffer of a partition; after the first epoch "
+      + "at most " + AUTO_ROUNDS + " per epoch: whole buffers, split as evenly as they go), epoch (one round per "
+      + "epoch), buffer (one round per "
+      + "shuffle buffer of a partition) or a number of rows per partition >= 1 (100000; a round ends at the first "
+      + "buffer boundary at or after that many rows)";
 
   private static final long EPOCH_ROWS = 0;
   private static final long BUFFER_ROWS = -1;
+  private static final long AUTO_ROWS = -2;
   private static final Pattern ROWS = Pattern.compile("\\d+");
 
   public static final SyncInterval EPOCH = new SyncInterval(EPOCH_ROWS);
   public static final SyncInterval BUFFER = new SyncInterval(BUFFER_ROWS);
+  public static final SyncInterval AUTO = new SyncInterval(AUTO_ROWS);
 
-  /** Rows per round, or EPOCH_ROWS or BUFFER_ROWS. */
+  /** Rows per round, or EPOCH_ROWS, BUFFER_ROWS or AUTO_ROWS. */
   private final long rows;
 
   private SyncInterval(long rows) {
@@ -34,7 +50,7 @@ public final class SyncInterval implements Serializable {
   }
 
   /**
-   * Parses an interval: {@code epoch} or {@code buffer} (any case) or a row count >= 1.
+   * Parses an interval: {@code auto}, {@code epoch} or {@code buffer} (any case) or a row count >= 1.
    *
    * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
    */
@@ -45,6 +61,9 @@ public final class SyncInterval implements Serializable {
     }
     if (v.equals("buffer")) {
       return BUFFER;
+    }
+    if (v.equals("auto")) {
+      return AUTO;
     }
     if (ROWS.matcher(v).matches()) {
       try {
@@ -63,9 +82,20 @@ public final class SyncInterval implements Serializable {
     return rows == EPOCH_ROWS;
   }
 
+  /** Whether this is {@code auto}, which chooses the rounds itself. */
+  public boolean isAuto() {
+    return rows == AUTO_ROWS;
+  }
+
+  /** The interval of epoch {@code epoch} (from 0): {@code auto} is {@code buffer} in the first. */
+  public SyncInterval forEpoch(int epoch) {
+    return rows == AUTO_ROWS && epoch == 0 ? BUFFER : this;
+  }
+
   /**
    * This interval where a round of {@code buffer} means {@code bufferRows} rows: for streams
-   * without a tuple buffer, so that their rounds are as long as a buffer would be.
+   * without a tuple buffer, so that their rounds are as long as a buffer would be. {@code auto}
+   * groups those streams' blocks into its rounds as it is.
    */
   public SyncInterval withBufferOf(long bufferRows) {
     return rows == BUFFER_ROWS ? new SyncInterval(Math.max(1, bufferRows)) : this;
@@ -80,6 +110,9 @@ public final class SyncInterval implements Serializable {
     int n = unitRows.length;
     if (rows == EPOCH_ROWS) {
       return new int[] {0, n};
+    }
+    if (rows == AUTO_ROWS) {
+      return evenRoundStarts(unitRows, Math.min(n, AUTO_ROUNDS));
     }
     int[] starts = new int[n + 1];
     int rounds = 0;
@@ -99,6 +132,32 @@ public final class SyncInterval implements Serializable {
     return Arrays.copyOf(starts, rounds + 1);
   }
 
+  /**
+   * At most {@code rounds} rounds of whole units, round k starting after the unit that brings the
+   * rows so far to k / rounds of all (every unit its own round when there are no more units than rounds).
+   */
+  private static int[] evenRoundStarts(long[] unitRows, int rounds) {
+    int n = unitRows.length;
+    if (n == 0) {
+      return new int[] {0};
+    }
+    long total = 0;
+    for (long r : unitRows) {
+      total += r;
+    }
+    int[] starts = new int[rounds + 1];
+    int k = 1;
+    long sofar = 0;
+    for (int i = 0; i + 1 < n && k < rounds; i++) {
+      sofar += unitRows[i];
+      if (rounds == n || sofar * rounds >= k * total) {
+        starts[k++] = i + 1;
+      }
+    }
+    starts[k] = n;
+    return Arrays.copyOf(starts, k + 1);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof SyncInterval s && s.rows == rows;
@@ -112,6 +171,7 @@ public final class SyncInterval implements Serializable {
   /** The text {@link #parse} reads back. */
   @Override
   public String toString() {
-    return rows == EPOCH_ROWS ? "epoch" : rows == BUFFER_ROWS ? "buffer" : Long.toString(rows);
+    return rows == EPOCH_ROWS ? "epoch" : rows == BUFFER_ROWS ? "buffer" : rows == AUTO_ROWS ? "auto"
+        : Long.toString(rows);
   }
 }

@@ -90,6 +90,34 @@ class SyncTrainingTest {
     assertThat(byDefault.summary().roundsPerEpoch()).containsExactly(1, 1);
   }
 
+  /**
+   * {@code auto} averages every buffer in the first epoch and, after it, while a partition holds at
+   * most four; it cuts a later epoch of more into four rounds of whole buffers. Over another input it
+   * falls back to one round per epoch.
+   */
+  @Test
+  void autoIsARoundPerBufferUpToFourRoundsPerEpoch() {
+    SGDRegressor auto = new SGDRegressor().setMaxIter(2).setTol(0);
+    assertThat(auto.getSyncInterval()).isEqualTo("auto");
+    SGDRegressor perBuffer = new SGDRegressor().setMaxIter(2).setTol(0).setSyncInterval("buffer");
+    Dataset<Row> twoBuffers = corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
+    SGDLinearModelView fewBuffers = SGDLinearModelView.of(auto.fit(twoBuffers));
+    assertThat(fewBuffers.summary().roundsPerEpoch()).containsExactly(2, 2);
+    assertThat(model(fewBuffers)).containsExactly(model(SGDLinearModelView.of(perBuffer.fit(twoBuffers))));
+
+    Dataset<Row> sixBuffers = TrainingData.spark().read().format("corgipile")
+        .option("partitions", "3").option("bufferSize", "300").load(table);
+    SGDLinearModelView manyBuffers = SGDLinearModelView.of(auto.fit(sixBuffers));
+    assertThat(manyBuffers.summary().roundsPerEpoch()).containsExactly(6, 4);
+    assertThat(manyBuffers.summary().rowsPerEpoch()).containsExactly(6_000, 6_000);
+    assertThat(SGDLinearModelView.of(perBuffer.fit(sixBuffers)).summary().roundsPerEpoch()).containsExactly(6, 6);
+    assertThat(model(SGDLinearModelView.of(auto.fit(sixBuffers)))).containsExactly(model(manyBuffers));
+
+    Dataset<Row> plain = TrainingData.logistic(1_000, 4, 5, 2);
+    SGDClassificationModel fallback = new SGDClassifier().setMaxIter(2).setSyncInterval("AUTO").fit(plain);
+    assertThat(fallback.summary().roundsPerEpoch()).containsExactly(1, 1);
+  }
+
   @Test
   void anExplicitSyncIntervalOverAnInputThatIsNotCorgipileIsAnErrorNamingTheWayOut() {
     Dataset<Row> plain = TrainingData.logistic(1_000, 4, 5, 2);
@@ -171,8 +199,8 @@ class SyncTrainingTest {
    */
   @Test
   void theFirstEpochEndsOnTheMeanOfItsSecondHalfOfRounds() {
-    SGDRegressor averaging = new SGDRegressor().setMaxIter(1).setTol(0);
-    SGDRegressor lastRound = new SGDRegressor().setMaxIter(1).setTol(0).setAveraging(false);
+    SGDRegressor averaging = new SGDRegressor().setMaxIter(1).setTol(0).setSyncInterval("buffer");
+    SGDRegressor lastRound = new SGDRegressor().setMaxIter(1).setTol(0).setAveraging(false).setSyncInterval("buffer");
     Dataset<Row> twoRounds = corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
     SGDLinearModelView averaged = SGDLinearModelView.of(averaging.fit(twoRounds));
     assertThat(averaged.summary().roundsPerEpoch()).containsExactly(2);

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SyncIntervalTest {
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {"epoch|epoch", "' EPOCH '|epoch", "Buffer|buffer", "1|1", "007|7",
+  @CsvSource(delimiter = '|', value = {"epoch|epoch", "' EPOCH '|epoch", "Buffer|buffer", "AUTO|auto", "1|1", "007|7",
       "9223372036854775807|9223372036854775807"})
   void parsesEveryFormAndPrintsTextItReadsBack(String text, String printed) {
     SyncInterval interval = SyncInterval.parse(text);
@@ -26,6 +26,10 @@ class SyncIntervalTest {
   void namesAreTheConstants() {
     assertThat(SyncInterval.parse("epoch")).isSameAs(SyncInterval.EPOCH);
     assertThat(SyncInterval.parse("buffer")).isSameAs(SyncInterval.BUFFER);
+    assertThat(SyncInterval.parse("auto")).isSameAs(SyncInterval.AUTO);
+    assertThat(SyncInterval.AUTO.isAuto()).isTrue();
+    assertThat(SyncInterval.AUTO.isEpoch()).isFalse();
+    assertThat(SyncInterval.BUFFER.isAuto()).isFalse();
     assertThat(SyncInterval.EPOCH.isEpoch()).isTrue();
     assertThat(SyncInterval.BUFFER.isEpoch()).isFalse();
     assertThat(SyncInterval.parse("5").isEpoch()).isFalse();
@@ -38,7 +42,7 @@ class SyncIntervalTest {
     assertThatThrownBy(() -> SyncInterval.parse(text))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("expected " + SyncInterval.FORMAT);
-    assertThat(SyncInterval.FORMAT).contains("epoch").contains("buffer").contains("rows");
+    assertThat(SyncInterval.FORMAT).contains("auto").contains("epoch").contains("buffer").contains("rows");
   }
 
   @Test
@@ -50,6 +54,29 @@ class SyncIntervalTest {
     assertThat(SyncInterval.parse("1000").roundStarts(units)).containsExactly(0, 7);
     assertThat(SyncInterval.EPOCH.roundStarts(new long[0])).containsExactly(0, 0);
     assertThat(SyncInterval.BUFFER.roundStarts(new long[0])).containsExactly(0);
+  }
+
+  @Test
+  void autoGivesAtMostFourRoundsOfWholeUnitsSplitByRows() {
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {5, 5, 5, 20, 1, 0, 4})).containsExactly(0, 2, 4, 5, 7);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {10, 10, 10, 10, 10, 10, 10, 10, 10, 10}))
+        .containsExactly(0, 3, 5, 8, 10);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {7, 9, 3})).containsExactly(0, 1, 2, 3);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {7, 9, 3, 1})).containsExactly(0, 1, 2, 3, 4);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {0, 0, 0, 0, 0, 0})).containsExactly(0, 1, 2, 3, 6);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[0])).containsExactly(0);
+    assertThat(SyncInterval.AUTO.withBufferOf(100)).isSameAs(SyncInterval.AUTO);
+  }
+
+  @Test
+  void autoIsBufferInTheFirstEpochAndEveryOtherIntervalTheSameInEvery() {
+    assertThat(SyncInterval.AUTO.forEpoch(0)).isSameAs(SyncInterval.BUFFER);
+    assertThat(SyncInterval.AUTO.forEpoch(1)).isSameAs(SyncInterval.AUTO);
+    assertThat(SyncInterval.AUTO.forEpoch(7)).isSameAs(SyncInterval.AUTO);
+    for (SyncInterval other : new SyncInterval[] {SyncInterval.EPOCH, SyncInterval.BUFFER, SyncInterval.parse("9")}) {
+      assertThat(other.forEpoch(0)).isSameAs(other);
+      assertThat(other.forEpoch(3)).isSameAs(other);
+    }
   }
 
   @Test
