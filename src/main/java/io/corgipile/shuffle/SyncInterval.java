@@ -9,9 +9,8 @@ import java.util.regex.Pattern;
  * How often partitions synchronize within an epoch: the epoch is read in rounds, each round one
  * Spark job in which every partition reads the next slice of its epoch stream. {@code auto}: a round
  * per shuffle buffer, after the first epoch at most {@value #AUTO_ROUNDS} an epoch; {@code epoch}: one
- * round; {@code buffer}:
- * a round per shuffle buffer a partition consumes; a row count N: a round ends at the first buffer
- * boundary at or after every N rows of the partition.
+ * round; {@code buffer}: a round per shuffle buffer a partition consumes; a row count N: a round ends
+ * at the first buffer boundary at or after every N rows of the partition.
  *
  * <p>Why {@code auto} caps the rounds: a round is a Spark job, and between two jobs the cores wait for
  * the slowest partition and the driver (about 50 ms a round on 2 cores, measured); four rounds an
@@ -29,9 +28,8 @@ public final class SyncInterval implements Serializable {
   /** The accepted values, for errors, param docs and the README. */
   public static final String FORMAT = "auto (one round per shuffle buffer of a partition; after the first epoch "
       + "at most " + AUTO_ROUNDS + " per epoch: whole buffers, split as evenly as they go), epoch (one round per "
-      + "epoch), buffer (one round per "
-      + "shuffle buffer of a partition) or a number of rows per partition >= 1 (100000; a round ends at the first "
-      + "buffer boundary at or after that many rows)";
+      + "epoch), buffer (one round per shuffle buffer of a partition) or a number of rows per partition >= 1 "
+      + "(100000; a round ends at the first buffer boundary at or after that many rows)";
 
   private static final long EPOCH_ROWS = 0;
   private static final long BUFFER_ROWS = -1;
