@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -28,9 +29,12 @@ import org.apache.spark.sql.functions;
  * What a training epoch costs against a plain Parquet scan of the same columns, in one JVM: the
  * feature columns trained on directly ({@code featuresCols}) and through the usual MLlib feature
  * pipeline ({@code VectorAssembler}, with and without {@code StandardScaler}), one round per epoch;
- * the default rounds, one per buffer; and every param at its default. For each fit also what it costs
- * besides its epochs (feature summary, step calibration, planning). Run it through {@code scripts/bench
- * epoch}, whose {@code --help} explains the arguments (those of {@code scripts/bench-scan}).
+ * the default rounds ({@code syncInterval=auto}); and every param at its default. For each fit also what it costs
+ * besides its epochs (feature summary, step calibration, planning), and what an epoch read from
+ * storage ({@code read_bytes} of {@code /proc/PID/io}, {@link ReadMetrics}): under {@code
+ * --memory-limit} every fit and scan starts with the table evicted from the page cache. Run it
+ * through {@code scripts/bench epoch}, whose {@code --help} explains the arguments (those of {@code
+ * scripts/bench-scan}).
  */
 public final class TrainingEpochBenchmark {
   /** Epochs per fit: the seconds reported are their mean. */
@@ -57,8 +61,11 @@ public final class TrainingEpochBenchmark {
     }
   }
 
-  /** What a fit took: the mean of its epochs, and the rest of its time (summary, calibration, planning). */
-  private record Fit(double secondsPerEpoch, double fixedSeconds) {}
+  /**
+   * What a fit took: the mean of its epochs, the rest of its time (summary, calibration, planning),
+   * and the mean bytes an epoch read from storage (for a scan, the scan's).
+   */
+  private record Fit(double secondsPerEpoch, double fixedSeconds, double storageBytesPerEpoch) {}
 
   /** The pipeline of a plain scan into Spark's {@code noop} sink: no rows handed to user code. */
   private static final String NOOP = "noop";
@@ -87,6 +94,8 @@ public final class TrainingEpochBenchmark {
           + " shuffle=corgipile", "corgipile", "scaler", EPOCH_ROUNDS),
       new Variant("columns-corgipile-rounds", "featuresCols, shuffle=corgipile, syncInterval at its default"
           + " (auto: a round, so a Spark job, per buffer, at most 4 per epoch)", "corgipile", "columns", null),
+      new Variant("columns-corgipile-buffer", "featuresCols, shuffle=corgipile, syncInterval=buffer (a round per"
+          + " buffer in every epoch, the default before auto)", "corgipile", "columns", "buffer"),
       new Variant("columns-corgipile-defaults", "featuresCols, shuffle=corgipile, every param at its default:"
           + " rounds of syncInterval=auto, step size calibrated", "corgipile", "columns", null, true),
       new Variant("columns-none-defaults", "featuresCols, shuffle=none, every param at its default: the"
@@ -145,23 +154,31 @@ public final class TrainingEpochBenchmark {
     String loadBefore = ScanReport.loadAverage();
     ScanMeasurement.Context scans = new ScanMeasurement.Context(spark, ScanTable.columns(), false,
         BufferPeak.register(spark), null, args.seed);
+    ReadMetrics reads = ReadMetrics.register(spark);
     Map<String, List<Double>> seconds = new LinkedHashMap<>();
     Map<String, List<Double>> fixed = new LinkedHashMap<>();
+    Map<String, List<Double>> storage = new LinkedHashMap<>();
     variants.forEach(v -> seconds.put(v.name, new ArrayList<>()));
     variants.forEach(v -> fixed.put(v.name, new ArrayList<>()));
-    StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch,fixed_seconds\n");
+    variants.forEach(v -> storage.put(v.name, new ArrayList<>()));
+    StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch,fixed_seconds,storage_bytes_per_epoch\n");
     for (int rep = 0; rep <= args.reps; rep++) { // rep 0 warms up
       for (int k = 0; k < variants.size(); k++) {
         Variant v = variants.get((k + rep) % variants.size());
-        Fit fit = v.pipeline == null ? new Fit(scan(scans, table), Double.NaN)
-            : v.pipeline.equals(NOOP) ? new Fit(noopScan(spark, table), Double.NaN) : fit(spark, table, v);
-        System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch, %.3f s besides%n",
-            rep == 0 ? "warmup" : "timed ", rep, v.name, fit.secondsPerEpoch, fit.fixedSeconds);
+        if (args.memoryLimit != null) { // each run reads the table from storage, as the first epoch of a job would
+          PageCache.evict(List.of(Path.of(table.path)));
+        }
+        Fit fit = v.pipeline == null ? scan(scans, table)
+            : v.pipeline.equals(NOOP) ? noopScan(spark, table) : fit(spark, table, v, reads);
+        System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch, %.3f s besides, %.1f MB"
+            + " from storage per epoch%n", rep == 0 ? "warmup" : "timed ", rep, v.name, fit.secondsPerEpoch,
+            fit.fixedSeconds, fit.storageBytesPerEpoch / 1e6);
         if (rep > 0) {
           seconds.get(v.name).add(fit.secondsPerEpoch);
           fixed.get(v.name).add(fit.fixedSeconds);
-          csv.append(String.format(Locale.ROOT, "%s,%d,%.4f,%.4f%n", v.name, rep, fit.secondsPerEpoch,
-              fit.fixedSeconds));
+          storage.get(v.name).add(fit.storageBytesPerEpoch);
+          csv.append(String.format(Locale.ROOT, "%s,%d,%.4f,%.4f,%.0f%n", v.name, rep, fit.secondsPerEpoch,
+              fit.fixedSeconds, fit.storageBytesPerEpoch));
         }
       }
     }
@@ -172,17 +189,23 @@ public final class TrainingEpochBenchmark {
         + " epochs (`summary().secondsPerEpoch()`) of SGDClassifier, step size fixed at %s unless said,"
         + " syncInterval=epoch unless said, other params at their defaults (standardization on); a fit's time"
         + " besides its epochs (feature summary, step calibration, planning) is its wall time less the sum of"
-        + " its epochs; load average %s before, %s after.%n%n"
-        + "| variant | what | median s per epoch | vs plain scan | median s besides the epochs | vs plain scan |%n"
-        + "|---|---|---:|---:|---:|---:|%n",
+        + " its epochs; storage bytes are read_bytes of /proc/PID/io, per epoch from its first job to its last,"
+        + " against the table's size on disk (one pass)%s; load average %s before, %s after.%n%n"
+        + "| variant | what | median s per epoch | vs plain scan | median s besides the epochs | vs plain scan"
+        + " | median storage MB per epoch | vs one pass |%n"
+        + "|---|---|---:|---:|---:|---:|---:|---:|%n",
         command, System.getenv().getOrDefault("BENCH_CODE", "code unknown"), table.path, table.rows, table.rowGroups,
-        table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE, loadBefore, ScanReport.loadAverage()));
+        table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE,
+        args.memoryLimit == null ? "" : "; every run starts with the table evicted from the page cache",
+        loadBefore, ScanReport.loadAverage()));
     for (Variant v : variants) {
       double m = sortedMedian(seconds.get(v.name));
       double f = sortedMedian(fixed.get(v.name));
-      md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx | %s | %s |%n", v.name, v.describe, m,
-          m / baseline, Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2f", f),
-          Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2fx", f / baseline)));
+      double b = sortedMedian(storage.get(v.name));
+      md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx | %s | %s | %.1f | %.3fx |%n", v.name,
+          v.describe, m, m / baseline, Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2f", f),
+          Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2fx", f / baseline), b / 1e6,
+          b / table.compressedBytes));
     }
     Files.createDirectories(args.out);
     Files.writeString(args.out.resolve("epoch.csv"), csv, StandardCharsets.UTF_8);
@@ -190,21 +213,24 @@ public final class TrainingEpochBenchmark {
     System.out.print(md);
   }
 
-  private static double scan(ScanMeasurement.Context scans, ScanTable table) {
+  private static Fit scan(ScanMeasurement.Context scans, ScanTable table) {
     ScanVariant parquet = new ScanVariant("parquet", false, Map.of());
-    return ScanMeasurement.measure(scans, parquet, table.path, "epoch", 0, 0, 0).seconds();
+    ScanMeasurement m = ScanMeasurement.measure(scans, parquet, table.path, "epoch", 0, 0, 0);
+    return new Fit(m.seconds(), Double.NaN, m.io().readBytes());
   }
 
-  private static double noopScan(SparkSession spark, ScanTable table) {
+  private static Fit noopScan(SparkSession spark, ScanTable table) {
     System.gc();
+    ProcIo before = ProcIo.ofTree();
     long began = System.nanoTime();
     spark.read().parquet(table.path).select(ScanTable.columns().stream().map(functions::col).toArray(Column[]::new))
         .write().format("noop").mode("overwrite").save();
-    return (System.nanoTime() - began) / 1e9;
+    return new Fit((System.nanoTime() - began) / 1e9, Double.NaN, ProcIo.ofTree().minus(before).readBytes());
   }
 
-  private static Fit fit(SparkSession spark, ScanTable table, Variant v) {
+  private static Fit fit(SparkSession spark, ScanTable table, Variant v, ReadMetrics reads) {
     System.gc();
+    reads.reset();
     long began = System.nanoTime();
     Dataset<Row> data = spark.read().format("corgipile").option("shuffle", v.shuffle).load(table.path);
     String[] features = ScanTable.columns().stream().filter(c -> !c.equals("label")).toArray(String[]::new);
@@ -236,7 +262,12 @@ public final class TrainingEpochBenchmark {
     SGDTrainingSummary summary = ((io.corgipile.ml.SGDClassificationModel) model.stages()[stages.size() - 1])
         .summary();
     double[] epochs = summary.secondsPerEpoch();
-    return new Fit(Arrays.stream(epochs).average().orElseThrow(), wall - Arrays.stream(epochs).sum());
+    double storageBytes = 0;
+    for (int epoch = 1; epoch <= epochs.length; epoch++) { // ReadMetrics counts epochs from 1
+      storageBytes += reads.ioOfEpoch(epoch).readBytes();
+    }
+    return new Fit(Arrays.stream(epochs).average().orElseThrow(), wall - Arrays.stream(epochs).sum(),
+        storageBytes / epochs.length);
   }
 
   private static double sortedMedian(List<Double> values) {
