@@ -88,8 +88,13 @@ run_benchmark() {
   compile_benchmarks
   record_provenance "$script" "$@"
   benchmark_java
-  local limit
-  limit="$(memory_limit_argument "$@")" || return 2
+  local limit rate
+  limit="$(option_argument --memory-limit "$@")" || return 2
+  rate="$(option_argument --read-limit "$@")" || return 2
+  if [[ -n "$rate" && -z "$limit" ]]; then
+    echo "Cannot use option --read-limit without --memory-limit: the table would be read from the page cache" >&2
+    return 2
+  fi
   if [[ -z "$limit" ]]; then
     exec "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@"
   fi
@@ -98,22 +103,24 @@ run_benchmark() {
     "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@" --generate-only
   fi
   # G1 as without a limit: in a cgroup under 2 GiB the JVM would pick the serial collector itself
-  run_in_memory_cgroup "$limit" "${BENCH_JAVA[@]}" -XX:+UseG1GC "${jvm[@]}" -cp "$(benchmark_classpath)" \
+  run_in_memory_cgroup "$limit" "$rate" "${BENCH_JAVA[@]}" -XX:+UseG1GC "${jvm[@]}" -cp "$(benchmark_classpath)" \
     "io.corgipile.bench.$class" "$@"
 }
 
-# Prints the value of --memory-limit among the arguments (--memory-limit SIZE or --memory-limit=SIZE),
-# nothing when absent; fails with a message when it has no value.
-memory_limit_argument() {
-  local a value=""
+# Prints the value of option NAME (--memory-limit, --read-limit) among the arguments (NAME VALUE or
+# NAME=VALUE), nothing when absent; fails with a message when it has no value.
+# Usage: option_argument NAME ARGUMENT...
+option_argument() {
+  local name="$1" a value=""
+  shift
   while [[ $# -gt 0 ]]; do
     a="$1"
     shift
     case "$a" in
-      --memory-limit=*) value="${a#--memory-limit=}" ;;
-      --memory-limit)
+      "$name"=*) value="${a#"$name"=}" ;;
+      "$name")
         if [[ $# -eq 0 || "$1" == --* ]]; then
-          echo "Cannot use option --memory-limit: it needs a value (SIZE, e.g. 1g)" >&2
+          echo "Cannot use option $name: it needs a value (a size, e.g. 1g)" >&2
           return 2
         fi
         value="$1"
@@ -126,16 +133,23 @@ memory_limit_argument() {
 
 # Runs a command in a new memory cgroup of LIMIT bytes (768m, 1g: see MemoryCgroup) that it enters
 # before it starts, so everything it allocates and every page of page cache it brings in is charged to
-# the cgroup; removes the cgroup afterwards. Needs root and a memory controller (cgroup v1 or v2).
-# BENCH_CGROUP tells the command where it runs. Usage: run_in_memory_cgroup LIMIT COMMAND...
+# the cgroup; with RATE (100m: see ReadLimit; empty for none) its reads from every disk are capped at
+# RATE bytes/s. Removes the cgroups afterwards. Needs root and a memory controller (cgroup v1 or v2).
+# BENCH_CGROUP tells the command where it runs. Usage: run_in_memory_cgroup LIMIT RATE COMMAND...
 run_in_memory_cgroup() {
-  local limit="$1" cgroup status=0
-  shift
-  cgroup="$(java -cp "$(benchmark_classpath)" io.corgipile.bench.MemoryCgroup create "$limit" \
-    "corgipile-bench-$$")" || return 2
-  echo "[bench] running in memory cgroup $cgroup (limit $limit)" >&2
-  # the child shell joins the cgroup, then becomes the command: nothing of it starts outside
-  BENCH_CGROUP="$cgroup" bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroup" "$@" || status=$?
-  rmdir "$cgroup" 2>/dev/null || echo "[bench] could not remove $cgroup (processes left in it?)" >&2
+  local limit="$1" rate="$2" created status=0 d
+  local -a cgroups
+  shift 2
+  created="$(java -cp "$(benchmark_classpath)" io.corgipile.bench.MemoryCgroup create "$limit" \
+    "corgipile-bench-$$" ${rate:+"$rate"})" || return 2
+  mapfile -t cgroups <<< "$created"
+  echo "[bench] running in memory cgroup ${cgroups[0]} (limit $limit${rate:+, reads capped at $rate/s per disk})" >&2
+  # the child shell joins the cgroups (memory; blkio on cgroup v1), then becomes the command: nothing of
+  # it starts outside
+  BENCH_CGROUP="${cgroups[0]}" bash -c 'for d in "${@:1:$0}"; do echo $$ > "$d/cgroup.procs" || exit 2; done
+    shift "$0"; exec "$@"' "${#cgroups[@]}" "${cgroups[@]}" "$@" || status=$?
+  for d in "${cgroups[@]}"; do
+    rmdir "$d" 2>/dev/null || echo "[bench] could not remove $d (processes left in it?)" >&2
+  done
   return "$status"
 }

@@ -110,6 +110,8 @@ public final class ConvergenceBenchmark {
         Option.flag("in-process", "measure every run in this JVM"),
         Option.flag("resume", "keep the runs already in the results folder's CSVs"),
         new Option("memory-limit", "SIZE", "run in a memory cgroup of this size (set up by scripts/bench)"),
+        new Option("read-limit", "RATE", "with --memory-limit, reads capped at RATE bytes/s per disk (set up by "
+            + "scripts/bench)"),
         new Option("run", "SPEC", "measure only this run (dataset:experiment:strategy:percent)"),
         new Option("records", "FILE", "the CSV file the run's records go to")), 1);
 
@@ -123,6 +125,13 @@ public final class ConvergenceBenchmark {
         throw new IllegalArgumentException("Cannot run the benchmark: --run and --records go together");
       }
       String limit = args.optional("memory-limit").orElse(null);
+      args.optional("read-limit").ifPresent(rate -> {
+        ReadLimit.parseRate(rate);
+        if (limit == null) {
+          throw new IllegalArgumentException("Cannot use --read-limit without --memory-limit: the data would be read "
+              + "from the page cache");
+        }
+      });
       if (limit != null) {
         MemoryCgroup.parseLimit(limit);
         if (System.getenv("BENCH_CGROUP") == null) {

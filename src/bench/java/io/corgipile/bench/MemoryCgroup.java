@@ -45,6 +45,14 @@ final class MemoryCgroup {
 
   /** Parses {@code --memory-limit}; the message names the option and the accepted values. */
   static long parseLimit(String value) {
+    return parseBytes("memory-limit", value, MIN_LIMIT, LIMIT_FORMAT);
+  }
+
+  /**
+   * A count of bytes with an optional binary unit (768m, 1.5g), at least {@code min}, as {@code --memory-limit}
+   * and {@code --read-limit} take it; else an error naming the option and {@code format}.
+   */
+  static long parseBytes(String option, String value, long min, String format) {
     Matcher m = SIZE.matcher(value.trim());
     if (m.matches()) {
       double n = Double.parseDouble(m.group(1));
@@ -55,11 +63,11 @@ final class MemoryCgroup {
         default -> 1L;
       };
       double bytes = n * unit;
-      if (bytes >= MIN_LIMIT && bytes < Long.MAX_VALUE / 2) {
+      if (bytes >= min && bytes < Long.MAX_VALUE / 2) {
         return (long) bytes;
       }
     }
-    throw Arguments.invalid("memory-limit", value, LIMIT_FORMAT);
+    throw Arguments.invalid(option, value, format);
   }
 
   /**
@@ -217,7 +225,7 @@ final class MemoryCgroup {
     }
   }
 
-  private static void write(Path p, String value) throws IOException {
+  static void write(Path p, String value) throws IOException {
     Files.writeString(p, value, StandardCharsets.US_ASCII);
   }
 
@@ -231,15 +239,30 @@ final class MemoryCgroup {
     }
   }
 
-  /** {@code create LIMIT NAME}: prints the new cgroup's directory; exit 2 with the reason otherwise. */
+  /**
+   * {@code create LIMIT NAME [READ_RATE]}: prints the new cgroup's directory and, with a read rate, the
+   * directory of the {@link ReadLimit} cgroup to join as well where it is another (cgroup v1), one a
+   * line; exit 2 with the reason otherwise.
+   */
   public static void main(String[] argv) {
     try {
-      if (argv.length != 3 || !argv[0].equals("create")) {
-        throw new IllegalArgumentException("Cannot run MemoryCgroup: expected arguments 'create LIMIT NAME'");
+      if (argv.length < 3 || argv.length > 4 || !argv[0].equals("create")) {
+        throw new IllegalArgumentException("Cannot run MemoryCgroup: expected arguments 'create LIMIT NAME "
+            + "[READ_RATE]'");
       }
       long limit = parseLimit(argv[1]);
+      long readRate = argv.length == 4 ? ReadLimit.parseRate(argv[3]) : 0;
       MemoryCgroup c = create(detect(), argv[2], limit);
       System.out.println(c.dir);
+      if (readRate > 0) {
+        try {
+          ReadLimit.apply(c, argv[2], readRate, ReadLimit.disks(Disks.SYS_BLOCK),
+              read(Path.of("/proc/mounts")).orElse("")).ifPresent(System.out::println);
+        } catch (IllegalStateException | IOException e) {
+          Files.deleteIfExists(c.dir); // the script removes only cgroups it was told of
+          throw e;
+        }
+      }
     } catch (IllegalArgumentException | IllegalStateException | IOException e) {
       System.err.println(e.getMessage());
       System.exit(2);

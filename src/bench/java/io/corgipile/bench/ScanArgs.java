@@ -26,6 +26,7 @@ final class ScanArgs {
       new Option("epochs", "N", "epoch mode: every variant reads the table N times in a row"),
       new Option("buffers", "LIST", "corgipile variants at these buffer sizes, next to shuffle=none"),
       new Option("memory-limit", "SIZE", "run the JVM in a memory cgroup of this size (set up by the script)"),
+      new Option("read-limit", "RATE", "with --memory-limit, cap the JVM's reads at RATE bytes/s per disk"),
       new Option("master", "URL", "Spark master"),
       new Option("variants", "LIST", "comma list of variants"),
       new Option("option", "K=V", "extra option for every corgipile variant", true),
@@ -54,6 +55,8 @@ final class ScanArgs {
   List<String> buffers = new ArrayList<>();
   /** As given, or null: the script started this JVM in a cgroup of that size. */
   String memoryLimit;
+  /** As given, or null: the script capped this JVM's storage reads at that rate ({@link ReadLimit}). */
+  String readLimit;
   Map<String, String> corgiOptions = new LinkedHashMap<>();
 
   static ScanArgs parse(String[] argv) {
@@ -86,6 +89,14 @@ final class ScanArgs {
     a.memoryLimit = args.optional("memory-limit").orElse(null);
     if (a.memoryLimit != null) {
       MemoryCgroup.parseLimit(a.memoryLimit);
+    }
+    a.readLimit = args.optional("read-limit").orElse(null);
+    if (a.readLimit != null) {
+      ReadLimit.parseRate(a.readLimit);
+      if (a.memoryLimit == null) {
+        throw new IllegalArgumentException("Cannot use --read-limit without --memory-limit: the table would be read "
+            + "from the page cache");
+      }
     }
     for (String kv : args.all("option")) {
       int e = kv.indexOf('=');

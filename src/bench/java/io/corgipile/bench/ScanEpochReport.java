@@ -47,7 +47,10 @@ final class ScanEpochReport {
             + "variant the table's pages were evicted from the page cache (dd iflag=nocache), wherever charged; "
             + "a page another process reads into the page cache meanwhile is charged to that process and read "
             + "here from memory, so the storage bytes hold only if nothing else read the table during the run")
+        .append(args.readLimit == null ? "" : "; " + ReadLimit.describe(args.readLimit))
         .append('\n');
+    md.append("- disks: ").append(Disks.describeReadAhead(Disks.SYS_BLOCK)).append(" (a random block order reads "
+        + "again what the readahead brought in past a block, if the page cache lost it meanwhile)\n");
     md.append("- machine load average (1/5/15 min) before: ").append(loadBefore).append(", after: ")
         .append(loadAfter).append(" (other processes on the machine disturb the times)\n");
     md.append(String.format(Locale.ROOT, "- table: `%s`: %,d rows x 29 doubles, sorted by label; %d files, %d row "

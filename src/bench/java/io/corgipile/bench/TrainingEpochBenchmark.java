@@ -197,7 +197,9 @@ public final class TrainingEpochBenchmark {
         + "|---|---|---:|---:|---:|---:|---:|---:|%n",
         command, System.getenv().getOrDefault("BENCH_CODE", "code unknown"), table.path, table.rows, table.rowGroups,
         table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE,
-        args.memoryLimit == null ? "" : "; every run starts with the table evicted from the page cache",
+        (args.memoryLimit == null ? "" : "; every run starts with the table evicted from the page cache")
+            + (args.readLimit == null ? "" : "; " + ReadLimit.describe(args.readLimit))
+            + "; " + Disks.describeReadAhead(Disks.SYS_BLOCK),
         loadBefore, ScanReport.loadAverage()));
     for (Variant v : variants) {
       double m = sortedMedian(seconds.get(v.name));

@@ -175,6 +175,66 @@ class BenchMeasuresTest {
   }
 
   @Test
+  void readLimitRates() {
+    assertThat(ReadLimit.parseRate("100m")).isEqualTo(100L << 20);
+    assertThat(ReadLimit.parseRate("1g")).isEqualTo(1L << 30);
+    assertThat(ReadLimit.describe("100m")).isEqualTo("storage reads capped at 100 MiB/s per disk (--read-limit 100m)");
+    for (String bad : List.of("", "fast", "512k", "-1m")) {
+      assertThatThrownBy(() -> ReadLimit.parseRate(bad)).as(bad)
+          .hasMessage("Cannot use --read-limit '" + bad + "': expected bytes per second per disk with an optional "
+              + "unit k, m or g (100m, 1g), at least 1m");
+    }
+  }
+
+  @Test
+  void disksAreTheWholeDisksButLoopAndRamDevices() throws Exception {
+    Path sys = dir.resolve("sys-block");
+    disk(sys, "vda", "254:0", "268435456");
+    disk(sys, "sda", "8:0", "1000");
+    disk(sys, "loop0", "7:0", "1000");
+    disk(sys, "ram0", "1:0", "1000");
+    disk(sys, "sr0", "11:0", "0"); // an empty drive
+    Files.createDirectories(sys.resolve("vda/queue"));
+    Files.writeString(sys.resolve("vda/queue/read_ahead_kb"), "128\n");
+    assertThat(ReadLimit.disks(sys)).containsExactly("8:0", "254:0");
+    assertThat(Disks.describeReadAhead(sys)).isEqualTo("sda read_ahead_kb unknown, vda read_ahead_kb 128");
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+    assertThatThrownBy(() -> ReadLimit.disks(empty))
+        .hasMessage("Cannot run with --read-limit: no disk under " + empty);
+    assertThat(Disks.describeReadAhead(empty)).isEqualTo("disks unknown");
+    assertThat(Disks.describeReadAhead(dir.resolve("missing"))).isEqualTo("disks unknown");
+  }
+
+  private static void disk(Path sys, String name, String dev, String size) throws IOException {
+    Path d = Files.createDirectories(sys.resolve(name));
+    Files.writeString(d.resolve("dev"), dev + "\n");
+    Files.writeString(d.resolve("size"), size + "\n");
+  }
+
+  @Test
+  void readLimitOnCgroupV1IsABlkioCgroupToJoinBesideTheMemoryOne() throws Exception {
+    Path memory = Files.createDirectories(dir.resolve("memory"));
+    Path blkio = Files.createDirectories(dir.resolve("blkio"));
+    MemoryCgroup c = MemoryCgroup.create(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, memory), "bench-3",
+        1L << 30);
+    String mounts = "cgroup " + memory + " cgroup rw,memory 0 0\ncgroup " + blkio + " cgroup rw,relatime,blkio 0 0\n";
+    assertThat(ReadLimit.apply(c, "bench-3", 100L << 20, List.of("254:0"), mounts)).hasValue(blkio.resolve("bench-3"));
+    assertThat(Files.readString(blkio.resolve("bench-3/blkio.throttle.read_bps_device"))).isEqualTo("254:0 104857600");
+    assertThatThrownBy(() -> ReadLimit.apply(c, "bench-3", 1L << 20, List.of("254:0"), "cgroup " + memory
+        + " cgroup rw,memory 0 0\n")).hasMessage("Cannot run with --read-limit: the memory cgroup is v1 but "
+            + "/proc/mounts has no cgroup v1 hierarchy with the blkio controller");
+  }
+
+  @Test
+  void readLimitOnCgroupV2IsIoMaxInTheMemoryCgroup() throws Exception {
+    MemoryCgroup c = MemoryCgroup.create(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V2, dir), "bench-4",
+        768L << 20);
+    assertThat(ReadLimit.apply(c, "bench-4", 100L << 20, List.of("254:0"), "")).isEmpty();
+    assertThat(Files.readString(dir.resolve("cgroup.subtree_control"))).isEqualTo("+io");
+    assertThat(Files.readString(c.dir.resolve("io.max"))).isEqualTo("254:0 rbps=104857600");
+  }
+
+  @Test
   void membershipFromProcSelfCgroup() {
     String v1 = "9:name=systemd:/\n4:memory:/corgipile-bench-12\n0::/\n";
     assertThat(MemoryCgroup.memberOf(v1, MemoryCgroup.Version.V1, "/corgipile-bench-12")).isTrue();

@@ -232,7 +232,12 @@ class ConvergenceBenchmarkTest {
         .hasMessage("Cannot use size 'huge': expected tiny, small, full");
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--size"}))
         .hasMessage("Cannot use option --size: unknown; options are --out, --data, --datasets, --epochs,"
-            + " --partitions, --strategies, --sgd-params, --in-process, --resume, --memory-limit, --run, --records");
+            + " --partitions, --strategies, --sgd-params, --in-process, --resume, --memory-limit, --read-limit, --run,"
+            + " --records");
+    assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--read-limit", "100m"}))
+        .hasMessage("Cannot use --read-limit without --memory-limit: the data would be read from the page cache");
+    assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--memory-limit", "3g",
+        "--read-limit", "fast"})).hasMessageStartingWith("Cannot use --read-limit 'fast': expected bytes per second");
     assertThatThrownBy(() -> ConvergenceBenchmark.Settings.parse(new String[] {"small", "--memory-limit", "3"}))
         .hasMessageStartingWith("Cannot use --memory-limit '3': expected a size in bytes with an optional unit");
     if (System.getenv("BENCH_CGROUP") == null) {

@@ -64,6 +64,12 @@ class ScanArgsTest {
         .hasMessageStartingWith("Cannot use --row-group-rows 'many': expected a count");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--memory-limit", "lots"}))
         .hasMessageStartingWith("Cannot use --memory-limit 'lots': expected a size in bytes");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--memory-limit", "1g", "--read-limit", "fast"}))
+        .hasMessageStartingWith("Cannot use --read-limit 'fast': expected bytes per second per disk");
+    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--read-limit", "100m"}))
+        .hasMessage("Cannot use --read-limit without --memory-limit: the table would be read from the page cache");
+    assertThat(ScanArgs.parse(new String[] {"--memory-limit", "1g", "--read-limit", "100m"}).readLimit)
+        .isEqualTo("100m");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--variants", "full-shuffle"}))
         .hasMessageStartingWith("Cannot use --variants full-shuffle without --epochs: it is measured per epoch");
     assertThatThrownBy(() -> names("--epochs", "2", "--variants", "sorted"))
