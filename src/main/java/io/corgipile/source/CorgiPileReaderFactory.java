@@ -61,8 +61,9 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       return new CorgiPilePartitionReader(window(slice, metrics), metrics);
     }
     // none and block, when Spark takes rows rather than column batches, and a job in any order
+    Slice read = slice.inAnyOrder() ? slice.inStorageOrder() : slice;
     return new CorgiPilePartitionReader(
-        new DirectTupleStream(rows(slice, new BlockOpener(plan, settings, metrics), metrics)), metrics);
+        new DirectTupleStream(rows(read, new BlockOpener(plan, settings, metrics), metrics)), metrics);
   }
 
   /**
@@ -91,7 +92,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     }
     // none and block: a round is whole blocks, so the slice starts at a block's first row; a job in
     // any order reads the whole epoch, whole blocks too
-    return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), slice.blocks, metrics);
+    Slice read = slice.inAnyOrder() ? slice.inStorageOrder() : slice;
+    return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), read.blocks, metrics);
   }
 
   /**
@@ -108,6 +110,20 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     boolean inAnyOrder() {
       return round.count() == 1 && ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY
           .equals(localProperty(task, ReadOptions.ROW_ORDER_LOCAL_PROPERTY));
+    }
+
+    /**
+     * The slice as a job in any order reads it: its blocks in storage order, so each file is read
+     * front to back and the disk's readahead brings in the blocks read next, not ones the page cache
+     * may lose before a random order reaches them. Only whole blocks can be reordered.
+     */
+    Slice inStorageOrder() {
+      if (range.skipRows() != 0) {
+        return this;
+      }
+      int[] sorted = blocks.clone();
+      Arrays.sort(sorted); // the plan numbers blocks in file, row group and row order
+      return new Slice(epoch, partition, seed, round, stream, range, sorted, task);
     }
 
     /** Round {@code round}'s slice of {@code stream}, and its blocks. */

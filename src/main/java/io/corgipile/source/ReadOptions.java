@@ -73,8 +73,8 @@ public final class ReadOptions {
   /**
    * Spark local property: {@value #ROW_ORDER_LOCAL_PROPERTY_ANY} on the thread that runs a job that
    * needs the epoch's rows but not their order (a feature summary). Each partition then reads its
-   * blocks of the epoch straight through, without the buffer: the same rows in each partition, each
-   * once, at the cost of a plain scan. Ignored by a job that reads a round.
+   * blocks of the epoch straight through in storage order, without the buffer: the same rows in each
+   * partition, each once, at the cost of a plain scan. Ignored by a job that reads a round.
    */
   public static final String ROW_ORDER_LOCAL_PROPERTY = "corgipile.rowOrder";
   /** The value of {@link #ROW_ORDER_LOCAL_PROPERTY} that lets a job take the rows in any order. */
