@@ -305,13 +305,16 @@ public final class ScaleBenchmark {
               && r.get(0).partitions() == first.partitions() && r.get(0).compression().equals(first.compression()))
           .findFirst().orElse(null);
       String ratio = once == null ? "" : String.format(Locale.ROOT, "%.2fx", seconds / meanSeconds(once));
-      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
-          first.dataset(), first.config(), first.partitions(), last.rounds(), first.accuracy(), last.accuracy(),
+      String rounds = first.rounds() == last.rounds() ? Integer.toString(last.rounds())
+          : first.rounds() + ", " + last.rounds();
+      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
+          first.dataset(), first.config(), first.partitions(), rounds, first.accuracy(), last.accuracy(),
           100 * (first.accuracy() - base.get(0).accuracy()),
           100 * (last.accuracy() - base.get(base.size() - 1).accuracy()), seconds, ratio,
           kibibytes(run, Epoch::bytesTo), kibibytes(run, Epoch::bytesFrom)));
     }
-    out.append("\nGaps are in points of accuracy; KiB are means per epoch; s/epoch to once per epoch is the run's"
+    out.append("\nRounds/epoch are the first epoch's and the last's where they differ (syncInterval=auto);"
+        + " gaps are in points of accuracy; KiB are means per epoch; s/epoch to once per epoch is the run's"
         + " s/epoch over that of syncInterval=epoch at the same P and deltaCompression.\n");
     out.append(costModel(settings, epochs));
     return out.toString();

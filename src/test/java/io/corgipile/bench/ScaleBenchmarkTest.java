@@ -37,6 +37,21 @@ class ScaleBenchmarkTest {
   }
 
   @Test
+  void roundsPerEpochNameTheFirstAndTheLastEpochsWhereTheyDiffer() {
+    List<ScaleBenchmark.Epoch> epochs = new ArrayList<>();
+    for (int epoch = 1; epoch <= 3; epoch++) { // syncInterval=auto: a round per buffer first, then 4
+      epochs.add(new ScaleBenchmark.Epoch("blobs", 2, "auto", 1.0, 0.8, "none", epoch, epoch == 1 ? 10 : 4, 0.9, 1.0,
+          1000, 0));
+      epochs.add(new ScaleBenchmark.Epoch("blobs", 2, "epoch", 1.0, 0.8, "none", epoch, 1, 0.9, 1.0, 1000, 0));
+    }
+    String summary = ScaleBenchmark.summary(ScaleBenchmark.Settings.parse(new String[] {"--partitions", "2",
+        "--epochs", "3"}), epochs);
+    assertThat(summary).contains("| blobs | syncInterval=auto, syncMomentum=0.8, deltaCompression=none | 2 | 10, 4 |")
+        .contains("| blobs | syncInterval=epoch, syncMomentum=0.8, deltaCompression=none | 2 | 1 |")
+        .contains("Rounds/epoch are the first epoch's and the last's where they differ");
+  }
+
+  @Test
   void rebuildsTheSummaryCostModelAndChartsFromARunsCsv() throws Exception {
     Path csv = dir.resolve("scale.csv");
     Files.write(csv, csv());
