@@ -2,10 +2,12 @@ package io.corgipile.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -56,7 +58,7 @@ class FixedWidthRowEncoderTest {
     FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(SCHEMA, identity);
     assertThat(encoder).isNotNull();
     byte[] encoded = new byte[rows * encoder.rowBytes()];
-    java.util.Arrays.fill(encoded, (byte) 0x5a); // stale bytes from an earlier batch must not leak through
+    Arrays.fill(encoded, (byte) 0x5a); // stale bytes from an earlier batch must not leak through
     encoder.encode(batch, encoded);
 
     UnsafeProjection projection = UnsafeProjection.create(SCHEMA);
@@ -79,12 +81,12 @@ class FixedWidthRowEncoderTest {
     int first = 37;
     int n = 200; // more than a tile, from inside the batch
     byte[] encoded = new byte[n * encoder.rowBytes()];
-    java.util.Arrays.fill(encoded, (byte) 0x5a);
+    Arrays.fill(encoded, (byte) 0x5a);
     encoder.encode(batch, first, n, encoded);
 
     UnsafeProjection projection = UnsafeProjection.create(SCHEMA);
     for (int i = 0; i < n; i++) {
-      byte[] actual = java.util.Arrays.copyOfRange(encoded, i * encoder.rowBytes(), (i + 1) * encoder.rowBytes());
+      byte[] actual = Arrays.copyOfRange(encoded, i * encoder.rowBytes(), (i + 1) * encoder.rowBytes());
       assertThat(actual).as("row %d", first + i).isEqualTo(projection.apply(batch.getRow(first + i)).getBytes());
     }
   }
@@ -92,16 +94,14 @@ class FixedWidthRowEncoderTest {
   @Test
   void picksFieldsByColumnIndexAndHandlesMoreThan64Fields() {
     StructType wide = new StructType();
+    StructType output = new StructType();
+    int[] reversed = new int[70];
     for (int i = 0; i < 70; i++) {
       wide = wide.add("d" + i, DataTypes.DoubleType);
-    }
-    ColumnarBatch batch = batch(wide, 50, 2);
-    int[] reversed = new int[70];
-    StructType output = new StructType();
-    for (int i = 0; i < 70; i++) {
       reversed[i] = 69 - i;
       output = output.add("d" + (69 - i), DataTypes.DoubleType);
     }
+    ColumnarBatch batch = batch(wide, 50, 2);
     FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, reversed);
     byte[] encoded = new byte[50 * encoder.rowBytes()];
     encoder.encode(batch, encoded);
@@ -125,7 +125,7 @@ class FixedWidthRowEncoderTest {
     ColumnarBatch batch = batch(SCHEMA, 200, 3);
     FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, new int[] {9, FixedWidthRowEncoder.NO_COLUMN});
     byte[] encoded = new byte[200 * encoder.rowBytes()];
-    java.util.Arrays.fill(encoded, (byte) 0x5a);
+    Arrays.fill(encoded, (byte) 0x5a);
     encoder.encode(batch, encoded);
     UnsafeRow row = new UnsafeRow(2);
     for (int r = 0; r < 200; r++) {
@@ -153,14 +153,14 @@ class FixedWidthRowEncoderTest {
     }
     FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, picked);
     byte[] fromArena = new byte[rows * encoder.rowBytes()];
-    java.util.Arrays.fill(fromArena, (byte) 0x5a);
+    Arrays.fill(fromArena, (byte) 0x5a);
     encoder.encode(arena, 0, rows, fromArena);
     byte[] fromColumns = new byte[rows * encoder.rowBytes()];
     encoder.encode(batch, fromColumns);
     for (int r = 0; r < rows; r++) {
-      byte[] expected = java.util.Arrays.copyOfRange(fromColumns, (rows - 1 - r) * encoder.rowBytes(),
+      byte[] expected = Arrays.copyOfRange(fromColumns, (rows - 1 - r) * encoder.rowBytes(),
           (rows - r) * encoder.rowBytes());
-      byte[] actual = java.util.Arrays.copyOfRange(fromArena, r * encoder.rowBytes(), (r + 1) * encoder.rowBytes());
+      byte[] actual = Arrays.copyOfRange(fromArena, r * encoder.rowBytes(), (r + 1) * encoder.rowBytes());
       assertThat(actual).as("row %d", r).isEqualTo(expected);
     }
   }
@@ -169,18 +169,16 @@ class FixedWidthRowEncoderTest {
   void convertsOnlyNumbersAndBooleansAndOnlyToDouble() {
     StructType d = new StructType().add("x", DataTypes.DoubleType);
     int[] first = {0};
-    for (org.apache.spark.sql.types.DataType from : new org.apache.spark.sql.types.DataType[] {DataTypes.BooleanType,
-        DataTypes.ByteType, DataTypes.ShortType, DataTypes.IntegerType, DataTypes.LongType, DataTypes.FloatType}) {
-      assertThat(FixedWidthRowEncoder.forProjection(d, first, new org.apache.spark.sql.types.DataType[] {from}))
-          .as("from %s", from).isNotNull();
+    for (DataType from : new DataType[] {DataTypes.BooleanType, DataTypes.ByteType, DataTypes.ShortType,
+        DataTypes.IntegerType, DataTypes.LongType, DataTypes.FloatType}) {
+      assertThat(FixedWidthRowEncoder.forProjection(d, first, new DataType[] {from})).as("from %s", from).isNotNull();
     }
-    for (org.apache.spark.sql.types.DataType from : new org.apache.spark.sql.types.DataType[] {DataTypes.DateType,
-        DataTypes.TimestampType, DataTypes.StringType, DataTypes.createDecimalType(10, 2)}) {
-      assertThat(FixedWidthRowEncoder.forProjection(d, first, new org.apache.spark.sql.types.DataType[] {from}))
-          .as("from %s", from).isNull();
+    for (DataType from : new DataType[] {DataTypes.DateType, DataTypes.TimestampType, DataTypes.StringType,
+        DataTypes.createDecimalType(10, 2)}) {
+      assertThat(FixedWidthRowEncoder.forProjection(d, first, new DataType[] {from})).as("from %s", from).isNull();
     }
     assertThat(FixedWidthRowEncoder.forProjection(new StructType().add("x", DataTypes.LongType), first,
-        new org.apache.spark.sql.types.DataType[] {DataTypes.IntegerType})).as("int to long").isNull();
+        new DataType[] {DataTypes.IntegerType})).as("int to long").isNull();
   }
 
   @Test
