@@ -241,91 +241,60 @@ final class FixedWidthRowEncoder {
     Kind kind = sourceKinds[field];
     for (int i = from; i < to; i++) {
       int r = first + i;
-      if (present(v, nulls, r, field, target, i)) {
-        double value = switch (kind) {
-          case BOOLEAN -> v.getBoolean(r) ? 1.0 : 0.0;
-          case BYTE -> v.getByte(r);
-          case SHORT -> v.getShort(r);
-          case INT -> v.getInt(r);
-          case LONG -> v.getLong(r);
-          case FLOAT -> v.getFloat(r);
-          case DOUBLE -> v.getDouble(r);
-        };
-        Platform.putDouble(target, slot + (long) i * rowBytes, value);
+      if (nulls && v.isNullAt(r)) {
+        markNull(field, i, target);
+        continue;
       }
-    }
-  }
-
-  /** One loop per kind, so the loop body has no branch on the type. */
-  private void encodeColumn(ColumnVector v, int field, int first, int from, int to, byte[] target) {
-    long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
-    boolean nulls = v.hasNull();
-    switch (kinds[field]) {
-      case DOUBLE:
-        for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, target, i)) {
-            Platform.putDouble(target, slot + (long) i * rowBytes, v.getDouble(first + i));
-          }
-        }
-        break;
-      case LONG:
-        for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, target, i)) {
-            Platform.putLong(target, slot + (long) i * rowBytes, v.getLong(first + i));
-          }
-        }
-        break;
-      case INT:
-        for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, target, i)) {
-            Platform.putInt(target, slot + (long) i * rowBytes, v.getInt(first + i));
-          }
-        }
-        break;
-      case FLOAT:
-        for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, target, i)) {
-            Platform.putFloat(target, slot + (long) i * rowBytes, v.getFloat(first + i));
-          }
-        }
-        break;
-      case SHORT:
-        for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, target, i)) {
-            Platform.putShort(target, slot + (long) i * rowBytes, v.getShort(first + i));
-          }
-        }
-        break;
-      case BYTE:
-        for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, target, i)) {
-            Platform.putByte(target, slot + (long) i * rowBytes, v.getByte(first + i));
-          }
-        }
-        break;
-      case BOOLEAN:
-        for (int i = from; i < to; i++) {
-          if (present(v, nulls, first + i, field, target, i)) {
-            Platform.putBoolean(target, slot + (long) i * rowBytes, v.getBoolean(first + i));
-          }
-        }
-        break;
-      default:
-        throw new IllegalStateException("Cannot encode field " + field + ": unexpected kind " + kinds[field]);
+      double value = switch (kind) {
+        case BOOLEAN -> v.getBoolean(r) ? 1.0 : 0.0;
+        case BYTE -> v.getByte(r);
+        case SHORT -> v.getShort(r);
+        case INT -> v.getInt(r);
+        case LONG -> v.getLong(r);
+        case FLOAT -> v.getFloat(r);
+        case DOUBLE -> v.getDouble(r);
+      };
+      Platform.putDouble(target, slot + (long) i * rowBytes, value);
     }
   }
 
   /**
-   * Zeroes the field's slot in row {@code i} of {@code target}, as UnsafeRowWriter does before a
-   * value; for a null of batch row {@code r}, also sets its bit, and returns false so the slot stays zero.
+   * A column into its own kind of field: one write per value of a double or a long. A null's value is
+   * never read: a dictionary-encoded vector has no valid id there.
    */
-  private boolean present(ColumnVector v, boolean nulls, int r, int field, byte[] target, int i) {
+  private void encodeColumn(ColumnVector v, int field, int first, int from, int to, byte[] target) {
+    long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
+    boolean nulls = v.hasNull();
+    Kind kind = kinds[field];
+    for (int i = from; i < to; i++) {
+      int r = first + i;
+      if (nulls && v.isNullAt(r)) {
+        markNull(field, i, target);
+        continue;
+      }
+      long at = slot + (long) i * rowBytes;
+      switch (kind) {
+        case DOUBLE -> Platform.putDouble(target, at, v.getDouble(r));
+        case LONG -> Platform.putLong(target, at, v.getLong(r));
+        default -> {
+          Platform.putLong(target, at, 0L); // as UnsafeRowWriter: a narrow field's other bytes zero
+          switch (kind) {
+            case INT -> Platform.putInt(target, at, v.getInt(r));
+            case FLOAT -> Platform.putFloat(target, at, v.getFloat(r));
+            case SHORT -> Platform.putShort(target, at, v.getShort(r));
+            case BYTE -> Platform.putByte(target, at, v.getByte(r));
+            case BOOLEAN -> Platform.putBoolean(target, at, v.getBoolean(r));
+            default -> throw new IllegalStateException("Cannot encode field " + field + ": unexpected kind " + kind);
+          }
+        }
+      }
+    }
+  }
+
+  /** Row {@code i}'s field {@code field} as UnsafeRowWriter writes a null: its bit set, its slot zero. */
+  private void markNull(int field, int i, byte[] target) {
     long row = Platform.BYTE_ARRAY_OFFSET + (long) i * rowBytes;
     Platform.putLong(target, row + bitSetBytes + 8L * field, 0L);
-    if (nulls && v.isNullAt(r)) {
-      BitSetMethods.set(target, row, field);
-      return false;
-    }
-    return true;
+    BitSetMethods.set(target, row, field);
   }
 }
