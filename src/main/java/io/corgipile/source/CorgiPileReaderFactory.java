@@ -61,9 +61,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       return new CorgiPilePartitionReader(window(slice, metrics), metrics);
     }
     // none and block, when Spark takes rows rather than column batches, and a job in any order
-    Slice read = slice.inAnyOrder() ? slice.inStorageOrder() : slice;
     return new CorgiPilePartitionReader(
-        new DirectTupleStream(rows(read, new BlockOpener(plan, settings, metrics), metrics)), metrics);
+        new DirectTupleStream(rows(slice, new BlockOpener(plan, settings, metrics), metrics)), metrics);
   }
 
   /**
@@ -92,8 +91,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     }
     // none and block: a round is whole blocks, so the slice starts at a block's first row; a job in
     // any order reads the whole epoch, whole blocks too
-    Slice read = slice.inAnyOrder() ? slice.inStorageOrder() : slice;
-    return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), read.blocks, metrics);
+    return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), slice.blocks, metrics);
   }
 
   /**
@@ -160,7 +158,9 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     ReadConf.Round round = ReadConf.round(localProperty(task, ReadOptions.ROUND_LOCAL_PROPERTY),
         localProperty(task, ReadOptions.ROUNDS_LOCAL_PROPERTY),
         localProperty(task, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY));
-    return Slice.of(epoch, partition.index(), seed, round, layout.partition(epoch, seed, partition.index()), task);
+    Slice slice =
+        Slice.of(epoch, partition.index(), seed, round, layout.partition(epoch, seed, partition.index()), task);
+    return slice.inAnyOrder() ? slice.inStorageOrder() : slice;
   }
 
   private static String localProperty(TaskContext task, String name) {
