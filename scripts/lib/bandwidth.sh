@@ -17,7 +17,7 @@ bandwidth_fail() {
 
 # Usage: bandwidth_benchmark [--rates LIST] [--out DIR] [--data DIR] [scale options]
 bandwidth_benchmark() {
-  local rates="$BANDWIDTH_RATES" out=results/scale-bandwidth data=target/bench-data runs=target/bandwidth
+  local rates="$BANDWIDTH_RATES" out=docs/benchmarks/results/scale-bandwidth data=target/bench-data runs=target/bandwidth
   local rate jar classpath
   local -a all=("$@") scale=()
   while (($#)); do

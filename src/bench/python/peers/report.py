@@ -294,4 +294,4 @@ def plot(out, rows, runs, lines):
 
 if __name__ == "__main__":
     import sys
-    write(sys.argv[1] if len(sys.argv) > 1 else "results/peers")
+    write(sys.argv[1] if len(sys.argv) > 1 else "docs/benchmarks/results/peers")

@@ -91,7 +91,7 @@ def main(argv=None):
                         " last buffers, so a mean over seeds says more); the other runs use the first")
     p.add_argument("--buffer-percent", type=float, default=10.0)
     p.add_argument("--cores", type=int, default=2)
-    p.add_argument("--out", default="results/peers")
+    p.add_argument("--out", default="docs/benchmarks/results/peers")
     p.add_argument("--venvs", default=".venv-peers")
     p.add_argument("--work", default="target/peers-work")
     p.add_argument("--run-timeout", type=int, default=4 * 3600, help="seconds before a run is stopped")

@@ -21,6 +21,8 @@ import java.util.stream.Collectors;
  * <p>It lives in src/bench, compiled with the tests, and XChart in test scope, so the library jar carries neither.
  */
 final class BenchReport {
+  /** Where the benchmarks write by default: beside their pages in the docs site. */
+  static final Path RESULTS = Path.of("docs", "benchmarks", "results");
   static final String STRATEGIES = "strategies";
   static final String BUFFER_SWEEP = "buffer-sweep";
   /** The order of the summary's rows and of the plots' legends; other strategies follow as they come. */

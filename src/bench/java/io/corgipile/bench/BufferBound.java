@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.OptionalLong;
 
 /**
- * The README's bound on one reading task's buffer memory ("How it works", Memory), for the sizes the
+ * The bound on one reading task's buffer memory in docs/design.md (Memory), for the sizes the
  * scan bench measures: {@link BufferSize.Capacity#boundBytes} per buffer, twice that with prefetch.
  */
 final class BufferBound {
@@ -65,7 +65,7 @@ final class BufferBound {
   /** The markdown table of the checks. */
   static String table(List<Check> checks) {
     StringBuilder s = new StringBuilder();
-    s.append("| variant | bufferSize | peakBufferBytes MiB (max of a task) | README bound per task MiB | within | "
+    s.append("| variant | bufferSize | peakBufferBytes MiB (max of a task) | documented bound per task MiB | within | "
         + "tasks at once | peak used heap MiB | baseline + tasks x bound MiB | within | peak heap after GC MiB | "
         + "baseline + tasks x bound MiB | within |\n");
     s.append("|---|---|---:|---:|---|---:|---:|---:|---|---:|---:|---|\n");

@@ -58,7 +58,7 @@ import org.apache.spark.sql.types.DataTypes;
  * <p>Each measured run has a JVM of its own, started by this one after it prepared the data, and
  * first trains the same strategy for {@value #WARM_UP_EPOCHS} epochs on the test table: in one
  * shared JVM the order of the runs decided which strategy looked faster (none 0.53 s against block
- * 0.45 s per epoch in one order, about equal in the other, on results/small's data).
+ * 0.45 s per epoch in one order, about equal in the other, on docs/benchmarks/results/small's data).
  *
  * <p>Usage: {@code ConvergenceBenchmark [small|full|tiny] [--out DIR] [--data DIR] [--datasets LIST]
  * [--epochs N] [--partitions N] [--in-process]}.
@@ -139,7 +139,7 @@ public final class ConvergenceBenchmark {
               + "in no memory cgroup; start it through scripts/bench, which sets one up (BENCH_CGROUP)");
         }
       }
-      return new Settings(size, args.path("out", Path.of("results", EnumChoice.text(size))),
+      return new Settings(size, args.path("out", BenchReport.RESULTS.resolve(EnumChoice.text(size))),
           args.path("data", Path.of("target/bench-data")),
           args.optional("datasets").map(d -> List.of(d.split(","))).orElse(DEFAULT_DATASETS),
           args.atLeast("epochs", size.epochs, 1), args.atLeast("partitions", 2, 1), args.flag("in-process"),

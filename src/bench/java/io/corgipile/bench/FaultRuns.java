@@ -69,7 +69,7 @@ public final class FaultRuns {
     long seed = 1;
     int rows = 200_000;
     int epochs = 8;
-    Path out = Path.of("results/faults");
+    Path out = BenchReport.RESULTS.resolve("faults");
     for (int i = 0; i < argv.length; i += 2) {
       String value = i + 1 < argv.length ? argv[i + 1] : null;
       if (value == null) {

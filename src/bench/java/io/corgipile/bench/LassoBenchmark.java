@@ -58,7 +58,8 @@ public final class LassoBenchmark {
 
     static final String USAGE = "--rows [100000] --features [1000] --block [25] --correlation [0.9] --stride [10]"
         + " --reg-param [0.05] --sizes [8,32,128] --schedulers [" + String.join(",", ScheduledLassoParams.SCHEDULERS)
-        + "] --max-rounds [2000] --tol [1e-8] --partitions [2] --out [results/lasso] --data [target/bench-data]"
+        + "] --max-rounds [2000] --tol [1e-8] --partitions [2] --out [" + BenchReport.RESULTS.resolve("lasso") + "]"
+        + " --data [target/bench-data]"
         + " --seed [1] --floors [none: extra runs of priority+dependency at the largest L, one per priorityFloor]"
         + " --candidate-factor [the param's default]";
 
@@ -74,7 +75,7 @@ public final class LassoBenchmark {
       int maxRounds = 2000;
       double tol = 1e-8;
       int partitions = 2;
-      Path out = Path.of("results/lasso");
+      Path out = BenchReport.RESULTS.resolve("lasso");
       Path data = Path.of("target/bench-data");
       long seed = 1;
       double[] floors = {};

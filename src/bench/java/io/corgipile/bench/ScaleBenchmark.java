@@ -62,7 +62,7 @@ public final class ScaleBenchmark {
       String[] compressions = {"none"};
       int epochs = 5;
       String[] datasets = {"higgs", "blobs"};
-      Path out = Path.of("results/scale");
+      Path out = BenchReport.RESULTS.resolve("scale");
       Path data = Path.of("target/bench-data");
       double[] steps = {io.corgipile.ml.SGDParams.DEFAULT_SYNC_STEP_SIZE};
       double[] momenta = {io.corgipile.ml.SGDParams.DEFAULT_SYNC_MOMENTUM};

@@ -154,7 +154,7 @@ final class ScanReport {
   }
 
   /**
-   * Storage bytes and memory per variant over its timed runs, and with {@code --buffers} the README's
+   * Storage bytes and memory per variant over its timed runs, and with {@code --buffers} the docs'
    * bound checked: each buffer variant's peaks against shuffle=none's (Spark's own baseline, no buffer)
    * plus the bound of every task running at once.
    */
@@ -193,7 +193,7 @@ final class ScanReport {
           Math.min(partitions, slots), max(t, m -> m.heap().peakUsed()), max(baseline, m -> m.heap().peakUsed()),
           max(t, m -> m.heap().peakAfterGc()), max(baseline, m -> m.heap().peakAfterGc())));
     }
-    s.append("\nThe README's memory bound (How it works, Memory) against what was measured: per task, "
+    s.append("\nThe memory bound of docs/design.md (Memory) against what was measured: per task, "
         + "peakBufferBytes against the bound (prefetch on: two buffers); for the JVM, the peak used heap "
         + "against shuffle=none's (Spark's own baseline, no buffer) plus the bound of every task running at "
         + "once:\n\n");

@@ -16,7 +16,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The README's demo: writes HIGGS-shaped training data sorted by label (as data sorted by date,
+ * The demo of the README and docs/getting-started.md: writes HIGGS-shaped training data sorted by label (as data sorted by date,
  * source or class is) and a fully shuffled copy of it, then trains the same SGDClassifier on the 28
  * feature columns ({@code featuresCols}, standardized inside) over storage order, over the {@code corgipile}
  * source, and over the shuffled copy, and prints test accuracy and seconds for each.

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  *
  * <p>Why {@code auto} caps the rounds: a round is a Spark job, and between two jobs the cores wait for
  * the slowest partition and the driver (about 50 ms a round on 2 cores, measured); four rounds an
- * epoch kept the final accuracy of a round per buffer at 2 to 128 partitions (README, "Many
- * partitions"), while at many small partitions, where buffers are few, every buffer stays a round.
+ * epoch kept the final accuracy of a round per buffer at 2 to 128 partitions (docs/benchmarks/
+ * scale.md), while at many small partitions, where buffers are few, every buffer stays a round.
  * The first epoch, where the models move most and drift apart fastest, is still averaged every
  * buffer ({@link #forEpoch}), as post-local SGD synchronizes often before it averages locally.
  */
@@ -25,7 +25,7 @@ public final class SyncInterval implements Serializable {
   /** The most rounds an epoch but the first has under {@code auto}. */
   public static final int AUTO_ROUNDS = 4;
 
-  /** The accepted values, for errors, param docs and the README. */
+  /** The accepted values, for errors, param docs and the docs site. */
   public static final String FORMAT = "auto (one round per shuffle buffer of a partition; after the first epoch "
       + "at most " + AUTO_ROUNDS + " per epoch: whole buffers, split as evenly as they go), epoch (one round per "
       + "epoch), buffer (one round per shuffle buffer of a partition) or a number of rows per partition >= 1 "

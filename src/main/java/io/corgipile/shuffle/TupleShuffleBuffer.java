@@ -38,7 +38,7 @@ public final class TupleShuffleBuffer {
 
   /**
    * The most a buffer of {@code rows} tuples of {@code tupleBytes} bytes allocates under a row
-   * count alone (the README's bound): the tuples, one partly filled chunk per bucket, the index doubled.
+   * count alone (the bound of docs/design.md): the tuples, one partly filled chunk per bucket, the index doubled.
    */
   static long rowsBound(long rows, double tupleBytes) {
     long bytes = (long) Math.ceil(rows * tupleBytes);

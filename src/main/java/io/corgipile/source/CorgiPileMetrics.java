@@ -138,7 +138,7 @@ public final class CorgiPileMetrics {
   /**
    * The largest memory one task's shuffle buffers (both, with prefetch) or window allocated: pages of
    * row bytes plus their index; a buffer filled ahead of its round ({@link RoundLookahead}) counts in
-   * the task that reads it. The bound the README states is checked against this.
+   * the task that reads it. The bound docs/design.md states is checked against this.
    */
   public static final class PeakBufferBytes implements CustomMetric {
     @Override

@@ -96,7 +96,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
    * {@code blockSize=auto}: in the {@code corgipile} shuffle, where a buffer of the row-group layout
    * would hold fewer than {@link BlockSize#AUTO_BLOCKS_PER_BUFFER} row groups, parts of that share
    * of the buffer. Few large blocks per buffer leave runs of one block's neighbouring rows in the
-   * order, which SGD without averaging feels (see the README's peers comparison).
+   * order, which SGD without averaging feels (see docs/benchmarks/peers.md).
    */
   private BlockPlan autoCut(BlockPlan rowGroups) {
     if (conf.shuffle() != ShuffleMode.CORGIPILE || rowGroups.blocks().isEmpty()) {

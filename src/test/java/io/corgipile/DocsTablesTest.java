@@ -29,12 +29,16 @@ import org.apache.spark.ml.param.Params;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's option and param tables and its list of scan metrics against the code: every name,
- * every default and every allowed value the code has, so they cannot drift from their one home.
+ * The documentation's option and param tables and its list of scan metrics against the code: every
+ * name, every default and every allowed value the code has, so they cannot drift from their one home.
+ * (The site's own links and anchors are checked by its strict build, scripts/build-docs.)
  */
-class ReadmeTablesTest {
+class DocsTablesTest {
   private static final Pattern CODE = Pattern.compile("`([^`]*)`");
-  /** The columns MLlib's Predictor and classifiers declare; the README links MLlib for those. */
+  private static final Path DATA_SOURCE = Path.of("docs/data-source.md");
+  private static final Path TRAINING = Path.of("docs/training.md");
+  private static final Path LASSO = Path.of("docs/lasso.md");
+  /** The columns MLlib's Predictor and classifiers declare; the docs link MLlib for those. */
   private static final Set<String> MLLIB_COLUMN_PARAMS =
       Set.of("featuresCol", "labelCol", "predictionCol", "rawPredictionCol", "probabilityCol", "thresholds");
 
@@ -43,20 +47,20 @@ class ReadmeTablesTest {
 
   @Test
   void optionTableHasEveryOptionOfReadOptionsWithItsDefault() throws Exception {
-    List<Row> rows = table("| option |");
+    List<Row> rows = table(DATA_SOURCE, "| option |");
     Map<String, String> descriptions = new TreeMap<>();
     Map<String, Object> options = readOptions(descriptions);
     assertThat(rows.stream().flatMap(r -> r.names().stream()).sorted())
-        .as("options in the README table").containsExactlyElementsOf(options.keySet());
+        .as("options in the docs' table").containsExactlyElementsOf(options.keySet());
     for (Map.Entry<String, Object> option : options.entrySet()) {
       Object defaultValue = option.getValue();
       if (defaultValue != null) {
         assertThat(codeSpans(row(rows, option.getKey()).defaults()))
-            .as("README default of option %s", option.getKey()).contains(String.valueOf(defaultValue));
+            .as("documented default of option %s", option.getKey()).contains(String.valueOf(defaultValue));
       }
     }
     descriptions.forEach((option, description) -> assertThat(row(rows, option).defaults().trim())
-        .as("README default of option %s", option).isEqualTo(description));
+        .as("documented default of option %s", option).isEqualTo(description));
     assertThat(descriptions).containsKey(ReadOptions.PARTITIONS);
     assertThat(codeSpans(row(rows, ReadOptions.SHUFFLE).values()))
         .containsAll(Arrays.stream(ShuffleMode.values()).map(ShuffleMode::optionValue).toList());
@@ -66,7 +70,7 @@ class ReadmeTablesTest {
 
   @Test
   void paramTableHasEveryTrainingParamWithItsDefault() throws Exception {
-    List<Row> rows = table("| param |");
+    List<Row> rows = table(TRAINING, "| param |");
     List<String> documented = new ArrayList<>();
     for (Params estimator : List.of(new SGDClassifier(), new SGDRegressor())) {
       for (Param<?> param : estimator.params()) {
@@ -78,21 +82,21 @@ class ReadmeTablesTest {
         if (estimator.hasDefault(param)) {
           Object value = estimator.getDefault(param).get();
           assertThat(mentions(row.defaults(), value))
-              .as("README default of %s for %s is %s: %s", param.name(), estimator.getClass().getSimpleName(),
+              .as("documented default of %s for %s is %s: %s", param.name(), estimator.getClass().getSimpleName(),
                   value, row.defaults())
               .isTrue();
         }
       }
     }
     assertThat(rows.stream().flatMap(r -> r.names().stream()))
-        .as("params in the README table").allMatch(documented::contains);
+        .as("params in the docs' table").allMatch(documented::contains);
     assertThat(codeSpans(row(rows, "loss").values()))
         .containsAll(SGDClassifier.SUPPORTED_LOSSES).containsAll(SGDRegressor.SUPPORTED_LOSSES);
   }
 
   @Test
   void lassoParamTableHasEveryParamWithItsDefault() throws Exception {
-    List<Row> rows = table("| lasso param |");
+    List<Row> rows = table(LASSO, "| lasso param |");
     ScheduledLasso lasso = new ScheduledLasso();
     List<String> documented = new ArrayList<>();
     for (Param<?> param : lasso.params()) {
@@ -102,9 +106,9 @@ class ReadmeTablesTest {
       documented.add(param.name());
       Object value = lasso.getDefault(param).get();
       assertThat(mentions(row(rows, param.name()).defaults(), value))
-          .as("README default of %s for ScheduledLasso is %s", param.name(), value).isTrue();
+          .as("documented default of %s for ScheduledLasso is %s", param.name(), value).isTrue();
     }
-    assertThat(rows.stream().flatMap(r -> r.names().stream())).as("lasso params in the README table")
+    assertThat(rows.stream().flatMap(r -> r.names().stream())).as("lasso params in the docs' table")
         .containsExactlyInAnyOrderElementsOf(documented);
     assertThat(codeSpans(row(rows, "scheduler").values())).containsAll(ScheduledLassoParams.SCHEDULERS);
   }
@@ -148,14 +152,14 @@ class ReadmeTablesTest {
       }
     }
     assertThat(names).hasSizeGreaterThanOrEqualTo(5);
-    assertThat(codeSpans(section("### Metrics"))).as("metrics the README names").containsAll(names);
+    assertThat(codeSpans(section(DATA_SOURCE, "## Metrics"))).as("metrics the docs name").containsAll(names);
   }
 
-  /** The README's text from the heading {@code heading} to the next heading. */
-  private static String section(String heading) throws IOException {
-    List<String> lines = Files.readAllLines(Path.of("README.md"));
+  /** The text of {@code page} from the heading {@code heading} to the next heading. */
+  private static String section(Path page, String heading) throws IOException {
+    List<String> lines = Files.readAllLines(page);
     int start = lines.indexOf(heading);
-    assertThat(start).as("README heading '%s'", heading).isNotNegative();
+    assertThat(start).as("%s heading '%s'", page, heading).isNotNegative();
     StringBuilder text = new StringBuilder();
     for (int i = start + 1; i < lines.size() && !lines.get(i).startsWith("#"); i++) {
       text.append(lines.get(i)).append('\n');
@@ -187,12 +191,12 @@ class ReadmeTablesTest {
 
   private static Row row(List<Row> rows, String name) {
     return rows.stream().filter(r -> r.names().contains(name)).findFirst()
-        .orElseThrow(() -> new AssertionError("README has no table row for " + name));
+        .orElseThrow(() -> new AssertionError("the docs have no table row for " + name));
   }
 
-  /** The rows of the README table whose header line starts with {@code header}. */
-  private static List<Row> table(String header) throws IOException {
-    List<String> lines = Files.readAllLines(Path.of("README.md"));
+  /** The rows of the table in {@code page} whose header line starts with {@code header}. */
+  private static List<Row> table(Path page, String header) throws IOException {
+    List<String> lines = Files.readAllLines(page);
     int start = -1;
     for (int i = 0; i < lines.size(); i++) {
       if (lines.get(i).startsWith(header)) {
@@ -200,7 +204,7 @@ class ReadmeTablesTest {
         break;
       }
     }
-    assertThat(start).as("README table starting with '%s'", header).isPositive();
+    assertThat(start).as("%s table starting with '%s'", page, header).isPositive();
     List<Row> rows = new ArrayList<>();
     for (int i = start; i < lines.size() && lines.get(i).startsWith("|"); i++) {
       String[] cells = lines.get(i).split("\\|", -1);
