@@ -2,8 +2,7 @@
 and `mapInArrow`, whose Python worker gets the partition's stream as Arrow batches and runs the
 Consumer on it. One partition (one stream, as every other loader gives) unless --partitions says
 more; with --parquet, Spark's own Parquet scan instead of the corgipile source (the same path's
-ceiling); the epoch reaches the scan through the `corgipile.epoch` local property, as the project's
-estimators set it. With --fail-once the first attempt of every task fails half-way and Spark runs it
+ceiling); the epoch reaches the scan through the jar's ReadScope, as the project's estimators set it. With --fail-once the first attempt of every task fails half-way and Spark runs it
 again: the retried stream must be the same."""
 
 import os
@@ -65,7 +64,9 @@ class CorgiPile(Loader):
 
     def run_epoch(self, epoch, consumer):
         sc = self.spark.sparkContext
-        sc.setLocalProperty("corgipile.epoch", str(epoch))
+        # the corgipile package's set_epoch, through the jar alone: this environment has no wheel
+        read_scope = sc._jvm.io.corgipile.source.ReadScope
+        read_scope.setEpoch(sc._jsc.sc(), epoch)
         state = pickle.dumps(consumer)
         fail_after = self.expected // 2 if self.fail_once else None
 
@@ -88,7 +89,7 @@ class CorgiPile(Loader):
         try:
             parts = [pickle.loads(r.state) for r in self.df.mapInArrow(consume, "state binary").collect()]
         finally:
-            sc.setLocalProperty("corgipile.epoch", None)
+            read_scope.setEpoch(sc._jsc.sc(), None)
         if len(parts) == 1:
             return parts[0]
         if consumer.learner is not None:

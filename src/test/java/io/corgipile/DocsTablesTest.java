@@ -128,7 +128,7 @@ class DocsTablesTest {
     for (Field f : fields.values()) {
       String name = f.getName();
       if (f.getType() != String.class || name.endsWith("_DEFAULT") || name.endsWith("_DEFAULT_DESCRIPTION")
-          || name.contains("_LOCAL_PROPERTY") || name.equals("SESSION_CONF_PREFIX")) {
+          || name.equals("SESSION_CONF_PREFIX")) {
         continue;
       }
       Field defaultField = fields.get(name + "_DEFAULT");

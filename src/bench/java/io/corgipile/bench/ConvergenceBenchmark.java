@@ -13,7 +13,7 @@ import io.corgipile.options.CommandLine;
 import io.corgipile.options.CommandLine.Arguments;
 import io.corgipile.options.CommandLine.Option;
 import io.corgipile.options.EnumChoice;
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -675,8 +675,8 @@ public final class ConvergenceBenchmark {
     private org.apache.spark.sql.Dataset<Row> fullShuffleEveryEpoch(String path) {
       // jobs outside training (the scaler's fit, the sort's sampling) run without an epoch: 0
       UDF0<Integer> epoch = () -> {
-        String property = TaskContext.get().getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY);
-        return property == null ? 0 : Integer.parseInt(property);
+        Integer running = ReadScope.of(TaskContext.get()).epoch();
+        return running == null ? 0 : running;
       };
       org.apache.spark.sql.Dataset<Row> train = spark.read().parquet(path);
       List<Column> hashed = new ArrayList<>(Arrays.stream(train.columns()).map(c -> col(c)).toList());

@@ -1,6 +1,6 @@
 package io.corgipile.bench;
 
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.scheduler.SparkListener;
@@ -14,7 +14,7 @@ import org.apache.spark.sql.SparkSession;
  * several rounds runs a job per round, and a round's buffers may be read ahead between jobs):
  * {@code rchar} (bytes read by system calls, from disk or page cache) and {@code read_bytes} (bytes
  * the kernel fetched from storage for it: what a table larger than memory costs). The job is
- * recognized by the local property {@link ReadOptions#EPOCH_LOCAL_PROPERTY} (the epoch from 0) that
+ * recognized by the local property {@link ReadScope#EPOCH} (the epoch from 0) that
  * SGDClassifier sets for each epoch's jobs and Spark copies into the job's properties; epochs are
  * numbered from 1 here. {@link ShuffleQuality} sets the property too, for its own job after
  * training: read an epoch's bytes before measuring its shuffle quality, as the benchmark does. In
@@ -77,7 +77,7 @@ final class ReadMetrics extends SparkListener {
   @Override
   public void onJobStart(SparkListenerJobStart job) {
     String property = job.properties() == null ? null
-        : job.properties().getProperty(ReadOptions.EPOCH_LOCAL_PROPERTY);
+        : job.properties().getProperty(ReadScope.EPOCH);
     if (property != null) {
       int epoch = Integer.parseInt(property) + 1;
       epochOfJob.put(job.jobId(), epoch);

@@ -1,6 +1,6 @@
 package io.corgipile.bench;
 
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import java.util.List;
 import java.util.Locale;
 import org.apache.spark.SparkContext;
@@ -35,7 +35,7 @@ record ScanMeasurement(String variant, String phase, int rep, int position, doub
     SparkSession spark = ctx.spark();
     SparkContext sc = spark.sparkContext();
     sc.setJobDescription("bench-scan " + phase + " " + rep + " " + v.name);
-    sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
+    ReadScope.setEpoch(sc, epoch);
     int n = ctx.columns().size();
     Probe probe = Probe.start(ctx);
     long t0 = System.nanoTime();
@@ -45,7 +45,7 @@ record ScanMeasurement(String variant, String phase, int rep, int position, doub
     ScanChecksum c = rdd.toJavaRDD().mapPartitions(it -> ScanChecksum.consume(it, n)).reduce(ScanChecksum::merge);
     long t1 = System.nanoTime();
     sc.setJobDescription(null);
-    sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
+    ReadScope.setEpoch(sc, null);
     ScanMeasurement m = probe.finish(v.name, phase, rep, position, (t1 - t0) / 1e9, partitions, c);
     System.err.printf(Locale.ROOT, "[bench-scan] %-7s %-3d %-22s %8.3f s  rows=%d  partitions=%d  read=%.1f MB  "
             + "heap peak=%d MiB  buffers=%d MiB%n", phase, rep, v.name, m.seconds(), c.rows, partitions,

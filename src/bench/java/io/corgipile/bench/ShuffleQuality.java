@@ -1,6 +1,6 @@
 package io.corgipile.bench;
 
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Iterator;
@@ -25,14 +25,11 @@ final class ShuffleQuality {
    * @param bufferPercent chunk size as a percent of each partition's rows
    */
   static double of(SparkSession spark, Dataset<Row> train, int epoch, double bufferPercent) {
-    String previous = spark.sparkContext().getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY);
-    spark.sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
-    try {
+    try (ReadScope.Saved previous = ReadScope.save(spark.sparkContext())) {
+      ReadScope.setEpoch(spark.sparkContext(), epoch);
       List<Double> shares = train.select("label").javaRDD()
           .mapPartitions((Iterator<Row> rows) -> chunkShares(rows, bufferPercent).iterator()).collect();
       return variance(shares);
-    } finally {
-      spark.sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, previous);
     }
   }
 

@@ -6,7 +6,6 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 
 import java.util.Arrays;
-import org.apache.spark.SparkContext;
 import org.apache.spark.ml.attribute.Attribute;
 import org.apache.spark.ml.attribute.BinaryAttribute;
 import org.apache.spark.ml.attribute.NominalAttribute;
@@ -37,15 +36,9 @@ final class LabelClasses {
     }
     Column label = col(labelCol).cast("double");
     Column isClass = label.geq(0).and(label.equalTo(floor(label))).and(label.lt(lit(Double.POSITIVE_INFINITY)));
-    SparkContext sc = dataset.sparkSession().sparkContext();
-    String previous = sc.getLocalProperty(SGDOptimizer.JOB_DESCRIPTION);
-    sc.setLocalProperty(SGDOptimizer.JOB_DESCRIPTION, estimatorName + " classes in column '" + labelCol + "'");
-    try {
-      Row row = dataset.where(isClass).agg(max(label)).head();
-      return row.isNullAt(0) ? 2 : check(Math.max(2, row.getDouble(0) + 1), labelCol, estimatorName);
-    } finally {
-      sc.setLocalProperty(SGDOptimizer.JOB_DESCRIPTION, previous);
-    }
+    FitJobs.describe(dataset.sparkSession().sparkContext(), estimatorName, "classes in column '" + labelCol + "'");
+    Row row = dataset.where(isClass).agg(max(label)).head();
+    return row.isNullAt(0) ? 2 : check(Math.max(2, row.getDouble(0) + 1), labelCol, estimatorName);
   }
 
   private static int check(double numClasses, String labelCol, String estimatorName) {

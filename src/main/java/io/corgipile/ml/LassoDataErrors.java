@@ -4,7 +4,8 @@ import java.io.Serializable;
 
 /** The errors of training rows {@link ScheduledLasso} cannot use, naming the column; executors raise them. */
 record LassoDataErrors(String labelCol, String featuresCol) implements Serializable {
-  static final String CANNOT_TRAIN = "Cannot train ScheduledLasso: ";
+  static final String ESTIMATOR = "ScheduledLasso";
+  static final String CANNOT_TRAIN = "Cannot train " + ESTIMATOR + ": ";
 
   InvalidTrainingDataException nullLabel() {
     return new InvalidTrainingDataException(CANNOT_TRAIN + "a row has a null label in column '" + labelCol + "'");

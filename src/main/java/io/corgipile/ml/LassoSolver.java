@@ -74,6 +74,7 @@ final class LassoSolver {
   }
 
   private FeatureMoments moments(JavaRDD<ColumnBlock> blocks) {
+    FitJobs.describe(blocks.context(), LassoDataErrors.ESTIMATOR, "rows by column and their moments");
     List<FeatureMoments> parts = blocks.map(ColumnBlock::moments).collect();
     int numFeatures = -1;
     for (FeatureMoments m : parts) {
@@ -169,6 +170,8 @@ final class LassoSolver {
       int lastCheck = -sweep;
       Pass pass = null;
       for (int round = 0; round < params.getMaxIter(); round++) {
+        String what = "round " + (round + 1) + " of at most " + params.getMaxIter();
+        FitJobs.describe(blocks.context(), LassoDataErrors.ESTIMATOR, what);
         if (pass == null || pass.remaining.isEmpty()) {
           pass = new Pass();
           if (round == 0) {

@@ -82,7 +82,7 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
    */
   @Override
   public SGDClassificationModel train(Dataset<?> dataset) {
-    return FitFailures.reportingDataErrors(() -> trainModel(dataset));
+    return FitJobs.run(dataset, SGDTask.CLASSIFICATION.estimatorName(), () -> trainModel(dataset));
   }
 
   private SGDClassificationModel trainModel(Dataset<?> dataset) {

@@ -2,7 +2,7 @@ package io.corgipile.ml;
 
 import static org.apache.spark.sql.functions.col;
 
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import io.corgipile.spark.DatasetInternals;
 import io.corgipile.spark.TaskResultMeter;
 import java.util.ArrayList;
@@ -24,24 +24,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver's loop: with standardization, one job summarizing the features first ({@link
- * FeatureSummary}); then one Spark job per round, one or more per epoch. Before each, the local
- * property {@code corgipile.epoch} (and the round's) is set on the driver thread so a {@code
- * corgipile} input yields that epoch's order without being planned again; every partition runs
- * {@link PartitionTrainer} from the broadcast model, and the partition models are averaged by their
- * weight sums, in partition order so the result is the same bit for bit on every run.
+ * FeatureSummary}); then one Spark job per round, one or more per epoch. Before each, the thread's
+ * {@link ReadScope} is set to the epoch (and the round), so a {@code corgipile} input yields that
+ * epoch's order without being planned again; it runs inside {@link FitJobs#run}, which sets the
+ * thread's scope back afterwards. Every partition runs {@link PartitionTrainer} from the broadcast
+ * model, and the partition models are averaged by their weight sums, in partition order so the
+ * result is the same bit for bit on every run.
  */
 final class SGDOptimizer {
   private static final Logger LOG = LoggerFactory.getLogger(SGDOptimizer.class);
-  /** The local property that names a job in the Spark UI. */
-  static final String JOB_DESCRIPTION = "spark.job.description";
-
   /**
    * The most bytes of partition models the driver collects in a round; above it they are summed by
    * {@link ScatterReduce}, which costs a shuffle but holds at most one model per task and driver.
    */
   static final long DIRECT_BYTES = 64L << 20;
-  /** Tags every job of a fit (with its run's id), so a fit that is stopped can stop its jobs. */
-  static final String JOB_TAG_PREFIX = "corgipile-fit-";
 
   private final SGDConfig config;
   private final long directBytes;
@@ -68,38 +64,20 @@ final class SGDOptimizer {
     JavaRDD<InternalRow> rows = DatasetInternals.internalRows(trained).toJavaRDD();
     SparkContext sc = dataset.sparkSession().sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    String[] keys = {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY,
-        ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY,
-        ReadOptions.ROW_ORDER_LOCAL_PROPERTY, JOB_DESCRIPTION};
-    String[] previous = Arrays.stream(keys).map(sc::getLocalProperty).toArray(String[]::new);
-    String runId = UUID.randomUUID().toString(); // names this run's jobs and residuals, never enters the model
-    String jobTag = JOB_TAG_PREFIX + runId;
-    sc.addJobTag(jobTag);
-    try {
-      if (config.seed() != null) {
-        sc.setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, Long.toString(config.seed()));
-      }
-      SyncSchedule schedule = SyncSchedule.of(config, trained, sc.getLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY));
-      FeatureScaling scaling = config.standardization() ? featureScaling(rows, sc) : null;
-      SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
-      Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
-      try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
-        return epochs(run, rows, sc, jsc, schedule, meter, runId, scalingBroadcast);
-      } finally {
-        ResidualStore.clear(runId); // the driver's own, in local mode the only executor
-        if (scalingBroadcast != null) {
-          scalingBroadcast.destroy();
-        }
-      }
-    } catch (Throwable t) {
-      // An interrupted thread stops waiting for its job, but Spark lets the job run on: stop it, and
-      // with it its readers. After any other failure no job of the fit is left, and this does nothing.
-      sc.cancelJobsWithTag(jobTag, config.task().estimatorName() + " stopped: " + t);
-      throw t;
+    String runId = UUID.randomUUID().toString(); // names this run's rounds and residuals, never enters the model
+    if (config.seed() != null) {
+      ReadScope.setSeed(sc, config.seed());
+    }
+    SyncSchedule schedule = SyncSchedule.of(config, trained, ReadScope.seed(sc));
+    FeatureScaling scaling = config.standardization() ? featureScaling(rows, sc) : null;
+    SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
+    Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
+    try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
+      return epochs(run, rows, sc, jsc, schedule, meter, runId, scalingBroadcast);
     } finally {
-      sc.removeJobTag(jobTag);
-      for (int i = 0; i < keys.length; i++) {
-        sc.setLocalProperty(keys[i], previous[i]);
+      ResidualStore.clear(runId); // the driver's own, in local mode the only executor
+      if (scalingBroadcast != null) {
+        scalingBroadcast.destroy();
       }
     }
   }
@@ -114,11 +92,11 @@ final class SGDOptimizer {
     readEpochZero(sc, "feature summary (standardization)");
     long began = System.nanoTime();
     FeatureScaling scaling;
-    sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY);
+    ReadScope.setAnyOrder(sc, true);
     try {
       scaling = FeatureSummary.scaling(rows, config, directBytes);
     } finally {
-      sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, null);
+      ReadScope.setAnyOrder(sc, false);
     }
     LOG.info(String.format(Locale.ROOT, "%s: features summarized for standardization in %.2f s (%s)",
         config.task().estimatorName(), (System.nanoTime() - began) / 1e9,
@@ -126,14 +104,11 @@ final class SGDOptimizer {
     return scaling;
   }
 
-  /** Sets the thread's properties for a job that reads epoch 0's input whole, whatever round properties it holds. */
+  /** Sets the thread's scope for a job that reads epoch 0's input whole, whatever round the thread held. */
   private void readEpochZero(SparkContext sc, String job) {
-    sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "0");
-    for (String key : new String[] {ReadOptions.ROUND_LOCAL_PROPERTY, ReadOptions.ROUNDS_LOCAL_PROPERTY,
-        ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY}) {
-      sc.setLocalProperty(key, null);
-    }
-    sc.setLocalProperty(JOB_DESCRIPTION, config.task().estimatorName() + " " + job);
+    ReadScope.setEpoch(sc, 0);
+    ReadScope.setWholeEpoch(sc);
+    FitJobs.describe(sc, config.task().estimatorName(), job);
   }
 
   /** The run's settings with {@code stepSize} chosen by {@link StepCalibration}, as it was not set. */
@@ -171,7 +146,7 @@ final class SGDOptimizer {
       EpochTotals totals = new EpochTotals();
       for (int round = 0; round < rounds; round++) {
         schedule.select(sc, epoch, round, rounds);
-        sc.setLocalProperty(JOB_DESCRIPTION, name + " epoch " + (epoch + 1) + "/" + config.maxIter()
+        FitJobs.describe(sc, name, "epoch " + (epoch + 1) + "/" + config.maxIter()
             + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
         StartingModel from = model;
         int roundNumber = roundsSoFar++;

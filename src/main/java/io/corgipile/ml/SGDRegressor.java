@@ -69,7 +69,7 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
 
   @Override
   public SGDRegressionModel train(Dataset<?> dataset) {
-    return FitFailures.reportingDataErrors(() -> trainModel(dataset));
+    return FitJobs.run(dataset, SGDTask.REGRESSION.estimatorName(), () -> trainModel(dataset));
   }
 
   private SGDRegressionModel trainModel(Dataset<?> dataset) {

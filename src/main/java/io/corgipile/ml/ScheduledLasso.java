@@ -122,7 +122,7 @@ public class ScheduledLasso extends Predictor<Vector, ScheduledLasso, ScheduledL
 
   @Override
   public ScheduledLassoModel train(Dataset<?> dataset) {
-    LassoSolver.Result result = FitFailures.reportingDataErrors(
+    LassoSolver.Result result = FitJobs.run(dataset, LassoDataErrors.ESTIMATOR,
         () -> new LassoSolver(this, getLabelCol(), getFeaturesCol()).fit(dataset));
     return new ScheduledLassoModel(uid(), Vectors.dense(result.coefficients()), result.intercept(), result.summary());
   }

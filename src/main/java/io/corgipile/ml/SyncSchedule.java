@@ -2,7 +2,7 @@ package io.corgipile.ml;
 
 import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.source.EpochRounds;
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import io.corgipile.spark.DatasetInternals;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -26,26 +26,26 @@ final class SyncSchedule {
 
   private final SyncInterval interval;
   private final Scan scan;
-  private final String seedProperty;
+  private final Long seed;
 
-  private SyncSchedule(SyncInterval interval, Scan scan, String seedProperty) {
+  private SyncSchedule(SyncInterval interval, Scan scan, Long seed) {
     this.interval = interval;
     this.scan = scan;
-    this.seedProperty = seedProperty;
+    this.seed = seed;
   }
 
   /**
    * @param trained the rows as training reads them
-   * @param seedProperty the value the job runs with of the local property {@code corgipile.seed}, or null
+   * @param seed the seed the jobs read with ({@link ReadScope#seed}), or null for the source's own
    */
-  static SyncSchedule of(SGDConfig config, Dataset<?> trained, String seedProperty) {
+  static SyncSchedule of(SGDConfig config, Dataset<?> trained, Long seed) {
     SyncInterval interval = config.syncInterval();
     if (interval.isEpoch()) {
-      return new SyncSchedule(interval, null, seedProperty);
+      return new SyncSchedule(interval, null, seed);
     }
     Optional<Scan> scan = DatasetInternals.onlyScanWithoutExchange(trained);
-    if (scan.isPresent() && EpochRounds.of(scan.get(), 0, seedProperty, interval).isPresent()) {
-      return new SyncSchedule(interval, scan.get(), seedProperty);
+    if (scan.isPresent() && EpochRounds.of(scan.get(), 0, seed, interval).isPresent()) {
+      return new SyncSchedule(interval, scan.get(), seed);
     }
     String why = DatasetInternals.readsCachedData(trained) ? "the input is cached"
         : scan.isPresent() ? "the input is not read by the corgipile source"
@@ -58,7 +58,7 @@ final class SyncSchedule {
     }
     LOG.info("{}: one round per epoch (syncInterval '{}' needs the corgipile source, but {})",
         config.task().estimatorName(), interval, why);
-    return new SyncSchedule(SyncInterval.EPOCH, null, seedProperty);
+    return new SyncSchedule(SyncInterval.EPOCH, null, seed);
   }
 
   /** Whether epochs are read in rounds (of one or more), the driver averaging after each. */
@@ -71,17 +71,15 @@ final class SyncSchedule {
     if (scan == null) {
       return 1;
     }
-    OptionalInt rounds = EpochRounds.of(scan, epoch, seedProperty, interval.forEpoch(epoch));
+    OptionalInt rounds = EpochRounds.of(scan, epoch, seed, interval.forEpoch(epoch));
     return rounds.orElseThrow(() -> new IllegalStateException("Cannot count the rounds of epoch " + epoch));
   }
 
   /** Sets the local properties for a job that reads {@code round} of {@code epoch}'s {@code rounds}. */
   void select(SparkContext sc, int epoch, int round, int rounds) {
-    sc.setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
+    ReadScope.setEpoch(sc, epoch);
     if (scan != null) {
-      sc.setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, interval.forEpoch(epoch).toString());
-      sc.setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
-      sc.setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, Integer.toString(rounds));
+      ReadScope.setRound(sc, interval.forEpoch(epoch), round, rounds);
     }
   }
 }

@@ -99,37 +99,29 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
    * slice of it the job's round reads (the whole stream when the job does not read in rounds), with
    * the slice's blocks in reading order.
    */
-  private record Slice(int epoch, int partition, long seed, ReadConf.Round round, FillLayout.PartitionStream stream,
-      FillPlan.Slice range, int[] blocks, TaskContext task) {
+  private record Slice(int epoch, int partition, long seed, ReadScope.Round round, FillLayout.PartitionStream stream,
+      FillPlan.Slice range, int[] blocks, TaskContext task, boolean inAnyOrder) {
     /**
-     * Whether the task's job takes the whole epoch's rows in any order ({@link
-     * ReadOptions#ROW_ORDER_LOCAL_PROPERTY}): its blocks are then read straight through.
+     * The slice as a job in any order reads it: without the buffer, and its blocks in storage order,
+     * so each file is read front to back and the disk's readahead brings in the blocks read next, not
+     * ones the page cache may lose before a random order reaches them. Only whole blocks can be
+     * reordered.
      */
-    boolean inAnyOrder() {
-      return round.count() == 1 && ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY
-          .equals(localProperty(task, ReadOptions.ROW_ORDER_LOCAL_PROPERTY));
-    }
-
-    /**
-     * The slice as a job in any order reads it: its blocks in storage order, so each file is read
-     * front to back and the disk's readahead brings in the blocks read next, not ones the page cache
-     * may lose before a random order reaches them. Only whole blocks can be reordered.
-     */
-    Slice inStorageOrder() {
-      if (range.skipRows() != 0) {
-        return this;
+    Slice takenInAnyOrder() {
+      int[] ordered = blocks;
+      if (range.skipRows() == 0) {
+        ordered = blocks.clone();
+        Arrays.sort(ordered); // the plan numbers blocks in file, row group and row order
       }
-      int[] sorted = blocks.clone();
-      Arrays.sort(sorted); // the plan numbers blocks in file, row group and row order
-      return new Slice(epoch, partition, seed, round, stream, range, sorted, task);
+      return new Slice(epoch, partition, seed, round, stream, range, ordered, task, true);
     }
 
     /** Round {@code round}'s slice of {@code stream}, and its blocks. */
-    static Slice of(int epoch, int partition, long seed, ReadConf.Round round, FillLayout.PartitionStream stream,
+    static Slice of(int epoch, int partition, long seed, ReadScope.Round round, FillLayout.PartitionStream stream,
         TaskContext task) {
       FillPlan.Slice range = stream.slice(round.interval(), round.index(), round.count());
       int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
-      return new Slice(epoch, partition, seed, round, stream, range, blocks, task);
+      return new Slice(epoch, partition, seed, round, stream, range, blocks, task, false);
     }
 
     EpochSeeds seeds() {
@@ -138,7 +130,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
 
     /** The same partition's slice in round {@code index} of the epoch. */
     Slice inRound(int index) {
-      return of(epoch, partition, seed, new ReadConf.Round(round.interval(), index, round.count()), stream, null);
+      return of(epoch, partition, seed, new ReadScope.Round(round.interval(), index, round.count()), stream, null);
     }
 
     /** One of several rounds that reads a single planned fill. */
@@ -153,18 +145,13 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
 
   private Slice slice(CorgiPileInputPartition partition) {
     TaskContext task = TaskContext.get();
-    int epoch = conf.effectiveEpoch(localProperty(task, ReadOptions.EPOCH_LOCAL_PROPERTY));
-    long seed = conf.effectiveSeed(localProperty(task, ReadOptions.SEED_LOCAL_PROPERTY));
-    ReadConf.Round round = ReadConf.round(localProperty(task, ReadOptions.ROUND_LOCAL_PROPERTY),
-        localProperty(task, ReadOptions.ROUNDS_LOCAL_PROPERTY),
-        localProperty(task, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY));
-    Slice slice =
-        Slice.of(epoch, partition.index(), seed, round, layout.partition(epoch, seed, partition.index()), task);
-    return slice.inAnyOrder() ? slice.inStorageOrder() : slice;
-  }
-
-  private static String localProperty(TaskContext task, String name) {
-    return task == null ? null : task.getLocalProperty(name);
+    ReadScope.InTask scope = ReadScope.of(task);
+    int epoch = scope.epoch() == null ? conf.epoch() : scope.epoch();
+    long seed = scope.seed() == null ? conf.seed() : scope.seed();
+    Slice slice = Slice.of(epoch, partition.index(), seed, scope.round(),
+        layout.partition(epoch, seed, partition.index()), task);
+    // ReadScope.setAnyOrder: a job that takes the whole epoch in any order
+    return scope.anyOrder() && scope.round().count() == 1 ? slice.takenInAnyOrder() : slice;
   }
 
   /**

@@ -154,11 +154,11 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   }
 
   /** The rounds of epoch {@code epoch}; see {@link EpochRounds#of}. */
-  int rounds(int epoch, String seedLocalProperty, SyncInterval interval) {
+  int rounds(int epoch, Long seed, SyncInterval interval) {
     if (epoch < 0) {
       throw new IllegalArgumentException("Cannot count the rounds of epoch " + epoch + ": epochs are >= 0");
     }
-    return layout().rounds(epoch, conf.effectiveSeed(seedLocalProperty), interval);
+    return layout().rounds(epoch, seed == null ? conf.seed() : seed, interval);
   }
 
   @Override

@@ -6,10 +6,8 @@ import org.apache.spark.sql.connector.read.Scan;
 
 /**
  * How many rounds an epoch of a {@code corgipile} scan takes: what a training loop needs before it
- * reads the epoch round by round, each round a job run with the local properties
- * {@link ReadOptions#ROUND_LOCAL_PROPERTY}, {@link ReadOptions#ROUNDS_LOCAL_PROPERTY} (this count)
- * and {@link ReadOptions#SYNC_INTERVAL_LOCAL_PROPERTY}. It is computed from the footers the scan
- * already read, exactly as the executors cut their streams.
+ * reads the epoch round by round, each round a job after {@link ReadScope#setRound} with this count.
+ * It is computed from the footers the scan already read, exactly as the executors cut their streams.
  */
 public final class EpochRounds {
   private EpochRounds() {}
@@ -20,16 +18,16 @@ public final class EpochRounds {
    * several consecutive groups in some rounds.
    *
    * @param scan a scan, as found in an executed plan
-   * @param epoch the epoch the rounds' jobs read ({@link ReadOptions#EPOCH_LOCAL_PROPERTY})
-   * @param seedLocalProperty the value of {@link ReadOptions#SEED_LOCAL_PROPERTY} the jobs run with,
-   *     or null for the scan's own {@code seed} option
+   * @param epoch the epoch the rounds' jobs read ({@link ReadScope#setEpoch})
+   * @param seed the seed the jobs run with ({@link ReadScope#seed}), or null for the scan's own
+   *     {@code seed} option
    * @return the count, or empty when {@code scan} is not a {@code corgipile} scan
-   * @throws IllegalArgumentException for a negative epoch or a seed that is not a 64-bit integer
+   * @throws IllegalArgumentException for a negative epoch
    */
-  public static OptionalInt of(Scan scan, int epoch, String seedLocalProperty, SyncInterval interval) {
+  public static OptionalInt of(Scan scan, int epoch, Long seed, SyncInterval interval) {
     if (!(scan instanceof CorgiPileScan corgipile)) {
       return OptionalInt.empty();
     }
-    return OptionalInt.of(corgipile.rounds(epoch, seedLocalProperty, interval));
+    return OptionalInt.of(corgipile.rounds(epoch, seed, interval));
   }
 }

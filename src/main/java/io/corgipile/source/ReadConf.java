@@ -5,7 +5,6 @@ import io.corgipile.options.Integers;
 import io.corgipile.shuffle.BlockAssignment;
 import io.corgipile.shuffle.BufferSize;
 import io.corgipile.shuffle.ShuffleMode;
-import io.corgipile.shuffle.SyncInterval;
 import java.io.Serializable;
 import java.util.Locale;
 import java.util.Map;
@@ -74,56 +73,14 @@ final class ReadConf implements Serializable {
     return prefetch;
   }
 
-  /**
-   * The epoch of the running task: the local property {@code corgipile.epoch} when set, else the
-   * option.
-   */
-  int effectiveEpoch(String localProperty) {
-    return localProperty == null ? epoch
-        : (int) localProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, localProperty, 0, Integer.MAX_VALUE);
+  /** The epoch of a task whose job does not set one ({@link ReadScope#EPOCH}). */
+  int epoch() {
+    return epoch;
   }
 
-  /** The seed of the running task: the local property {@code corgipile.seed} when set, else the option. */
-  long effectiveSeed(String localProperty) {
-    return localProperty == null ? seed
-        : localProperty(ReadOptions.SEED_LOCAL_PROPERTY, localProperty, Long.MIN_VALUE, Long.MAX_VALUE);
-  }
-
-  /**
-   * Which part of the epoch a running task reads: round {@code round} of {@code rounds} under {@code
-   * syncInterval} when the round and the interval are set, else the whole epoch.
-   */
-  static Round round(String round, String rounds, String syncInterval) {
-    int index = round == null ? 0 : (int) localProperty(ReadOptions.ROUND_LOCAL_PROPERTY, round, 0, Integer.MAX_VALUE);
-    SyncInterval interval;
-    try {
-      interval = syncInterval == null ? SyncInterval.EPOCH : SyncInterval.parse(syncInterval);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot use local property " + ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY
-          + "='" + syncInterval + "': " + e.getMessage());
-    }
-    if (round == null || syncInterval == null) {
-      return Round.WHOLE_EPOCH;
-    }
-    if (rounds == null) {
-      throw new IllegalArgumentException("Cannot read round " + index + " of the epoch: local property "
-          + ReadOptions.ROUNDS_LOCAL_PROPERTY + " is not set; set it to the epoch's round count (EpochRounds.of)");
-    }
-    int count = (int) localProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, rounds, 1, Integer.MAX_VALUE);
-    return new Round(interval, index, count);
-  }
-
-  /** Round {@code index} of an epoch cut into {@code count} rounds by {@code interval}. */
-  record Round(SyncInterval interval, int index, int count) {
-    static final Round WHOLE_EPOCH = new Round(SyncInterval.EPOCH, 0, 1);
-  }
-
-  private static long localProperty(String name, String value, long min, long max) {
-    try {
-      return Integers.parse(value, min, max);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot use local property " + name + "='" + value + "': " + e.getMessage());
-    }
+  /** The seed of a task whose job does not set one ({@link ReadScope#SEED}). */
+  long seed() {
+    return seed;
   }
 
   @Override

@@ -28,57 +28,13 @@ public final class ReadOptions {
   public static final String BLOCK_SIZE = "blockSize";
   public static final String BLOCK_SIZE_DEFAULT = "auto";
 
-  /** Seed of every random choice of the scan; the local property {@link #SEED_LOCAL_PROPERTY} overrides it. */
+  /** Seed of every random choice of the scan; a job's {@link ReadScope#setSeed} overrides it. */
   public static final String SEED = "seed";
   public static final long SEED_DEFAULT = 42L;
 
-  /**
-   * Spark local property that, set on the thread that runs a job, overrides {@link #SEED} for that
-   * job's tasks: how an estimator's {@code seed} reaches a DataFrame planned without it.
-   */
-  public static final String SEED_LOCAL_PROPERTY = "corgipile.seed";
-
-  /** The epoch whose order to produce; the local property {@link #EPOCH_LOCAL_PROPERTY} overrides it. */
+  /** The epoch whose order to produce; a job's {@link ReadScope#setEpoch} overrides it. */
   public static final String EPOCH = "epoch";
   public static final int EPOCH_DEFAULT = 0;
-
-  /**
-   * Spark local property that, set on the thread that runs a job, overrides {@link #EPOCH} for that
-   * job's tasks. A training loop sets it before each epoch so one planned DataFrame yields a new
-   * order every epoch.
-   */
-  public static final String EPOCH_LOCAL_PROPERTY = "corgipile.epoch";
-
-  /**
-   * Spark local property: the round (from 0) of the epoch that a job reads, when the epoch is read in
-   * {@link #ROUNDS_LOCAL_PROPERTY} rounds of {@link #SYNC_INTERVAL_LOCAL_PROPERTY}. With all three
-   * set, each partition reads only the round's slice of its epoch stream; with this or the interval
-   * unset, the whole epoch.
-   */
-  public static final String ROUND_LOCAL_PROPERTY = "corgipile.round";
-
-  /**
-   * Spark local property: how many rounds the epoch is read in, as {@link EpochRounds} counts them
-   * on the driver (so the executors need not plan every partition to know); see {@link
-   * #ROUND_LOCAL_PROPERTY}.
-   */
-  public static final String ROUNDS_LOCAL_PROPERTY = "corgipile.rounds";
-
-  /**
-   * Spark local property: how an epoch is cut into rounds, as {@link io.corgipile.shuffle.SyncInterval}
-   * text; see {@link #ROUND_LOCAL_PROPERTY}.
-   */
-  public static final String SYNC_INTERVAL_LOCAL_PROPERTY = "corgipile.syncInterval";
-
-  /**
-   * Spark local property: {@value #ROW_ORDER_LOCAL_PROPERTY_ANY} on the thread that runs a job that
-   * needs the epoch's rows but not their order (a feature summary). Each partition then reads its
-   * blocks of the epoch straight through in storage order, without the buffer: the same rows in each
-   * partition, each once, at the cost of a plain scan. Ignored by a job that reads a round.
-   */
-  public static final String ROW_ORDER_LOCAL_PROPERTY = "corgipile.rowOrder";
-  /** The value of {@link #ROW_ORDER_LOCAL_PROPERTY} that lets a job take the rows in any order. */
-  public static final String ROW_ORDER_LOCAL_PROPERTY_ANY = "any";
 
   /** Number of input partitions, {@value #PARTITIONS_DEFAULT_DESCRIPTION} by default. */
   public static final String PARTITIONS = "partitions";

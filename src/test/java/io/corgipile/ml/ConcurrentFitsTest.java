@@ -2,6 +2,7 @@ package io.corgipile.ml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.corgipile.source.ReadScope;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,13 +58,13 @@ class ConcurrentFitsTest {
   private static List<List<Long>> query() {
     SparkSession spark = TrainingData.spark();
     List<List<Long>> epochs = new ArrayList<>();
-    for (String epoch : new String[] {"0", "1"}) {
-      spark.sparkContext().setLocalProperty("corgipile.epoch", epoch);
+    for (int epoch = 0; epoch < 2; epoch++) {
+      ReadScope.setEpoch(spark.sparkContext(), epoch);
       try {
         epochs.add(spark.sql("SELECT id FROM concurrent_fits_view").as(org.apache.spark.sql.Encoders.LONG())
             .collectAsList());
       } finally {
-        spark.sparkContext().setLocalProperty("corgipile.epoch", null);
+        ReadScope.setEpoch(spark.sparkContext(), null);
       }
     }
     return epochs;

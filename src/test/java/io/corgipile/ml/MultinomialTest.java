@@ -172,8 +172,9 @@ class MultinomialTest {
     SGDClassifier estimator = new SGDClassifier().setMaxIter(2).setTol(0).setDeltaCompression("int8");
     SGDConfig config = SGDConfig.of(estimator, SGDTask.CLASSIFICATION, "features", "label", CLASSES,
         new Softmax(CLASSES));
-    LinearFit collected = new SGDOptimizer(config, Long.MAX_VALUE).optimize(train);
-    LinearFit reduced = new SGDOptimizer(config, 0).optimize(train);
+    // in a fit's jobs, as the estimators run the optimizer: the thread's scope is restored after
+    LinearFit collected = FitJobs.run(train, "test", () -> new SGDOptimizer(config, Long.MAX_VALUE).optimize(train));
+    LinearFit reduced = FitJobs.run(train, "test", () -> new SGDOptimizer(config, 0).optimize(train));
     assertThat(reduced.coefficientMatrix().toArray()).containsExactly(collected.coefficientMatrix().toArray());
     assertThat(reduced.interceptVector().toArray()).containsExactly(collected.interceptVector().toArray());
   }

@@ -11,7 +11,8 @@ class ScatterReduceTest {
   private static LinearFit fit(SGDRegressor estimator, Dataset<Row> data, long directBytes) {
     SGDConfig config = SGDConfig.of(estimator, SGDTask.REGRESSION, "features", "label", 0,
         LossFunction.named(estimator.getLoss(), estimator.getEpsilon()));
-    return new SGDOptimizer(config, directBytes).optimize(data);
+    // in a fit's jobs, as the estimators run the optimizer: the thread's scope is restored after
+    return FitJobs.run(data, "test", () -> new SGDOptimizer(config, directBytes).optimize(data));
   }
 
   @Test

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.corgipile.shuffle.SyncInterval;
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import io.corgipile.spark.TaskResultMeter;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -245,8 +245,9 @@ class SyncTrainingTest {
   void errorFeedbackThatLosesItsResidualStartsAgainFromZeroAndSaysSo() {
     UDF1<Double, Double> loseResiduals = label -> {
       TaskContext task = TaskContext.get();
-      if (task.partitionId() == 0 && "1".equals(task.getLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY))
-          && "0".equals(task.getLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY))
+      ReadScope.InTask scope = ReadScope.of(task);
+      if (task.partitionId() == 0 && Integer.valueOf(1).equals(scope.epoch())
+          && scope.round().index() == 0
           && ROWS_SEEN.putIfAbsent(-task.taskAttemptId(), 0L) == null) {
         ResidualStore.clear(task.getLocalProperty(TaskResultMeter.TRAINING_RUN_PROPERTY));
       }

@@ -8,7 +8,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.when;
 
-import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +31,7 @@ class TrainingSummaryTest {
       "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (?:\\d+ rounds?, )?(\\S+) s \\(([\\d,]+) rows/s\\),"
           + " (last epoch|at most ([\\d,]+) s left)");
   private static final String[] LOCAL_PROPERTIES =
-      {ReadOptions.EPOCH_LOCAL_PROPERTY, ReadOptions.SEED_LOCAL_PROPERTY, "spark.job.description"};
+      {ReadScope.EPOCH, ReadScope.SEED, "spark.job.description"};
 
   private static Dataset<Row> data;
   private LogCapture log;

@@ -5,6 +5,7 @@ import static io.corgipile.source.TestTables.orderByPartition;
 import static io.corgipile.source.TestTables.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.corgipile.shuffle.SyncInterval;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.SparkContext;
@@ -14,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A job that takes the rows in any order ({@link ReadOptions#ROW_ORDER_LOCAL_PROPERTY}) reads each
+ * A job that takes the rows in any order ({@link ReadScope#setAnyOrder}) reads each
  * partition's blocks of the epoch straight through: the same rows per partition, each once, the
  * blocks in storage order; a job that reads a round ignores it.
  */
@@ -30,11 +31,8 @@ class AnyOrderTest {
 
   @AfterEach
   void clearProperties() {
-    SparkContext sc = spark().sparkContext();
-    for (String key : new String[] {ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ROUND_LOCAL_PROPERTY,
-        ReadOptions.ROUNDS_LOCAL_PROPERTY, ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY}) {
-      sc.setLocalProperty(key, null);
-    }
+    ReadScope.setAnyOrder(spark().sparkContext(), false);
+    ReadScope.setWholeEpoch(spark().sparkContext());
   }
 
   private static List<List<Long>> read(String shuffle, boolean vectorized) {
@@ -59,8 +57,7 @@ class AnyOrderTest {
   @CsvSource({"corgipile,true", "corgipile,false", "window,true", "window,false"})
   void aJobInAnyOrderReadsTheEpochsBlocksStraightThrough(String shuffle, boolean vectorized) {
     List<List<Long>> shuffled = read(shuffle, vectorized);
-    spark().sparkContext()
-        .setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY);
+    ReadScope.setAnyOrder(spark().sparkContext(), true);
     List<List<Long>> straight = read(shuffle, vectorized);
 
     assertThat(sorted(straight)).isEqualTo(sorted(shuffled));
@@ -75,11 +72,9 @@ class AnyOrderTest {
   @CsvSource({"corgipile", "window"})
   void aJobThatReadsARoundKeepsTheShuffledOrder(String shuffle) {
     SparkContext sc = spark().sparkContext();
-    sc.setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "1");
-    sc.setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, "2");
-    sc.setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    ReadScope.setRound(sc, SyncInterval.BUFFER, 1, 2);
     List<List<Long>> shuffled = read(shuffle, true);
-    sc.setLocalProperty(ReadOptions.ROW_ORDER_LOCAL_PROPERTY, ReadOptions.ROW_ORDER_LOCAL_PROPERTY_ANY);
+    ReadScope.setAnyOrder(sc, true);
 
     assertThat(read(shuffle, true)).isEqualTo(shuffled);
   }

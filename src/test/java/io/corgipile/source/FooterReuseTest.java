@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class FooterReuseTest {
   @AfterEach
   void clearEpoch() {
-    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadScope.EPOCH, null);
   }
 
   private static Path onlyParquet(String dir) throws Exception {
@@ -58,7 +58,7 @@ class FooterReuseTest {
     Dataset<Row> df = corgipile("partitions", "2").load(path);
     List<String> expected = canonicalRows(spark().read().parquet(path));
     for (int epoch = 0; epoch < 3; epoch++) {
-      spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
+      spark().sparkContext().setLocalProperty(ReadScope.EPOCH, Integer.toString(epoch));
       assertThat(canonicalRows(df)).isEqualTo(expected);
       Dataset<Row> counted = df.groupBy().count();
       counted.collect();
@@ -112,7 +112,7 @@ class FooterReuseTest {
     String a = table("a", 1500, 100, "id", "cast(id as double) as x", "id % 7 as k");
     String b = table("b", 1500, 100, "id + 100000 as id", "cast(-id as double) as x", "id % 5 as k");
     for (int epoch = 0; epoch < 2; epoch++) {
-      spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, Integer.toString(epoch));
+      spark().sparkContext().setLocalProperty(ReadScope.EPOCH, Integer.toString(epoch));
       for (String path : List.of(a, b)) {
         assertThat(canonicalRows(corgipile().load(path))).isEqualTo(canonicalRows(spark().read().parquet(path)));
         assertThat(canonicalRows(corgipile("shuffle", "window").load(path).select("x")))

@@ -33,11 +33,11 @@ class ReadErrorsTest {
   @AfterEach
   void clearSessionState() {
     spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
-    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadScope.EPOCH, null);
+    spark().sparkContext().setLocalProperty(ReadScope.SEED, null);
+    spark().sparkContext().setLocalProperty(ReadScope.ROUND, null);
+    spark().sparkContext().setLocalProperty(ReadScope.ROUNDS, null);
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, null);
   }
 
   /** The messages of an exception and all its causes, so task failures wrapped by Spark are covered. */
@@ -294,7 +294,7 @@ class ReadErrorsTest {
   @Test
   void aBadEpochLocalProperty() {
     Dataset<Row> df = corgipile().load(good);
-    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "first");
+    spark().sparkContext().setLocalProperty(ReadScope.EPOCH, "first");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.epoch='first': expected an integer >= 0");
   }
@@ -302,7 +302,7 @@ class ReadErrorsTest {
   @Test
   void aBadSeedLocalProperty() {
     Dataset<Row> df = corgipile().load(good);
-    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "lucky");
+    spark().sparkContext().setLocalProperty(ReadScope.SEED, "lucky");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.seed='lucky': expected a 64-bit integer");
   }
@@ -310,8 +310,8 @@ class ReadErrorsTest {
   @Test
   void aBadRoundLocalProperty() {
     Dataset<Row> df = corgipile().load(good);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "-1");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.ROUND, "-1");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.round='-1': expected an integer >= 0");
   }
@@ -319,11 +319,11 @@ class ReadErrorsTest {
   @Test
   void aRoundWithoutTheEpochsRoundCount() {
     Dataset<Row> df = corgipile().load(good);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "2");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.ROUND, "2");
     assertThat(failure(df::collectAsList)).contains("Cannot read round 2 of the epoch: local property"
         + " corgipile.rounds is not set; set it to the epoch's round count (EpochRounds.of)");
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, "0");
+    spark().sparkContext().setLocalProperty(ReadScope.ROUNDS, "0");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.rounds='0': expected an integer >= 1");
   }
@@ -331,8 +331,8 @@ class ReadErrorsTest {
   @Test
   void aBadSyncIntervalLocalProperty() {
     Dataset<Row> df = corgipile().load(good);
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, "0");
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "1.5");
+    spark().sparkContext().setLocalProperty(ReadScope.ROUND, "0");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "1.5");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.syncInterval='1.5': expected " + SyncInterval.FORMAT);
   }

@@ -45,10 +45,8 @@ class RoundsTest {
 
   @AfterEach
   void clearSessionState() {
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
+    ReadScope.setWholeEpoch(spark().sparkContext());
+    ReadScope.setSeed(spark().sparkContext(), null);
     spark().conf().unset(VECTORIZED);
   }
 
@@ -87,7 +85,7 @@ class RoundsTest {
     int rounds = EpochRounds.of(scanOf(df), 2, null, SyncInterval.parse(interval)).getAsInt();
     assertThat(rounds).isGreaterThan(1);
 
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, interval);
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, interval);
     List<List<Long>> concatenated = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       concatenated.add(new ArrayList<>());
@@ -122,8 +120,8 @@ class RoundsTest {
   }
 
   private static void selectRound(int round, int rounds) {
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUND_LOCAL_PROPERTY, Integer.toString(round));
-    spark().sparkContext().setLocalProperty(ReadOptions.ROUNDS_LOCAL_PROPERTY, Integer.toString(rounds));
+    spark().sparkContext().setLocalProperty(ReadScope.ROUND, Integer.toString(round));
+    spark().sparkContext().setLocalProperty(ReadScope.ROUNDS, Integer.toString(rounds));
   }
 
   @Test
@@ -133,7 +131,7 @@ class RoundsTest {
     Dataset<Row> df = corgipile("partitions", "4", "bufferSize", "150").load(table);
     int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
     assertThat(rounds).isEqualTo(7);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     List<List<List<Long>>> slices = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
       slices.add(readRound(df, round, rounds));
@@ -153,7 +151,7 @@ class RoundsTest {
     for (String shuffle : List.of("corgipile", "block")) {
       Dataset<Row> df = corgipile("shuffle", shuffle, "partitions", "3", "bufferSize", "350").load(table);
       int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
-      spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+      spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
       for (int round = 0; round < rounds; round++) {
         selectRound(round, rounds);
         Dataset<Row> query = df.select("id");
@@ -185,7 +183,7 @@ class RoundsTest {
     Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250", "seed", "31").load(table);
     int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
     assertThat(rounds).isGreaterThan(3);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     Dataset<Row> query = df.select("id");
     // fills earlier tests left unclaimed count against the executor's capacity until they expire
     long expired = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 5_000);
@@ -222,7 +220,7 @@ class RoundsTest {
   @Test
   void aFailedRoundLeavesNoBufferFilledAhead() throws InterruptedException {
     Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250").load(table);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     selectRound(0, EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt());
     int before = RoundLookahead.EXECUTOR.size();
 
@@ -244,7 +242,7 @@ class RoundsTest {
     Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250", "prefetch", prefetch).load(table);
     int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
     assertThat(rounds).isGreaterThan(2);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     Dataset<Row> query = df.select(functions.spark_partition_id(), functions.col("id"));
     List<Long> filledAhead = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {
@@ -262,7 +260,7 @@ class RoundsTest {
     // 70-row buffers over 100-row groups: the first row group fills 70 rows, its last 30 the next
     // buffer (the next row group does not fit beside them)
     Dataset<Row> df = corgipile("partitions", "1", "bufferSize", "70").load(table);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     selectRound(1, EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt());
     Dataset<Row> query = df.select("id");
     List<Long> ids = query.collectAsList().stream().map(r -> r.getLong(0)).toList();
@@ -277,9 +275,9 @@ class RoundsTest {
   @Test
   void roundsFollowTheSeedTheJobsRunWith() {
     Dataset<Row> df = corgipile("partitions", "3", "bufferSize", "70", "seed", "1").load(table);
-    int rounds = EpochRounds.of(scanOf(df), 0, "9", SyncInterval.parse("150")).getAsInt();
-    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "9");
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "150");
+    int rounds = EpochRounds.of(scanOf(df), 0, 9L, SyncInterval.parse("150")).getAsInt();
+    spark().sparkContext().setLocalProperty(ReadScope.SEED, "9");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "150");
     long rows = 0;
     for (int round = 0; round < rounds; round++) {
       rows += readRound(df, round, rounds).stream().mapToLong(List::size).sum();
@@ -293,7 +291,7 @@ class RoundsTest {
     Dataset<Row> df = corgipile("partitions", "3").load(table);
     assertThat(EpochRounds.of(scanOf(df), 0, null, SyncInterval.EPOCH)).hasValue(1);
     List<List<Long>> epoch = orderByPartition(df, "id");
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "epoch");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "epoch");
     assertThat(readRound(df, 0, 1)).isEqualTo(epoch);
     assertThat(readRound(df, 1, 1)).allMatch(List::isEmpty);
   }
@@ -315,7 +313,7 @@ class RoundsTest {
     // are poured evenly into 3 fills: 3, 3, 4
     Dataset<Row> df = corgipile("partitions", "3").load(table);
     assertThat(EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER)).hasValue(3);
-    spark().sparkContext().setLocalProperty(ReadOptions.SYNC_INTERVAL_LOCAL_PROPERTY, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     for (List<Long> firstBuffer : readRound(df, 0, 3)) {
       assertThat(firstBuffer).hasSize(3 * GROUP_ROWS);
       assertThat(firstBuffer.stream().map(id -> id / GROUP_ROWS).distinct()).hasSize(3);

@@ -33,8 +33,8 @@ class ShuffleOrderTest {
 
   @AfterEach
   void clearEpoch() {
-    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, null);
-    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadScope.EPOCH, null);
+    spark().sparkContext().setLocalProperty(ReadScope.SEED, null);
   }
 
   private static List<List<Long>> order(String shuffle, String assignment, String prefetch, String... more) {
@@ -114,9 +114,9 @@ class ShuffleOrderTest {
     Dataset<Row> df = corgipile("bufferSize", "2000", "partitions", "3", "epoch", "0").load(table);
     List<List<Long>> byOption = order("corgipile", "epoch", "true", "epoch", "4");
 
-    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "4");
+    spark().sparkContext().setLocalProperty(ReadScope.EPOCH, "4");
     List<List<Long>> byProperty = orderByPartition(df, "id");
-    spark().sparkContext().setLocalProperty(ReadOptions.EPOCH_LOCAL_PROPERTY, "5");
+    spark().sparkContext().setLocalProperty(ReadScope.EPOCH, "5");
     List<List<Long>> nextEpoch = orderByPartition(df, "id");
 
     assertThat(byProperty).isEqualTo(byOption);
@@ -128,9 +128,9 @@ class ShuffleOrderTest {
     Dataset<Row> df = corgipile("bufferSize", "2000", "partitions", "3", "seed", "1").load(table);
     List<List<Long>> byOption = order("corgipile", "epoch", "true", "seed", "9");
 
-    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, "9");
+    spark().sparkContext().setLocalProperty(ReadScope.SEED, "9");
     List<List<Long>> byProperty = orderByPartition(df, "id");
-    spark().sparkContext().setLocalProperty(ReadOptions.SEED_LOCAL_PROPERTY, null);
+    spark().sparkContext().setLocalProperty(ReadScope.SEED, null);
     List<List<Long>> ownSeed = orderByPartition(df, "id");
 
     assertThat(byProperty).isEqualTo(byOption);
