@@ -4,11 +4,11 @@ package io.corgipile.ml;
 public final class InvalidTrainingDataException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
-  InvalidTrainingDataException(String message) {
+  public InvalidTrainingDataException(String message) {
     super(message);
   }
 
-  InvalidTrainingDataException(String message, Throwable cause) {
+  public InvalidTrainingDataException(String message, Throwable cause) {
     super(message, cause);
   }
 }

@@ -9,7 +9,7 @@ public final class LassoDivergenceException extends IllegalStateException {
   private static final long serialVersionUID = 1L;
   private final ScheduledLassoSummary summary;
 
-  LassoDivergenceException(String message, ScheduledLassoSummary summary) {
+  public LassoDivergenceException(String message, ScheduledLassoSummary summary) {
     super(message);
     this.summary = summary;
   }

@@ -1,8 +1,12 @@
 package io.corgipile.ml;
 
-import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
+import io.corgipile.ml.common.LinearFit;
+import io.corgipile.ml.common.LinearModelData;
+import io.corgipile.ml.param.PendingParams;
+import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.sgd.FeatureColumns;
+import io.corgipile.ml.sgd.SGDTask;
+import io.corgipile.ml.sgd.Softmax;
 import org.apache.spark.ml.classification.ProbabilisticClassificationModel;
 import org.apache.spark.ml.linalg.DenseVector;
 import org.apache.spark.ml.linalg.Matrix;
@@ -11,6 +15,9 @@ import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * A linear classifier trained by {@link SGDClassifier}, as MLlib's {@code LogisticRegressionModel}.

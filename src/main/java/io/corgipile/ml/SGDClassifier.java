@@ -1,7 +1,17 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.common.FitJobs;
+import io.corgipile.ml.param.PendingParams;
+import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.sgd.FeatureColumns;
+import io.corgipile.ml.sgd.LossFunction;
+import io.corgipile.ml.sgd.MarginsLoss;
+import io.corgipile.ml.sgd.SGDConfig;
+import io.corgipile.ml.sgd.SGDTask;
+import io.corgipile.ml.sgd.Softmax;
+import io.corgipile.ml.sync.LabelClasses;
+import io.corgipile.ml.sync.SGDOptimizer;
 import java.util.List;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.ml.classification.ProbabilisticClassifier;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.param.ParamMap;
@@ -10,6 +20,7 @@ import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Classification by SGD, binary (labels 0 and 1) on one of the {@link #SUPPORTED_LOSSES} or

@@ -1,5 +1,7 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.common.LinearFit;
+import io.corgipile.ml.common.LinearModelData;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;

@@ -1,5 +1,10 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.compress.DeltaCompression;
+import io.corgipile.ml.param.PendingParams;
+import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.sgd.StepCalibration;
+import io.corgipile.ml.sgd.StepSchedule;
 import io.corgipile.shuffle.SyncInterval;
 import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;

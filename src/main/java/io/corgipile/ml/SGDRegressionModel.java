@@ -1,14 +1,20 @@
 package io.corgipile.ml;
 
-import org.apache.spark.sql.types.StructType;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
+import io.corgipile.ml.common.LinearFit;
+import io.corgipile.ml.common.LinearModelData;
+import io.corgipile.ml.param.PendingParams;
+import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.sgd.FeatureColumns;
+import io.corgipile.ml.sgd.SGDTask;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.util.Identifiable$;
 import org.apache.spark.ml.util.MLReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
 
 /** A linear regression model trained by {@link SGDRegressor}: {@code prediction = w.x + b}. */
 public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionModel>

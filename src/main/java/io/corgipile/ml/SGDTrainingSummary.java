@@ -1,5 +1,7 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.common.LinearFit;
+import io.corgipile.ml.sync.SGDOptimizer;
 import java.io.Serializable;
 import java.util.Arrays;
 import org.apache.spark.ml.linalg.Matrix;
@@ -29,7 +31,7 @@ public final class SGDTrainingSummary implements Serializable {
   private final int residualsLost;
   private final double stepSize;
 
-  SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
+  public SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
       double[][] coefficients, double[][] intercepts, double[][] roundSeconds, long[] bytesToExecutors,
       long[] bytesFromExecutors, int residualsLost, double stepSize) {
     this.stepSize = stepSize;

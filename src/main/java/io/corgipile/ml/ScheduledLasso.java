@@ -1,5 +1,10 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.common.FitJobs;
+import io.corgipile.ml.lasso.LassoDataErrors;
+import io.corgipile.ml.lasso.LassoSolver;
+import io.corgipile.ml.param.LassoParamSet;
+import io.corgipile.ml.param.PendingParams;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;

@@ -1,5 +1,9 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.common.LinearFit;
+import io.corgipile.ml.common.LinearModelData;
+import io.corgipile.ml.param.LassoParamSet;
+import io.corgipile.ml.param.PendingParams;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;

@@ -1,5 +1,8 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.lasso.CoordinateSchedule;
+import io.corgipile.ml.param.LassoParamSet;
+import io.corgipile.ml.param.PendingParams;
 import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;

@@ -13,8 +13,8 @@ public final class ScheduledLassoSummary implements Serializable {
   private final int[] passes;
   private final long rows;
 
-  ScheduledLassoSummary(double[] objectiveHistory, long[] updates, int[] rejected, double[] seconds, int[] passes,
-      long rows) {
+  public ScheduledLassoSummary(double[] objectiveHistory, long[] updates, int[] rejected, double[] seconds,
+      int[] passes, long rows) {
     this.passes = passes;
     this.objectiveHistory = objectiveHistory;
     this.updates = updates;

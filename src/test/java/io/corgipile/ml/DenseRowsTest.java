@@ -3,6 +3,15 @@ package io.corgipile.ml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.corgipile.ml.compress.DeltaCompression;
+import io.corgipile.ml.sgd.FeatureScaling;
+import io.corgipile.ml.sgd.LossFunction;
+import io.corgipile.ml.sgd.PartitionSGD;
+import io.corgipile.ml.sgd.SGDConfig;
+import io.corgipile.ml.sgd.SGDPass;
+import io.corgipile.ml.sgd.SGDTask;
+import io.corgipile.ml.sgd.StepSchedule;
+import io.corgipile.ml.sgd.TrainingRow;
 import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.spark.FeatureVector;
 import java.util.ArrayList;

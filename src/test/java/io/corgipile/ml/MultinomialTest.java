@@ -7,6 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.corgipile.ml.common.FitJobs;
+import io.corgipile.ml.common.LinearFit;
+import io.corgipile.ml.sgd.SGDConfig;
+import io.corgipile.ml.sgd.SGDTask;
+import io.corgipile.ml.sgd.Softmax;
+import io.corgipile.ml.sync.SGDOptimizer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,13 @@ package io.corgipile.ml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.corgipile.ml.sgd.FeatureScaling;
+import io.corgipile.ml.sgd.LossFunction;
+import io.corgipile.ml.sgd.SGDConfig;
+import io.corgipile.ml.sgd.SGDTask;
+import io.corgipile.ml.sgd.TrainingRow;
+import io.corgipile.ml.sync.FeatureSummary;
+import io.corgipile.ml.sync.SGDOptimizer;
 import io.corgipile.spark.DatasetInternals;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -17,10 +17,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /** Generated training data with a known linear model behind it. */
-final class TrainingData {
+public final class TrainingData {
   private TrainingData() {}
 
-  static SparkSession spark() {
+  public static SparkSession spark() {
     return SharedSpark.get();
   }
 
@@ -33,7 +33,7 @@ final class TrainingData {
    * Columns {@code id}, {@code x0..x<n-1>} (standard normal), {@code margin} (the true model's) and
    * {@code label}: 1 with probability sigmoid(margin), so the Bayes accuracy is well below 1.
    */
-  static Dataset<Row> logisticColumns(long rows, int numFeatures, long seed, int partitions) {
+  public static Dataset<Row> logisticColumns(long rows, int numFeatures, long seed, int partitions) {
     List<Column> columns = new ArrayList<>(List.of(col("id")));
     StringBuilder margin = new StringBuilder("0.2");
     for (int i = 0; i < numFeatures; i++) {
@@ -46,18 +46,18 @@ final class TrainingData {
   }
 
   /** {@link #logisticColumns} with the x columns assembled into {@code features}. */
-  static Dataset<Row> logistic(long rows, int numFeatures, long seed, int partitions) {
+  public static Dataset<Row> logistic(long rows, int numFeatures, long seed, int partitions) {
     return assemble(logisticColumns(rows, numFeatures, seed, partitions), numFeatures);
   }
 
   /** {@link #logisticColumns} with {@code label = margin + noise} (noise standard deviation 0.5). */
-  static Dataset<Row> linearColumns(long rows, int numFeatures, long seed, int partitions) {
+  public static Dataset<Row> linearColumns(long rows, int numFeatures, long seed, int partitions) {
     return logisticColumns(rows, numFeatures, seed, partitions)
         .withColumn("label", expr("margin").plus(randn(seed * 1000 + 998).multiply(0.5)));
   }
 
   /** Columns {@code features} and {@code label = margin + noise} (noise standard deviation 0.5). */
-  static Dataset<Row> linear(long rows, int numFeatures, long seed, int partitions) {
+  public static Dataset<Row> linear(long rows, int numFeatures, long seed, int partitions) {
     return assemble(linearColumns(rows, numFeatures, seed, partitions), numFeatures);
   }
 
@@ -67,7 +67,7 @@ final class TrainingData {
   }
 
   /** {@code x0..x<n-1>}. */
-  static String[] featureNames(int numFeatures) {
+  public static String[] featureNames(int numFeatures) {
     String[] names = new String[numFeatures];
     for (int i = 0; i < numFeatures; i++) {
       names[i] = "x" + i;

@@ -1,13 +1,7 @@
 package io.corgipile.ml;
 
 import io.corgipile.LogCapture;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.when;
-
+import io.corgipile.ml.sync.SGDOptimizer;
 import io.corgipile.source.ReadScope;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +16,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 /** What training reports: the summary, one log line per epoch, the cached-input warning, and the local properties it leaves alone. */
 class TrainingSummaryTest {

@@ -1,0 +1,88 @@
+package io.corgipile.ml.sgd;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * The initial step when {@code stepSize} is not set, as Bottou ("Stochastic Gradient Descent Tricks",
+ * 2012) advises: train one pass over a small sample with each of {@link #CANDIDATES}, on the schedule
+ * training will use, and keep the step whose model has the lowest objective on the sample. The sample
+ * is the first {@value #SAMPLE_ROWS} rows of partition 0 in epoch 0's order (over {@code corgipile},
+ * rows of its first shuffled buffer), so the step is the same for the same seed, data and partitions.
+ */
+public final class StepCalibration {
+  public static final int SAMPLE_ROWS = 2_000;
+  /** Steps tried, largest first, each about a third of the one before. */
+  public static final double[] CANDIDATES = {10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001};
+
+  private StepCalibration() {}
+
+  /**
+   * The chosen step and what each candidate scored.
+   *
+   * @param objectives per candidate, the sample's mean loss plus the penalty after one pass;
+   *     infinite where the model diverged
+   * @param sampleRows the valid rows of the sample; 0 leaves the estimator's default step
+   */
+  public record Choice(double stepSize, double[] objectives, long sampleRows) {
+    public String describe() {
+      StringBuilder s = new StringBuilder();
+      for (int i = 0; i < CANDIDATES.length; i++) {
+        s.append(i == 0 ? "" : ", ").append(CANDIDATES[i]).append(": ")
+            .append(Double.isFinite(objectives[i]) ? String.format(Locale.ROOT, "%.4f", objectives[i]) : "diverged");
+      }
+      return s.toString();
+    }
+  }
+
+  /** The sample: the first rows of partition 0, copied (a scan reuses its row objects). */
+  public static List<InternalRow> sample(JavaRDD<InternalRow> rows) {
+    return rows.mapPartitions(StepCalibration::first).collectPartitions(new int[] {0})[0];
+  }
+
+  private static Iterator<InternalRow> first(Iterator<InternalRow> rows) {
+    List<InternalRow> first = new ArrayList<>();
+    while (rows.hasNext() && first.size() < SAMPLE_ROWS) {
+      first.add(rows.next().copy());
+    }
+    return first.iterator();
+  }
+
+  /**
+   * @param config the run's settings, whose {@code stepSize} is the default kept when no candidate
+   *     trains (no valid row in the sample, or every one diverged)
+   * @param scaling the features' scaling, or null
+   */
+  public static Choice choose(List<InternalRow> sample, SGDConfig config, FeatureScaling scaling) {
+    double[] objectives = new double[CANDIDATES.length];
+    double best = Double.POSITIVE_INFINITY;
+    double step = config.stepSize();
+    long rows = 0;
+    for (int i = 0; i < CANDIDATES.length; i++) {
+      SGDConfig trial = config.withStepSize(CANDIDATES[i]);
+      SGDPass pass = new SGDPass(trial, 0, null, size -> fresh(size, trial, scaling), false);
+      pass.train(sample.iterator());
+      rows = Math.max(rows, pass.count); // a pass that diverged stopped early
+      objectives[i] = pass.models() == null || pass.diverged ? Double.POSITIVE_INFINITY
+          : pass.meanLoss(sample) + config.penalty(PartitionSGD.coefficients(pass.models()));
+      if (objectives[i] < best) { // strictly: on a tie the larger step, tried first, stays
+        best = objectives[i];
+        step = CANDIDATES[i];
+      }
+    }
+    return new Choice(step, objectives, rows);
+  }
+
+  /** One model per margin, from zeros, with the last iterate (no averaging): the model one pass leaves. */
+  private static PartitionSGD[] fresh(int numFeatures, SGDConfig config, FeatureScaling scaling) {
+    PartitionSGD[] models = new PartitionSGD[config.numMargins()];
+    for (int k = 0; k < models.length; k++) {
+      models[k] = PartitionSGD.create(new double[numFeatures], 0, null, config, 0, 0, 1, false, scaling);
+    }
+    return models;
+  }
+}

@@ -1,0 +1,103 @@
+package io.corgipile.ml.sgd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.corgipile.ml.SGDClassificationModel;
+import io.corgipile.ml.SGDClassifier;
+import io.corgipile.ml.SGDClassifierParams;
+import io.corgipile.ml.SGDParams;
+import io.corgipile.ml.SGDRegressor;
+import io.corgipile.ml.TrainingData;
+import io.corgipile.spark.DatasetInternals;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The step chosen when stepSize is not set: from the first rows of partition 0, the same for a seed. */
+class StepCalibrationTest {
+  @TempDir
+  static Path dir;
+  private static Dataset<Row> corgipile;
+
+  @BeforeAll
+  static void writeTable() {
+    String table = dir.resolve("sorted").toString();
+    TrainingData.logistic(12_000, 6, 51, 2).orderBy("label", "id").coalesce(1).write()
+        .option("parquet.block.row.count.limit", 400).parquet(table);
+    corgipile = TrainingData.spark().read().format("corgipile").option("partitions", "3").load(table);
+  }
+
+  /** The sample of {@code data}'s training rows ({@link TrainingRow}'s layout) for {@code config}. */
+  private static List<InternalRow> sample(Dataset<Row> data, SGDConfig config) {
+    return StepCalibration.sample(DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
+        .toJavaRDD());
+  }
+
+  private static SGDConfig config(SGDParams estimator, SGDTask task, MarginsLoss loss) {
+    return SGDConfig.of(estimator, task, "features", "label", task == SGDTask.CLASSIFICATION ? 2 : 0, loss);
+  }
+
+  @Test
+  void theSampleIsTheFirstRowsOfPartitionZero() {
+    List<InternalRow> sample = sample(corgipile,
+        config(new SGDClassifier(), SGDTask.CLASSIFICATION, new LossFunction.Logistic()));
+    List<Row> first = corgipile.select("features", "label").javaRDD()
+        .mapPartitionsWithIndex((i, it) -> i == 0 ? it : java.util.Collections.emptyIterator(), true)
+        .take(StepCalibration.SAMPLE_ROWS);
+    assertThat(sample).hasSize(StepCalibration.SAMPLE_ROWS);
+    for (int i = 0; i < sample.size(); i++) {
+      assertThat(sample.get(i).getDouble(TrainingRow.LABEL)).isEqualTo(first.get(i).getDouble(1));
+    }
+  }
+
+  @Test
+  void keepsTheStepOfTheLowestObjectiveAndSkipsStepsThatDiverge() {
+    // the squared loss at a constant step: the largest steps blow up to infinite margins
+    Dataset<Row> wide = TrainingData.linear(3_000, 4, 52, 2).selectExpr("features", "label * 10 as label");
+    SGDRegressor regressor = new SGDRegressor().setStandardization(false).setStepSchedule("constant");
+    SGDConfig config = config(regressor, SGDTask.REGRESSION, new LossFunction.Squared());
+    StepCalibration.Choice choice = StepCalibration.choose(sample(wide, config), config, null);
+
+    double[] objectives = choice.objectives();
+    assertThat(objectives[0]).isInfinite(); // stepSize 10
+    int best = 0;
+    for (int i = 1; i < objectives.length; i++) {
+      best = objectives[i] < objectives[best] ? i : best;
+    }
+    assertThat(choice.stepSize()).isEqualTo(StepCalibration.CANDIDATES[best]);
+    assertThat(choice.sampleRows()).isEqualTo(1_500); // partition 0 of 3,000 rows in 2
+    assertThat(choice.describe()).startsWith("10.0: diverged, ");
+  }
+
+  @Test
+  void theSameSeedChoosesTheSameStepAndTrainsTheSameModel() {
+    SGDClassificationModel first = new SGDClassifier().setSeed(4).setMaxIter(2).fit(corgipile);
+    SGDClassificationModel second = new SGDClassifier().setSeed(4).setMaxIter(2).fit(corgipile);
+    assertThat(Arrays.asList(StepCalibration.CANDIDATES[0], StepCalibration.CANDIDATES[8]))
+        .doesNotContain(first.summary().stepSize()); // an interior choice: the range is wide enough
+    assertThat(second.summary().stepSize()).isEqualTo(first.summary().stepSize());
+    assertThat(second.coefficients().toArray()).containsExactly(first.coefficients().toArray());
+  }
+
+  @Test
+  void aStepSizeSetIsUsedAsItIs() {
+    SGDClassificationModel model = new SGDClassifier().setStepSize(0.05).setMaxIter(1).fit(corgipile);
+    assertThat(model.summary().stepSize()).isEqualTo(0.05);
+  }
+
+  @Test
+  void aSampleWithoutValidRowsLeavesTheDefault() {
+    SGDClassifier classifier = new SGDClassifier().setHandleInvalid("skip");
+    Dataset<Row> invalid = corgipile.selectExpr("features", "-1.0 as label");
+    SGDConfig config = config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic());
+    StepCalibration.Choice choice = StepCalibration.choose(sample(invalid, config), config, null);
+    assertThat(choice.sampleRows()).isZero();
+    assertThat(choice.stepSize()).isEqualTo(SGDClassifierParams.DEFAULT_STEP_SIZE);
+  }
+}
