@@ -100,13 +100,6 @@ public final class ListeningSockets {
     }
   }
 
-  /** One line a notebook cell can print: how many sockets, and those not on loopback. */
-  public static String describe(ProcessHandle process) {
-    List<Socket> sockets = of(Stream.of(process));
-    return sockets.size() + " listening sockets, not on loopback: "
-        + sockets.stream().filter(s -> !s.loopback()).toList();
-  }
-
   private static List<Socket> of(ProcessHandle process) {
     long pid = process.pid();
     Path proc = Path.of("/proc", Long.toString(pid));

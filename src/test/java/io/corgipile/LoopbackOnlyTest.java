@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The servers of a test JVM's Spark (driver RPC, block manager) listen on loopback only, and the
- * check that says so sees a server that does not. {@code LocalClusterIT}, {@code JupyterNotebookIT}
- * and the Python suites check the cluster, the Java kernel, the Python kernel and the Connect server.
+ * check that says so sees a server that does not. {@code LocalClusterIT} and the Python suites check
+ * the cluster, the Python notebook's kernel and the Connect server.
  */
 class LoopbackOnlyTest {
   @Test
