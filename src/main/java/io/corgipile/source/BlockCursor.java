@@ -1,7 +1,7 @@
 package io.corgipile.source;
 
-import io.corgipile.spark.RowGroupBatches;
-import io.corgipile.spark.RowGroupRows;
+import io.corgipile.spark.BlockBatches;
+import io.corgipile.spark.BlockRows;
 import java.io.Closeable;
 import java.io.IOException;
 
@@ -31,12 +31,12 @@ final class BlockCursor<T extends Closeable> implements Closeable {
   }
 
   /** The blocks {@code order} (indexes into the plan) opened as decoded rows. */
-  static BlockCursor<RowGroupRows> rows(BlockOpener opener, int[] order) {
+  static BlockCursor<BlockRows> rows(BlockOpener opener, int[] order) {
     return new BlockCursor<>(opener, order, opener::rows);
   }
 
   /** The blocks {@code order} (indexes into the plan) opened as column batches. */
-  static BlockCursor<RowGroupBatches> batches(BlockOpener opener, int[] order) {
+  static BlockCursor<BlockBatches> batches(BlockOpener opener, int[] order) {
     return new BlockCursor<>(opener, order, opener::batches);
   }
 

@@ -1,10 +1,10 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.BlockBatches;
+import io.corgipile.spark.BlockRows;
 import io.corgipile.spark.DataFile;
 import io.corgipile.spark.FileHandle;
-import io.corgipile.spark.RowGroupBatches;
 import io.corgipile.spark.RowGroupDecoder;
-import io.corgipile.spark.RowGroupRows;
 import io.corgipile.spark.ScanSettings;
 import java.io.Closeable;
 import java.io.IOException;
@@ -56,11 +56,11 @@ final class BlockOpener implements Closeable {
     return plan.blocks().get(index);
   }
 
-  RowGroupRows rows(Block block) throws IOException {
+  BlockRows rows(Block block) throws IOException {
     return open(block, decoder::open);
   }
 
-  RowGroupBatches batches(Block block) throws IOException {
+  BlockBatches batches(Block block) throws IOException {
     return open(block, decoder::openBatches);
   }
 

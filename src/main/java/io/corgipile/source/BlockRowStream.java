@@ -1,7 +1,7 @@
 package io.corgipile.source;
 
 import io.corgipile.shuffle.Prefetcher;
-import io.corgipile.spark.RowGroupRows;
+import io.corgipile.spark.BlockRows;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
@@ -24,10 +24,10 @@ final class BlockRowStream implements Closeable, Prefetcher.Progress {
     }
   }
 
-  private final BlockCursor<RowGroupRows> blocks;
+  private final BlockCursor<BlockRows> blocks;
   private final ReaderMetrics metrics;
 
-  private RowGroupRows rows;
+  private BlockRows rows;
   private long toSkip;
   private long rowsLeft;
   private long rowsSeen;

@@ -1,6 +1,6 @@
 package io.corgipile.source;
 
-import io.corgipile.spark.RowGroupBatches;
+import io.corgipile.spark.BlockBatches;
 import java.io.IOException;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -12,9 +12,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * at the cost of Spark's own Parquet scan.
  */
 final class ColumnarPartitionReader implements PartitionReader<ColumnarBatch> {
-  private final BlockCursor<RowGroupBatches> blocks;
+  private final BlockCursor<BlockBatches> blocks;
   private final ReaderMetrics metrics;
-  private RowGroupBatches batches;
+  private BlockBatches batches;
   private ColumnarBatch batch;
 
   ColumnarPartitionReader(BlockOpener opener, int[] order, ReaderMetrics metrics) {

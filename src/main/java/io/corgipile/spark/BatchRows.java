@@ -12,8 +12,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * at a time. Encoding a column at a time straight into rows scattered over a shuffle buffer's
  * buckets costs twice as much: every column's pass touches every row's page again.
  */
-final class BatchRows implements RowGroupRows {
-  private final RowGroupBatches batches;
+final class BatchRows implements BlockRows {
+  private final BlockBatches batches;
   private final UnsafeProjection projection;
   private final FixedWidthRowEncoder encoder;
   private ColumnarBatch batch;
@@ -26,7 +26,7 @@ final class BatchRows implements RowGroupRows {
   private int tileRows;
 
   /** @param encoder writes the rows of fixed-width schemas, or null to use the projection */
-  BatchRows(RowGroupBatches batches, UnsafeProjection projection, FixedWidthRowEncoder encoder, int numFields) {
+  BatchRows(BlockBatches batches, UnsafeProjection projection, FixedWidthRowEncoder encoder, int numFields) {
     this.batches = batches;
     this.projection = projection;
     this.encoder = encoder;
@@ -85,7 +85,7 @@ final class BatchRows implements RowGroupRows {
   @Override
   public void writeRun(int n, byte[][] chunks, int[] offsets) {
     if (encoder == null) {
-      RowGroupRows.super.writeRun(n, chunks, offsets);
+      BlockRows.super.writeRun(n, chunks, offsets);
       return;
     }
     int rowBytes = encoder.rowBytes();

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /** Rows of parquet-mr's record reader with Spark's converters, for schemas Spark cannot vectorize. */
-final class RecordRows implements RowGroupRows {
+final class RecordRows implements BlockRows {
   private final ParquetRecordReader<InternalRow> reader;
   private final JoinedRow joined = new JoinedRow();
   private final InternalRow partitionValues;

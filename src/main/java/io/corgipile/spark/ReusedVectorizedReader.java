@@ -89,7 +89,7 @@ final class ReusedVectorizedReader implements Closeable {
    * Rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file}, whose
    * rows number {@code groupRows}; read each batch, or close, before the next call.
    */
-  RowGroupBatches read(FileHandle file, int rowGroup, long groupRows, long firstRow, long rows) throws IOException {
+  BlockBatches read(FileHandle file, int rowGroup, long groupRows, long firstRow, long rows) throws IOException {
     if (reading) {
       throw new IllegalStateException("Cannot read a block before the previous one is closed");
     }
@@ -101,7 +101,7 @@ final class ReusedVectorizedReader implements Closeable {
       throw new IllegalStateException("Cannot read part of a Parquet row group: " + e.getMessage(), e);
     }
     reading = true;
-    return new RowGroupBatches() {
+    return new BlockBatches() {
       private long left = rows;
 
       @Override

@@ -71,7 +71,7 @@ public final class RowGroupDecoder implements Closeable {
    * index of every column read. The batches are read, or closed, before the next block opens: the
    * blocks of a task share one Spark reader where they can.
    */
-  public RowGroupBatches openBatches(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
+  public BlockBatches openBatches(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
       throws IOException {
     BlockMetaData block = handle.footer().getBlocks().get(rowGroup);
     if (firstRow < 0 || rows < 1 || firstRow + rows > block.getRowCount()) {
@@ -112,7 +112,7 @@ public final class RowGroupDecoder implements Closeable {
       reader.enableReturningBatches();
       if (unshareable.isEmpty()) {
         ReusedVectorizedReader adopted = ReusedVectorizedReader.adopt(reader, key, capacity);
-        RowGroupBatches batches = adopted.read(handle, rowGroup, block.getRowCount(), firstRow, rows);
+        BlockBatches batches = adopted.read(handle, rowGroup, block.getRowCount(), firstRow, rows);
         reused = adopted; // only once it read: a failure above closes the reader
         return batches;
       }
@@ -120,7 +120,7 @@ public final class RowGroupDecoder implements Closeable {
       reader.close();
       throw asIOException(e);
     }
-    return new RowGroupBatches() {
+    return new BlockBatches() {
       @Override
       public ColumnarBatch nextBatch() throws IOException {
         return reader.nextKeyValue() ? (ColumnarBatch) reader.getCurrentValue() : null;
@@ -138,7 +138,7 @@ public final class RowGroupDecoder implements Closeable {
    * Spark's vectorized reader, or the whole row group with its record reader where Spark would fall
    * back to it (which opens the file itself), and returns them in the read schema.
    */
-  public RowGroupRows open(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
+  public BlockRows open(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
       throws IOException {
     if (settings.vectorized()) {
       return new BatchRows(openBatches(file, handle, rowGroup, firstRow, rows), projection, encoder,

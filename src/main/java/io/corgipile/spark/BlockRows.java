@@ -9,7 +9,7 @@ import org.apache.spark.unsafe.Platform;
  * The decoded rows of one row group, in the scan's output schema: one at a time ({@link #row}), or
  * a run at a time written straight where the caller wants them ({@link #writeRun}).
  */
-public interface RowGroupRows extends Closeable {
+public interface BlockRows extends Closeable {
   /** Advances to the next row; false at the end of the row group. */
   boolean next() throws IOException;
 

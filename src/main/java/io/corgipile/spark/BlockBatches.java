@@ -5,7 +5,7 @@ import java.io.IOException;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /** The decoded column batches of one row group, in the scan's read schema. */
-public interface RowGroupBatches extends Closeable {
+public interface BlockBatches extends Closeable {
   /** The next batch, or null at the end of the row group; reused by the next call. */
   ColumnarBatch nextBatch() throws IOException;
 }
