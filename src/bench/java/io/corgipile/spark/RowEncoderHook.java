@@ -16,7 +16,7 @@ public final class RowEncoderHook {
     this.encoder = encoder;
   }
 
-  /** The encoder the reader builds for {@code schema} (RowGroupDecoder: every column, in order). */
+  /** The encoder the reader builds for {@code schema} (BlockDecoder: every column, in order). */
   public static RowEncoderHook forSchema(StructType schema) {
     FixedWidthRowEncoder encoder =
         FixedWidthRowEncoder.forSchema(schema, IntStream.range(0, schema.size()).toArray());

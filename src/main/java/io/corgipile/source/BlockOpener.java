@@ -1,10 +1,10 @@
 package io.corgipile.source;
 
 import io.corgipile.spark.BlockBatches;
+import io.corgipile.spark.BlockDecoder;
 import io.corgipile.spark.BlockRows;
 import io.corgipile.spark.DataFile;
 import io.corgipile.spark.FileHandle;
-import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.ScanSettings;
 import java.io.Closeable;
 import java.io.IOException;
@@ -37,7 +37,7 @@ final class BlockOpener implements Closeable {
   static final int OPEN_STREAMS = 16;
 
   private final BlockPlan plan;
-  private final RowGroupDecoder decoder;
+  private final BlockDecoder decoder;
   private final ScanSettings settings;
   private final ReaderMetrics metrics;
   /** Every file this task has read, checked against the plan once. */
@@ -48,7 +48,7 @@ final class BlockOpener implements Closeable {
   BlockOpener(BlockPlan plan, ScanSettings settings, ReaderMetrics metrics) {
     this.plan = plan;
     this.settings = settings;
-    this.decoder = new RowGroupDecoder(settings, metrics.readersOpened::incrementAndGet);
+    this.decoder = new BlockDecoder(settings, metrics.readersOpened::incrementAndGet);
     this.metrics = metrics;
   }
 

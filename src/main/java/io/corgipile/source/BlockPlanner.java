@@ -1,8 +1,8 @@
 package io.corgipile.source;
 
+import io.corgipile.spark.BlockDecoder;
 import io.corgipile.spark.DataFile;
 import io.corgipile.spark.ParquetConversion;
-import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -70,7 +70,7 @@ final class BlockPlanner {
    * (files written without one, as pyarrow does by default).
    */
   static BlockPlan cut(ScanSettings settings, BlockPlan plan, long minRows) {
-    if (RowGroupDecoder.rowRangesUnsupported(settings).isPresent()) {
+    if (BlockDecoder.rowRangesUnsupported(settings).isPresent()) {
       return plan;
     }
     List<List<Block>> byFile = new ArrayList<>();

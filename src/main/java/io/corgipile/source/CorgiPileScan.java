@@ -2,8 +2,8 @@ package io.corgipile.source;
 
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SyncInterval;
+import io.corgipile.spark.BlockDecoder;
 import io.corgipile.spark.FileListing;
-import io.corgipile.spark.RowGroupDecoder;
 import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
 import java.util.Locale;
@@ -84,7 +84,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return switch (conf.blockSize().kind()) {
       case ROW_GROUP -> rowGroups;
       case ROWS -> {
-        RowGroupDecoder.rowRangesUnsupported(settings).ifPresent(why -> warnings.once(LOG, "blockSize",
+        BlockDecoder.rowRangesUnsupported(settings).ifPresent(why -> warnings.once(LOG, "blockSize",
             "corgipile: blockSize=" + conf.blockSize() + " reads whole row groups: " + why));
         yield BlockPlanner.cut(settings, rowGroups, conf.blockSize().rows());
       }

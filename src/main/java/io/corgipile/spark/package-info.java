@@ -9,7 +9,7 @@
  * <p>Roles: {@link io.corgipile.spark.FileLister} lists files as {@code spark.read().parquet} does;
  * {@link io.corgipile.spark.ScanSettings} captures a scan's settings and broadcasts its Hadoop
  * configuration; {@link io.corgipile.spark.ParquetConversion} converts schemas and filters;
- * {@link io.corgipile.spark.RowGroupDecoder} decodes a row group, or a range of its rows,
+ * {@link io.corgipile.spark.BlockDecoder} decodes a row group, or a range of its rows,
  * of a {@link io.corgipile.spark.FileHandle} on an executor, block after block through one Spark
  * reader ({@code ReusedVectorizedReader});
  * {@link io.corgipile.spark.UnsafeRows} holds the {@code UnsafeRow} byte layout, which

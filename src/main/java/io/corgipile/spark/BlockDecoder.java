@@ -34,7 +34,7 @@ import scala.Option;
  * <p>It opens one row group (or a range of its rows) at a time, on one thread at a time; closing it
  * closes the Spark reader its blocks shared.
  */
-public final class RowGroupDecoder implements Closeable {
+public final class BlockDecoder implements Closeable {
   private final ScanSettings settings;
   // Looking up generated code costs about a millisecond, so one projection serves every row group;
   // a row group's rows are consumed before the next one opens.
@@ -47,7 +47,7 @@ public final class RowGroupDecoder implements Closeable {
   private ReusedVectorizedReader reused;
 
   /** @param readerOpened told of every Spark reader the decoder sets up */
-  public RowGroupDecoder(ScanSettings settings, Runnable readerOpened) {
+  public BlockDecoder(ScanSettings settings, Runnable readerOpened) {
     this.settings = settings;
     this.readerOpened = readerOpened;
     StructType readSchema = settings.readSchema();
