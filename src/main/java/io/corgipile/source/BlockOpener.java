@@ -89,10 +89,10 @@ final class BlockOpener implements Closeable {
 
   /** An error reading {@code block}, naming it and its file, unless {@code e} already does. */
   CorgiPileReadException failure(Block block, Exception e) {
-    if (e instanceof RowGroupReadException named) {
+    if (e instanceof BlockReadException named) {
       return named;
     }
-    return new RowGroupReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
+    return new BlockReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
   }
 
   /** Checks the block's row group is the one planned. */

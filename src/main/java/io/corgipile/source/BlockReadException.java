@@ -1,10 +1,10 @@
 package io.corgipile.source;
 
 /** A row group could not be read; the message already names the row group and its file. */
-final class RowGroupReadException extends CorgiPileReadException {
+final class BlockReadException extends CorgiPileReadException {
   private static final long serialVersionUID = 1L;
 
-  RowGroupReadException(String message, Throwable cause) {
+  BlockReadException(String message, Throwable cause) {
     super(message, cause);
   }
 }
