@@ -2,11 +2,11 @@ package io.corgipile.shuffle;
 
 import io.corgipile.options.EnumChoice;
 
-/** How row groups are distributed over a scan's partitions. */
+/** How blocks (row groups, or parts of them) are distributed over a scan's partitions. */
 public enum BlockAssignment {
-  /** Every epoch the (shuffled) list of all row groups is cut anew into contiguous slices. */
+  /** Every epoch the (shuffled) list of all blocks is cut anew into contiguous slices. */
   EPOCH,
-  /** A row group stays on one partition for all epochs; only the order within it changes. */
+  /** A block stays on one partition for all epochs; only the order within it changes. */
   FIXED;
 
   /** The value users write in the {@code blockAssignment} option. */

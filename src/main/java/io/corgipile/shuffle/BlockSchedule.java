@@ -3,7 +3,8 @@ package io.corgipile.shuffle;
 import java.util.Arrays;
 
 /**
- * Decides which blocks (Parquet row groups) each partition reads in an epoch, and in which order.
+ * Decides which blocks (Parquet row groups, or parts of them) each partition reads in an epoch, and
+ * in which order.
  *
  * <p>Blocks are named by their index in storage order. A partition's list is a contiguous slice, of
  * near-equal row count, of either the storage order or an epoch's random permutation of all

@@ -28,7 +28,7 @@ public final class FillPlan {
    * pieces fill whole buffers, and its rest starts the next fill, which later blocks may join.
    *
    * <p>Even, because a greedy pour leaves the epoch's last fill whatever blocks remain, often one: a
-   * buffer of one row group of label-sorted data is no shuffle at all, and it comes last, where a
+   * buffer of one block of label-sorted data is no shuffle at all, and it comes last, where a
    * learner's final steps follow it. So each fill aims at the rows left over the fills left, and
    * closes at the block boundary nearest that aim, but never where the rest would then need more
    * fills than remain.

@@ -2,11 +2,14 @@ package io.corgipile.shuffle;
 
 import io.corgipile.options.EnumChoice;
 
-/** How a partition's rows are reordered within one epoch. */
+/**
+ * How a partition's rows are reordered within one epoch. A block is a Parquet row group, or a part
+ * of one (the {@code blockSize} option).
+ */
 public enum ShuffleMode {
-  /** Random row-group order, then whole row groups poured into a buffer whose tuples are shuffled. */
+  /** Random block order, then whole blocks poured into a buffer whose tuples are shuffled. */
   CORGIPILE,
-  /** Random row-group order only; the tuples of a row group stay in storage order. */
+  /** Random block order only; the tuples of a block stay in storage order. */
   BLOCK,
   /** Storage order through a sliding window of tuples (tf.data's {@code shuffle(buffer)}). */
   WINDOW,
@@ -20,13 +23,13 @@ public enum ShuffleMode {
 
   /**
    * Whether rows pass through a buffer of {@code bufferSize} (the tuple buffer or the sliding
-   * window), so a partition's stream is cut at buffer boundaries rather than at row groups.
+   * window), so a partition's stream is cut at buffer boundaries rather than at blocks.
    */
   public boolean buffersTuples() {
     return this == CORGIPILE || this == WINDOW;
   }
 
-  /** Whether the order of row groups is randomized every epoch. */
+  /** Whether the order of blocks is randomized every epoch. */
   public boolean shufflesBlocks() {
     return this == CORGIPILE || this == BLOCK;
   }

@@ -23,7 +23,7 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
 /**
  * Opens the blocks of one task: takes each file's footer from the {@link FooterCache} (reading it
  * when the executor has not read this version of the file yet), checks the file and row group are
- * the ones planned, counts what is read, and names the row group and file in any error. A file's
+ * the ones planned, counts what is read, and names the block and its file in any error. A file's
  * blocks are read through one {@link FileHandle}, opened at its first block, one block at a time;
  * at most {@value #OPEN_STREAMS} files a task stay open (the least recently read closes first), as
  * a task reads blocks from all over a large table; closing the opener closes them all, and the

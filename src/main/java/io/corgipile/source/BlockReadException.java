@@ -1,6 +1,6 @@
 package io.corgipile.source;
 
-/** A row group could not be read; the message already names the row group and its file. */
+/** A block could not be read; the message already names it (its rows and row group) and its file. */
 final class BlockReadException extends CorgiPileReadException {
   private static final long serialVersionUID = 1L;
 

@@ -51,7 +51,7 @@ final class BufferBudget {
     }
     return Optional.of(String.format(Locale.ROOT, "corgipile: bufferSize=auto capped the tuple buffer from %,d "
             + "to %,d rows per partition: its %s would take %s per task (rows of about %d bytes), more than a "
-            + "quarter of what a task can hold, %s; now at most %s per task. A smaller buffer mixes fewer row groups. "
+            + "quarter of what a task can hold, %s; now at most %s per task. A smaller buffer mixes fewer blocks. "
             + "To change it: %s.",
         wanted.maxRows(), capped.maxRows(), buffers(buffers), TaskMemory.mib(buffers * wantedBytes),
         Math.round(layout.tupleBytes()), memory.describe(), TaskMemory.mib(buffers * capped.maxBytes()), fix));

@@ -1,7 +1,7 @@
 package io.corgipile.source;
 
 /**
- * A file, row group or option of a {@code corgipile} scan could not be read; the message names it.
+ * A file, block or option of a {@code corgipile} scan could not be read; the message names it.
  * Thrown where the reading happens, in a task or on the driver; on the driver the source reports it
  * as a {@link CorgiPileAnalysisException}.
  */

@@ -227,7 +227,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   /**
    * Opens {@code slice} and fills its first buffer, off any task: on a fill thread of its own, as a
    * task's, so a decoder that spins fails the fill (the task then reads the slice itself and fails
-   * naming the row group) instead of keeping the task that waits for the fill waiting for ever.
+   * naming the block) instead of keeping the task that waits for the fill waiting for ever.
    */
   private FilledSlice fillFirst(Slice slice) throws Exception {
     ReaderMetrics metrics = new ReaderMetrics();

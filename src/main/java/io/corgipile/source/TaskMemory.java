@@ -21,8 +21,9 @@ record TaskMemory(long heapBytes, int slots, String source) {
   /**
    * {@code auto}'s buffers take at most this share of {@link #taskBytes}: Spark leaves 40% of it to
    * user data structures (1 - spark.memory.fraction) and its execution and storage memory can fill
-   * the rest; a quarter leaves room within that 40% for decoding the row group being read (Parquet
-   * holds its column chunks, up to parquet.block.size) and for a finished fill's garbage.
+   * the rest; a quarter leaves room within that 40% for decoding the block being read (Parquet
+   * holds its pages: at most a row group's column chunks, up to parquet.block.size) and for a
+   * finished fill's garbage.
    */
   static final int AUTO_SHARE = 4;
 

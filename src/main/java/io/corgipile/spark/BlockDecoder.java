@@ -29,18 +29,18 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Option;
 
 /**
- * Decodes a task's row groups on an executor with Spark's own Parquet readers.
+ * Decodes a task's blocks on an executor with Spark's own Parquet readers.
  *
- * <p>It opens one row group (or a range of its rows) at a time, on one thread at a time; closing it
- * closes the Spark reader its blocks shared.
+ * <p>It opens one block (a row group, or a range of its rows) at a time, on one thread at a time;
+ * closing it closes the Spark reader its blocks shared.
  */
 public final class BlockDecoder implements Closeable {
   private final ScanSettings settings;
-  // Looking up generated code costs about a millisecond, so one projection serves every row group;
-  // a row group's rows are consumed before the next one opens.
+  // Looking up generated code costs about a millisecond, so one projection serves every block; a
+  // block's rows are consumed before the next one opens.
   private final UnsafeProjection projection;
   private final FixedWidthRowEncoder encoder;
-  // A task attempt context copies the whole Hadoop configuration: once per task, not per row group.
+  // A task attempt context copies the whole Hadoop configuration: once per task, not per block.
   private final TaskAttemptContextImpl context;
   /** Told of every Spark reader set up. */
   private final Runnable readerOpened;

@@ -6,11 +6,12 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.unsafe.Platform;
 
 /**
- * The decoded rows of one row group, in the scan's output schema: one at a time ({@link #row}), or
- * a run at a time written straight where the caller wants them ({@link #writeRun}).
+ * The decoded rows of one block (a row group, or a range of its rows), in the scan's output schema:
+ * one at a time ({@link #row}), or a run at a time written straight where the caller wants them
+ * ({@link #writeRun}).
  */
 public interface BlockRows extends Closeable {
-  /** Advances to the next row; false at the end of the row group. */
+  /** Advances to the next row; false at the end of the block. */
   boolean next() throws IOException;
 
   /** The current row; reused by the next call to {@link #next()}. */

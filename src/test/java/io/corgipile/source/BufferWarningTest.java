@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A buffer that holds fewer than two row groups cannot mix them; the scan says so, and how to fix it. */
+/** A buffer that holds fewer than two blocks cannot mix them; the scan says so, and how to fix it. */
 class BufferWarningTest {
   private static String table;
   private LogCapture log;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The order is a pure function of seed, epoch, row groups and options, and changes with the epoch. */
+/** The order is a pure function of seed, epoch, blocks and options, and changes with the epoch. */
 class ShuffleOrderTest {
   private static final int ROWS = 20000;
   private static final String WHOLE_STAGE = "spark.sql.codegen.wholeStage";
