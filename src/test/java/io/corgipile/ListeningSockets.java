@@ -67,7 +67,9 @@ public final class ListeningSockets {
     private final ScheduledExecutorService poller =
         Executors.newSingleThreadScheduledExecutor();
 
-    /** The first failure of a poll: a scheduled task that throws is never run again, so it is kept for {@link #seen}. */
+    /**
+     * The first failure of a poll: a scheduled task that throws is never run again, so it is kept for {@link #seen}.
+     */
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
     public Watch(Supplier<Stream<ProcessHandle>> processes) {

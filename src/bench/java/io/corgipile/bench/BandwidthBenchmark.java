@@ -132,7 +132,8 @@ public final class BandwidthBenchmark {
       }
       List<String> scale = Files.readAllLines(csv);
       if (scale.isEmpty() || !scale.get(0).equals(ScaleBenchmark.CSV_HEADER)) {
-        throw new IOException("Cannot merge " + csv + ": its header is not ScaleBenchmark's " + ScaleBenchmark.CSV_HEADER);
+        throw new IOException("Cannot merge " + csv + ": its header is not ScaleBenchmark's "
+            + ScaleBenchmark.CSV_HEADER);
       }
       scale.subList(1, scale.size()).forEach(line -> lines.add(rate + "," + line));
     }
@@ -186,7 +187,8 @@ public final class BandwidthBenchmark {
         + " round that sizes the model); x unlimited: s/epoch against the same run without a limit. MB are 10^6"
         + " bytes, per epoch (means over all epochs). Bytes / rate: the seconds the bytes of an epoch, to and from"
         + " the executors, take at the rate alone. Accuracy: test accuracy after epoch " + lastEpoch + ".\n\n");
-    out.append("| run | Mbit/s | rounds/epoch | s, epoch 1 | s/epoch | x unlimited | MB to executors | MB from executors"
+    out.append("| run | Mbit/s | rounds/epoch | s, epoch 1 | s/epoch | x unlimited | MB to executors | MB from "
+        + "executors"
         + " | bytes / rate (s) | accuracy |\n");
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     List<String> differing = new ArrayList<>();
@@ -201,7 +203,8 @@ public final class BandwidthBenchmark {
         out.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %s | %.2f | %.2f | %s | %.4f |%n",
             run.getKey(), first.rate(), atRate.get(atRate.size() - 1).epoch().rounds(), first.epoch().seconds(),
             seconds, Double.isNaN(base) ? "-" : String.format(Locale.ROOT, "%.2f", seconds / base), to / 1e6,
-            from / 1e6, first.unlimited() ? "-" : String.format(Locale.ROOT, "%.2f", (to + from) * 8 / (first.mbit() * 1e6)),
+            from / 1e6, first.unlimited() ? "-" : String.format(Locale.ROOT, "%.2f", (to
+                + from) * 8 / (first.mbit() * 1e6)),
             atRate.get(atRate.size() - 1).epoch().accuracy()));
       }
       if (run.getValue().values().stream().map(r -> r.get(r.size() - 1).epoch().accuracy()).distinct().count() > 1) {

@@ -30,7 +30,8 @@ final class BufferBound {
     }
     int buffers = prefetch ? 2 : 1;
     // no memory cap (only auto has one) and one block (only auto counts them)
-    return OptionalLong.of(buffers * size.capacity(partitionRows, 1, tupleBytes, Long.MAX_VALUE).boundBytes(tupleBytes));
+    return OptionalLong.of(buffers * size.capacity(partitionRows, 1, tupleBytes,
+        Long.MAX_VALUE).boundBytes(tupleBytes));
   }
 
   /** One line of the memory check: a variant's measured peaks against the baseline plus the bound. */

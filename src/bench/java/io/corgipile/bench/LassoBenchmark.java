@@ -220,7 +220,8 @@ public final class LassoBenchmark {
     for (ScheduledLasso lasso : runs) {
       String scheduler = lasso.getScheduler();
       int size = lasso.getScheduleSize();
-      String run = scheduler + " L=" + size + (lasso.isSet(lasso.priorityFloor()) ? " floor=" + lasso.getPriorityFloor() : "");
+      String run = scheduler + " L=" + size + (lasso.isSet(lasso.priorityFloor()) ? " floor=" + lasso.getPriorityFloor()
+          : "");
       lasso.setRegParam(s.regParam()).setMaxIter(s.maxRounds()).setTol(s.tol()).setCandidateFactor(s.candidateFactor());
       ScheduledLassoSummary summary;
       String end;
@@ -341,7 +342,8 @@ public final class LassoBenchmark {
         + " correlation %s within a block, a true coefficient on every %d-th feature, label noise 1; regParam %s"
         + " (the lasso: elasticNetParam 1, standardization on, an intercept), %d partitions on local[%d]. MLlib's"
         + " LinearRegression runs with its defaults otherwise (OWL-QN, maxIter 100, tol 1e-6); ScheduledLasso with"
-        + " maxIter %d, tol %s and candidateFactor %s. Seconds include reading the Parquet table and caching it, for both. The gap"
+        + " maxIter %d, tol %s and candidateFactor %s. Seconds include reading the Parquet table and caching it, for "
+            + "both. The gap"
         + " is to MLlib's final objective, %.10g: the goal is to reach it within a relative %s.%n%n",
         System.getenv().getOrDefault("BENCH_COMMAND", "LassoBenchmark"),
         System.getenv().getOrDefault("BENCH_CODE", "code unknown"), s.rows(), s.features(), s.block(),
@@ -355,7 +357,8 @@ public final class LassoBenchmark {
           o.rounds(), o.updates(), o.seconds(), o.objective(), (o.objective() - mllibObjective) / mllibObjective,
           o.nonZeros() < 0 ? "" : Integer.toString(o.nonZeros()), o.end(),
           Double.isNaN(o.secondsToTarget()) ? "not reached" : String.format(Locale.ROOT, "%.1f", o.secondsToTarget()),
-          Double.isNaN(o.secondsToTarget()) ? "" : String.format(Locale.ROOT, "%.2fx", mllibSeconds / o.secondsToTarget())));
+          Double.isNaN(o.secondsToTarget()) ? "" : String.format(Locale.ROOT, "%.2fx",
+              mllibSeconds / o.secondsToTarget())));
     }
     Outcome fastest = outcomes.stream().filter(o -> !o.run().equals("mllib") && !Double.isNaN(o.secondsToTarget()))
         .min(java.util.Comparator.comparingDouble(Outcome::secondsToTarget)).orElse(null);

@@ -32,7 +32,8 @@ final class MemoryCgroup {
   record Hierarchy(Version version, Path mount) {}
 
   static final String LIMIT_FORMAT = "a size in bytes with an optional unit k, m or g (768m, 1g, 1.5g), at least 64m";
-  private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([kmg]?)(?:i?b)?", Pattern.CASE_INSENSITIVE);
+  private static final Pattern SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*([kmg]?)(?:i?b)?",
+      Pattern.CASE_INSENSITIVE);
   static final long MIN_LIMIT = 64L << 20;
 
   final Hierarchy hierarchy;

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-
 /** {@code summary.md}: per dataset the strategies' table, the ratios, the goals and the plots. */
 final class ReportSummary {
   private static final String NA = "n/a";
@@ -22,7 +21,8 @@ final class ReportSummary {
 
   private ReportSummary() {}
 
-  static String render(List<BenchRun> runs, List<String> csvFiles, Map<String, List<ReportPlots.Plot>> plots, String header,
+  static String render(List<BenchRun> runs, List<String> csvFiles, Map<String, List<ReportPlots.Plot>> plots,
+      String header,
       String notes) {
     StringBuilder md = new StringBuilder("# Convergence benchmark: CorgiPile against the other orders\n\n");
     md.append(blankOr(header, "(the runner did not say how the run was made)")).append("\n\n");

@@ -13,7 +13,9 @@ import java.util.function.ToDoubleFunction;
 final class RoundCostModel {
   /** The terms: fixed, per task, per round, per MiB, in the order they are tried. */
   private static final int TERMS = 4;
-  /** The share of a term's variance over the pilot that the terms before it may leave unexplained, and it is left out. */
+  /**
+   * The share of a term's variance over the pilot that the terms before it may leave unexplained, and it is left out.
+   */
   private static final double EXPLAINED = 0.01;
 
   /** Seconds: fixed, per task, per round, per MiB. */

@@ -46,7 +46,10 @@ public final class ScaleBenchmark {
   static final String GRADAVG = "gradavg";
   /** Rows a warm-up trains on, at least, per syncInterval ({@link #warmUp}). */
   static final long WARM_UP_ROWS = 300_000;
-  /** Seeds the baseline's per-epoch orders; any fixed value other than the source's seed, 42, whose streams it would share. */
+  /**
+   * Seeds the baseline's per-epoch orders; any fixed value other than the source's seed, 42, whose streams it would
+   * share.
+   */
   private static final long GRADAVG_SEED = 1;
 
   record Settings(long rows, int[] partitions, String[] syncs, String[] compressions, int epochs, String[] datasets,
@@ -162,7 +165,8 @@ public final class ScaleBenchmark {
     Dataset<Row> d = spark.range(0, rows, 1, 4).withColumn("features",
         org.apache.spark.sql.functions.udf(features, org.apache.spark.ml.linalg.SQLDataTypes.VectorType())
             .apply(col("id")));
-    return d.withColumn("label", org.apache.spark.sql.functions.udf(label, org.apache.spark.sql.types.DataTypes.DoubleType)
+    return d.withColumn("label", org.apache.spark.sql.functions.udf(label,
+        org.apache.spark.sql.types.DataTypes.DoubleType)
         .apply(col("features"), randn(5).multiply(2)));
   }
 
@@ -287,7 +291,8 @@ public final class ScaleBenchmark {
           + " each partition's rows are cached once and visited in a seeded permutation per epoch. The baseline was"
           + " tuned (a row per lr of a grid); the estimator was not (its defaults).%n%n", settings.gradavgSteps()));
     }
-    out.append("| dataset | configuration | P | rounds/epoch | epoch 1 | last epoch | gap to smallest P (1st, last) | s/epoch"
+    out.append("| dataset | configuration | P | rounds/epoch | epoch 1 | last epoch | gap to smallest P (1st, last) | "
+        + "s/epoch"
         + " | s/epoch to once per epoch | KiB/epoch to, from executors |\n");
     out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
@@ -307,7 +312,8 @@ public final class ScaleBenchmark {
       String ratio = once == null ? "" : String.format(Locale.ROOT, "%.2fx", seconds / meanSeconds(once));
       String rounds = first.rounds() == last.rounds() ? Integer.toString(last.rounds())
           : first.rounds() + ", " + last.rounds();
-      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %s | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
+      out.append(String.format(Locale.ROOT,
+          "| %s | %s | %d | %s | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
           first.dataset(), first.config(), first.partitions(), rounds, first.accuracy(), last.accuracy(),
           100 * (first.accuracy() - base.get(0).accuracy()),
           100 * (last.accuracy() - base.get(base.size() - 1).accuracy()), seconds, ratio,
@@ -460,8 +466,10 @@ public final class ScaleBenchmark {
     if (name.equals("higgs-centered")) {
       // The same rows centered as well as scaled: the HIGGS-shaped set's positive features leave the
       // intercept's direction ill-conditioned, which SGD crosses slowly at any P.
-      return new PipelineStage[] {new VectorAssembler().setInputCols(HiggsShapedData.featureNames()).setOutputCol("raw"),
-          new org.apache.spark.ml.feature.StandardScaler().setWithMean(true).setInputCol("raw").setOutputCol("features")};
+      return new PipelineStage[] {new VectorAssembler().setInputCols(HiggsShapedData.featureNames())
+          .setOutputCol("raw"),
+          new org.apache.spark.ml.feature.StandardScaler().setWithMean(true).setInputCol("raw")
+              .setOutputCol("features")};
     }
     if (name.equals("wide")) {
       return new PipelineStage[0];

@@ -94,7 +94,8 @@ final class ScanEpochReport {
     long onePass = onePassBytes;
     StringBuilder s = new StringBuilder();
     OptionalDouble corgiSeconds = meanSeconds(all, "corgipile");
-    s.append("| variant | how | partitions | mean s/epoch | vs corgipile | storage MB read/epoch (mean) | vs one pass | "
+    s.append("| variant | how | partitions | mean s/epoch | vs corgipile | storage MB read/epoch (mean) | vs one pass "
+        + "| "
         + "MB written/epoch | peak used heap MiB | peak heap after GC MiB | peakBufferBytes MiB | cgroup peak MiB | "
         + "table MB cached at start |\n");
     s.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -108,7 +109,8 @@ final class ScanEpochReport {
       double read = epochs.stream().mapToLong(m -> m.io().readBytes()).average().getAsDouble();
       double written = epochs.stream().mapToLong(m -> m.io().writeBytes()).average().getAsDouble();
       long resid = resident == null || i >= resident.size() ? -1 : resident.get(i);
-      s.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %s | %.1f | %.3fx | %.1f | %s | %s | %s | %s | %s |\n",
+      s.append(String.format(Locale.ROOT,
+          "| %s | %s | %d | %.2f | %s | %.1f | %.3fx | %.1f | %s | %s | %s | %s | %s |\n",
           v.name, v.describe().replace("|", "\\|"), epochs.get(0).partitions(), secs,
           corgiSeconds.isPresent() ? String.format(Locale.ROOT, "%.2fx", secs / corgiSeconds.getAsDouble()) : "",
           read / 1e6, read / onePass, written / 1e6,

@@ -172,7 +172,8 @@ final class ScanReport {
       s.append(String.format(Locale.ROOT, "| %s | %.1f | %s | %s | %s | %s |\n", v.name,
           median(t.stream().mapToDouble(m -> m.io().readBytes()).sorted().toArray()) / 1e6,
           BufferBound.mib(max(t, m -> m.heap().peakUsed())), BufferBound.mib(max(t, m -> m.heap().peakAfterGc())),
-          BufferBound.mib(max(t, m -> m.heap().poolPeakSum())), BufferBound.mib(max(t, ScanMeasurement::peakBufferBytes))));
+          BufferBound.mib(max(t, m -> m.heap().poolPeakSum())), BufferBound.mib(max(t,
+              ScanMeasurement::peakBufferBytes))));
     }
     List<ScanMeasurement> baseline = timed(all, "none");
     if (buffers.isEmpty() || baseline.isEmpty()) {

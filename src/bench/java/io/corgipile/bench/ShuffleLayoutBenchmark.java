@@ -154,11 +154,11 @@ public class ShuffleLayoutBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    switch (consumer) {
-      case "bits": sumDoubles = false; break;
-      case "double": sumDoubles = true; break;
-      default: throw new IllegalArgumentException("Unknown consumer " + consumer + " (bits, double)");
-    }
+    sumDoubles = switch (consumer) {
+      case "bits" -> false;
+      case "double" -> true;
+      default -> throw new IllegalArgumentException("Unknown consumer " + consumer + " (bits, double)");
+    };
     input = new ColumnarBatch[inputBatches];
     inputColumns = new ColumnVector[inputBatches][];
     for (int b = 0; b < inputBatches; b++) {

@@ -166,7 +166,8 @@ final class TrainingJob {
 
   /**
    * Classification: accuracy and log loss, and the area under the ROC curve when there are two
-   * classes; regression and the lasso: RMSE, MAE and R2. The scores depend on how Spark splits the test files (sums per partition, the ROC
+   * classes; regression and the lasso: RMSE, MAE and R2. The scores depend on how Spark splits the test files (sums per
+   * partition, the ROC
    * curve's bins), which by default follows the cores registered at that moment: split instead as
    * for {@code splits} cores, so a run that lost an executor scores as the run that did not.
    */

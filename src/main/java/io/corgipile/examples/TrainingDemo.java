@@ -16,7 +16,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The demo of the README and docs/getting-started.md: writes HIGGS-shaped training data sorted by label (as data sorted by date,
+ * The demo of the README and docs/getting-started.md: writes HIGGS-shaped training data sorted by label (as data sorted
+ * by date,
  * source or class is) and a fully shuffled copy of it, then trains the same SGDClassifier on the 28
  * feature columns ({@code featuresCols}, standardized inside) over storage order, over the {@code corgipile}
  * source, and over the shuffled copy, and prints test accuracy and seconds for each.
@@ -47,7 +48,8 @@ public final class TrainingDemo {
       Dataset<Row> testSet = spark.read().parquet(test).cache();
       System.out.printf(Locale.ROOT, "%nTraining SGDClassifier on the 28 feature columns (featuresCols; defaults:"
           + " logistic loss, standardized, 10 epochs at most;%npartition models averaged once per epoch,"
-          + " syncInterval=epoch, so the runs differ in their order alone)%non %,d rows sorted by label; test accuracy on %,d other rows.%n",
+          + " syncInterval=epoch, so the runs differ in their order alone)%non %,d rows sorted by label; test "
+              + "accuracy on %,d other rows.%n",
           rows, testSet.count());
       System.out.printf("%n%-44s %-24s %9s %7s %8s %9s%n", "training input", "step schedule", "accuracy", "epochs",
           "seconds", "s/epoch");
@@ -70,7 +72,8 @@ public final class TrainingDemo {
 
   private static void write(SparkSession spark, long rows, String sorted, String shuffled, String test) {
     long testRows = Math.max(10_000, rows / 5);
-    System.out.printf(Locale.ROOT, "Writing the data under %s (once: later runs reuse it):%n", Path.of(sorted).getParent());
+    System.out.printf(Locale.ROOT, "Writing the data under %s (once: later runs reuse it):%n",
+        Path.of(sorted).getParent());
     Dataset<Row> train = HiggsShapedData.generate(spark, rows, 1, PARTITIONS);
     // about 500 row groups, so a 10% buffer holds about 25 per partition
     long rowsPerGroup = Math.max(100, rows / 500);

@@ -47,7 +47,9 @@ public final class SGDTrainingSummary implements Serializable {
     this.intercepts = intercepts;
   }
 
-  /** Per epoch: the mean weighted loss of its rows, each taken before its update, plus the penalty of the epoch's model. */
+  /**
+   * Per epoch: the mean weighted loss of its rows, each taken before its update, plus the penalty of the epoch's model.
+   */
   public double[] objectiveHistory() {
     return objectiveHistory.clone();
   }

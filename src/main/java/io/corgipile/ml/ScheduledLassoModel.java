@@ -50,7 +50,9 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
     return lassoParams != null ? lassoParams : PendingParams.current(LassoParamSet.class);
   }
 
-  /** The uid of {@link ScheduledLassoParams#uid()}, declared on the class too: py4j does not find inherited defaults. */
+  /**
+   * The uid of {@link ScheduledLassoParams#uid()}, declared on the class too: py4j does not find inherited defaults.
+   */
   @Override
   public String uid() {
     return lassoParams().uid;

@@ -46,7 +46,9 @@ public interface ScheduledLassoParams extends Params {
     return lassoParams().uid;
   }
 
-  /** The penalty's strength lambda (default {@value #DEFAULT_REG_PARAM}, as MLlib's {@code LinearRegression}: set it). */
+  /**
+   * The penalty's strength lambda (default {@value #DEFAULT_REG_PARAM}, as MLlib's {@code LinearRegression}: set it).
+   */
   default DoubleParam regParam() {
     return lassoParams().regParam;
   }
@@ -73,7 +75,10 @@ public interface ScheduledLassoParams extends Params {
     return (Integer) $(scheduleSize());
   }
 
-  /** With the dependency check, candidates drawn per coefficient scheduled, L'/L (default {@value #DEFAULT_CANDIDATE_FACTOR}). */
+  /**
+   * With the dependency check, candidates drawn per coefficient scheduled, L'/L (default {@value
+   * #DEFAULT_CANDIDATE_FACTOR}).
+   */
   default DoubleParam candidateFactor() {
     return lassoParams().candidateFactor;
   }
@@ -95,7 +100,10 @@ public interface ScheduledLassoParams extends Params {
     return (Double) $(priorityFloor());
   }
 
-  /** The largest absolute correlation between two coefficients of a round under the dependency check (default {@value #DEFAULT_CORRELATION_THRESHOLD}, as STRADS). */
+  /**
+   * The largest absolute correlation between two coefficients of a round under the dependency check (default {@value
+   * #DEFAULT_CORRELATION_THRESHOLD}, as STRADS).
+   */
   default DoubleParam correlationThreshold() {
     return lassoParams().correlationThreshold;
   }
@@ -131,7 +139,10 @@ public interface ScheduledLassoParams extends Params {
     return (Double) $(tol());
   }
 
-  /** Passes over the data between recomputing the cached residuals from the coefficients (default {@value #DEFAULT_REFRESH_INTERVAL}). */
+  /**
+   * Passes over the data between recomputing the cached residuals from the coefficients (default {@value
+   * #DEFAULT_REFRESH_INTERVAL}).
+   */
   default IntParam refreshInterval() {
     return lassoParams().refreshInterval;
   }

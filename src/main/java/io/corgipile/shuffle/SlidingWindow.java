@@ -39,7 +39,8 @@ public final class SlidingWindow {
   public SlidingWindow(long maxRows, long maxBytes, SplitMix64 random) {
     if (maxRows < 1 || maxBytes < 1) {
       throw new IllegalArgumentException(
-          "Cannot create a sliding window: capacity must be positive, got " + maxRows + " rows, " + maxBytes + " bytes");
+          "Cannot create a sliding window: capacity must be positive, got " + maxRows + " rows, " + maxBytes
+              + " bytes");
     }
     this.maxRows = Math.min(maxRows, MAX_ARRAY);
     this.maxBytes = maxBytes;

@@ -118,7 +118,8 @@ final class BlockOpener implements Closeable {
       // than those planned, or as many in other places, with nothing left to notice it.
       if (status.getModificationTime() != file.modificationTime()) {
         throw new CorgiPileReadException("the file changed since the scan was planned: it was modified at "
-            + Instant.ofEpochMilli(status.getModificationTime()) + ", at " + Instant.ofEpochMilli(file.modificationTime())
+            + Instant.ofEpochMilli(status.getModificationTime()) + ", at "
+                + Instant.ofEpochMilli(file.modificationTime())
             + " when planned");
       }
       // Keyed by the file as it is now, which the checks above hold to the file as planned.

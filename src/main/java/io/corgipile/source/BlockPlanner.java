@@ -156,7 +156,9 @@ final class BlockPlanner {
     return parts;
   }
 
-  /** Runs {@code work} for each file index on a pool of at most {@link #MAX_THREADS} threads; the blocks in file order. */
+  /**
+   * Runs {@code work} for each file index on a pool of at most {@link #MAX_THREADS} threads; the blocks in file order.
+   */
   private static List<Block> perFile(int files, String what, IntFunction<List<Block>> work) {
     int threads = Math.max(1, Math.min(MAX_THREADS, files));
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
@@ -244,7 +246,8 @@ final class BlockPlanner {
       }
       checkRowGroupInFile(file, footer.getFileMetaData().getSchema(), rg, b);
       if (b.getRowCount() > 0 && kept.contains(b)) {
-        blocks.add(Block.rowGroup(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(), b.getRowCount()));
+        blocks.add(Block.rowGroup(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(),
+            b.getRowCount()));
       }
     }
     return blocks;
@@ -252,7 +255,8 @@ final class BlockPlanner {
 
   /**
    * Rejects a row group whose footer has a negative row count (Spark's reader then returns no rows
-   * of the file at all), a row count other than a flat column's value count, or puts a column chunk outside the file. Parquet's reader allocates a
+   * of the file at all), a row count other than a flat column's value count, or puts a column chunk outside the file.
+   * Parquet's reader allocates a
    * chunk's footer length before reading it, so a damaged length would cost that much memory; a
    * negative one (which the row group's sum of lengths can hide) breaks it. A dictionary offset
    * before the file's first byte makes Spark's reader skip the row group silently, as its midpoint
@@ -342,7 +346,8 @@ final class BlockPlanner {
 
   private static StructField find(StructType schema, String name, boolean caseSensitive) {
     for (StructField f : schema.fields()) {
-      if (caseSensitive ? f.name().equals(name) : f.name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
+      if (caseSensitive ? f.name().equals(name)
+          : f.name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
         return f;
       }
     }

@@ -8,7 +8,6 @@ import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SlidingWindow;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import io.corgipile.spark.ScanSettings;
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import org.apache.spark.TaskContext;

@@ -16,7 +16,9 @@ public final class ReadOptions {
   public static final String SHUFFLE = "shuffle";
   public static final String SHUFFLE_DEFAULT = "corgipile";
 
-  /** {@code auto}, rows ({@code 100000}), decoded bytes ({@code 64m}) or a share of the partition's rows ({@code 10%}). */
+  /**
+   * {@code auto}, rows ({@code 100000}), decoded bytes ({@code 64m}) or a share of the partition's rows ({@code 10%}).
+   */
   public static final String BUFFER_SIZE = "bufferSize";
   /** The rule of {@code auto} is in {@link io.corgipile.shuffle.BufferSize#FORMAT}. */
   public static final String BUFFER_SIZE_DEFAULT = "auto";

@@ -135,7 +135,8 @@ final class CheckedPages implements PageReadStore {
         return page;
       }
       try {
-        return page instanceof DataPageV1 v1 ? walked(name, v1) : page instanceof DataPageV2 v2 ? walked(name, v2) : page;
+        return page instanceof DataPageV1 v1 ? walked(name, v1) : page instanceof DataPageV2 v2 ? walked(name, v2)
+            : page;
       } catch (IOException e) {
         throw damaged(name + " ends within its levels or values (" + e + ")");
       }
@@ -146,8 +147,10 @@ final class CheckedPages implements PageReadStore {
       ByteBuffer bytes = page.getBytes().toByteBuffer();
       ByteBufferInputStream in = ByteBufferInputStream.wrap(bytes.duplicate());
       int values = page.getValueCount();
-      walkLevels(name, "repetition", lengthPrefixed(in, column.getMaxRepetitionLevel()), column.getMaxRepetitionLevel(), values);
-      walkLevels(name, "definition", lengthPrefixed(in, column.getMaxDefinitionLevel()), column.getMaxDefinitionLevel(), values);
+      walkLevels(name, "repetition", lengthPrefixed(in, column.getMaxRepetitionLevel()), column.getMaxRepetitionLevel(),
+          values);
+      walkLevels(name, "definition", lengthPrefixed(in, column.getMaxDefinitionLevel()), column.getMaxDefinitionLevel(),
+          values);
       walkValues(name, page.getValueEncoding(), in, values);
       DataPageV1 read = page.getFirstRowIndex().isPresent()
           ? new DataPageV1(BytesInput.from(bytes), values, page.getUncompressedSize(), page.getFirstRowIndex().get(),

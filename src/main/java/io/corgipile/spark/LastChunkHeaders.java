@@ -30,7 +30,10 @@ final class LastChunkHeaders {
   private LastChunkHeaders() {
   }
 
-  /** Fails naming the column if a page header of row group {@code rowGroup}'s last requested chunk reaches past the file. */
+  /**
+   * Fails naming the column if a page header of row group {@code rowGroup}'s last requested chunk reaches past the
+   * file.
+   */
   static void check(ParquetFileReader file, SeekableInputStream stream, long fileLength, int rowGroup,
       MessageType requested) throws IOException {
     BlockMetaData block = file.getRowGroups().get(rowGroup);

@@ -13,7 +13,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * One column of a {@link RowArenaBatch}: {@code UnsafeRow}s read in place where a {@link
- * TupleShuffleBuffer} or a sliding window holds them, in the order they are emitted. Only for fields {@code UnsafeRow} keeps in their 8-byte slot (primitives,
+ * TupleShuffleBuffer} or a sliding window holds them, in the order they are emitted. Only for fields {@code UnsafeRow}
+ * keeps in their 8-byte slot (primitives,
  * dates, timestamps), which is what {@link FixedWidthRowEncoder} writes.
  */
 final class RowArenaColumnVector extends ColumnVector {

@@ -25,7 +25,8 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * A plan that only picks columns of one columnar scan, casts numbers to doubles and adds double
- * constants (the shape of a training {@code select} over a table of numeric columns), read straight from the scan's column
+ * constants (the shape of a training {@code select} over a table of numeric columns), read straight from the scan's
+ * column
  * batches: the rows are the bytes Spark's generated column-to-row conversion and projection would
  * write, in the same order, without their calls per value.
  *

@@ -16,7 +16,8 @@
  * {@code FixedWidthRowEncoder}, {@link io.corgipile.spark.RowArenaBatch} and
  * {@link io.corgipile.spark.FeatureVector} read and write; {@link io.corgipile.spark.DatasetInternals}
  * gives the trainer a {@code Dataset}'s internal rows, read straight from a scan's column batches
- * where its plan is a plain select of them ({@code ScanProjection}, {@code ProjectedBatchRows}); {@link io.corgipile.spark.TaskResultMeter}
+ * where its plan is a plain select of them ({@code ScanProjection}, {@code ProjectedBatchRows}); {@link
+ * io.corgipile.spark.TaskResultMeter}
  * counts the bytes a training round's tasks send to the driver and
  * {@link io.corgipile.spark.SerializedSize} the bytes of what the driver broadcasts.
  */

@@ -62,7 +62,8 @@ class BandwidthBenchmarkTest {
         .contains(int8 + "20 | 11 | 3.60 | 2.60 | 1.30 | 1.00 | 0.50 | 0.60 | 0.6700 |")
         .contains("Test accuracy differs between rates for: wide, P=8, syncInterval=buffer, syncMomentum=0.8,"
             + " deltaCompression=int8.");
-    assertThat(summary).contains("| Mbit/s | load at start | load at end |\n|---|---:|---:|\n| unlimited | 3.10 | 2.95 |\n");
+    assertThat(summary)
+        .contains("| Mbit/s | load at start | load at end |\n|---|---:|---:|\n| unlimited | 3.10 | 2.95 |\n");
     assertThat(out.resolve(BandwidthBenchmark.CHART)).isNotEmptyFile();
 
     // the summary again from the merged CSV alone, which does not hold the load averages
@@ -79,6 +80,7 @@ class BandwidthBenchmarkTest {
     writeRun("unlimited", Double.POSITIVE_INFINITY);
     assertThatThrownBy(() -> BandwidthBenchmark.main(new String[] {"report", "--runs",
         dir.resolve("runs").toString(), "--rates", "unlimited,20", "--out", dir.resolve("out").toString()}))
-        .hasMessageStartingWith("Cannot merge the run at rate 20: ").hasMessageEndingWith("is missing (did the run fail?)");
+        .hasMessageStartingWith("Cannot merge the run at rate 20: ")
+            .hasMessageEndingWith("is missing (did the run fail?)");
   }
 }

@@ -26,7 +26,8 @@ class BenchReportTest {
       List.of("accuracy-by-epoch", "accuracy-by-time", "buffer-sweep", "shuffle-quality");
   private static final byte[] PNG_MAGIC = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   private static final String CSV_HEADER = "experiment,dataset,strategy,bufferPercent,epoch,objective,testAccuracy,"
-      + "testAuc,epochSeconds,cumulativeSeconds,bytesRead,shuffleQuality,peakHeapBytes,storageBytesRead,peakBufferBytes";
+      + "testAuc,epochSeconds,cumulativeSeconds,bytesRead,shuffleQuality,peakHeapBytes,storageBytesRead,"
+      + "peakBufferBytes";
   private static final long MIB = 1L << 20;
 
   @TempDir
@@ -248,7 +249,8 @@ class BenchReportTest {
     String text = Files.readString(file);
     BenchReport.writeString(file, text.substring(0, text.length() - 10));
     assertThatThrownBy(() -> ReportCsv.read(file)).isInstanceOf(IOException.class)
-        .hasMessageStartingWith("Cannot read " + file + ": a line has ").hasMessageContaining(" fields, not 15 (or 13, written before issue 13): ");
+        .hasMessageStartingWith("Cannot read " + file
+            + ": a line has ").hasMessageContaining(" fields, not 15 (or 13, written before issue 13): ");
   }
 
   @Test

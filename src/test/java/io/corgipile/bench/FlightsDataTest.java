@@ -148,7 +148,8 @@ class FlightsDataTest {
       for (Row r : t.select("row", "hour", "weekday", "distance").collectAsList()) {
         LocalDateTime date = LocalDateTime.of(2001, 1, 1, 0, 0).plusMinutes(10 * (r.getLong(0) / 2));
         assertThat(r.getInt(1)).isEqualTo(date.getHour());
-        assertThat(r.getInt(2)).isEqualTo(date.getDayOfWeek() == DayOfWeek.SUNDAY ? 1 : date.getDayOfWeek().getValue() + 1);
+        assertThat(r.getInt(2)).isEqualTo(date.getDayOfWeek() == DayOfWeek.SUNDAY ? 1 : date.getDayOfWeek().getValue()
+            + 1);
         assertThat(r.getDouble(3)).isEqualTo(100 + (r.getLong(0) * 131) % 2500);
       }
     }

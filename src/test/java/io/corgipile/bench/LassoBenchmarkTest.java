@@ -50,7 +50,8 @@ class LassoBenchmarkTest {
     assertThat(summary)
         .contains("| priority+dependency L=128 | 2000 | 50,000 | 40.0 | 5.999999900 | -1.67e-08 | 100 |"
             + " converged (tol 1.0E-8) | 25.0 | 1.20x |")
-        .contains("| random L=128 | 11 | 1,408 | 5.0 | 100000000.0 | 1.67e+07 |  | diverged at round 11 | not reached |  |")
+        .contains("| random L=128 | 11 | 1,408 | 5.0 | 100000000.0 | 1.67e+07 |  | diverged at round 11 | not reached "
+            + "|  |")
         .contains("- Goal, time: priority+dependency L=128 reached MLlib's objective (relative gap 1.0E-4) in 25.0 s,"
             + " MLlib took 30.0 s (1.20x): met.")
         .contains("- Goal, L=128: random diverged at round 11");

@@ -12,7 +12,8 @@ class TrainingEpochBenchmarkTest {
   void measuresEveryVariantByDefaultAndThePlainScanAlways() {
     assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "parquet-noop", "columns-none",
         "columns-corgipile", "columns-window", "columns-none-projected", "columns-corgipile-projected",
-        "assembler-none", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds", "columns-corgipile-buffer",
+        "assembler-none", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds",
+            "columns-corgipile-buffer",
         "columns-corgipile-defaults", "columns-none-defaults");
     assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
         .containsExactly("parquet", "columns-corgipile");

@@ -33,7 +33,6 @@ import org.apache.spark.ml.PipelineModel;
 import org.apache.spark.ml.evaluation.RegressionEvaluator;
 import org.apache.spark.ml.feature.VectorAssembler;
 import org.apache.spark.ml.linalg.Vector;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -581,7 +580,8 @@ class TrainTest {
     Path notParquet = Files.createDirectories(out.resolve("csv"));
     Files.writeString(notParquet.resolve("data.csv"), "a,b\n1,2\n");
     assertThat(run(NO_SESSION, "--input", notParquet.toString(), "--features", "a").err()).startsWith("Cannot use"
-        + " --input " + notParquet + ": file:" + notParquet.resolve("data.csv") + " is no Parquet file Spark can read (");
+        + " --input " + notParquet + ": file:" + notParquet.resolve("data.csv")
+            + " is no Parquet file Spark can read (");
   }
 
   @Test

@@ -63,7 +63,8 @@ class ConnectRegistrationTest {
       assertThat(p.params()).extracting(param -> param.parent()).containsOnly(p.uid());
       assertThat(p.hasDefault(p.getParam("maxIter"))).isTrue();
       assertThat(p.getOrDefault(p.getParam("maxIter")))
-          .isEqualTo(p instanceof ScheduledLassoParams ? ScheduledLassoParams.DEFAULT_MAX_ITER : SGDParams.DEFAULT_MAX_ITER);
+          .isEqualTo(p instanceof ScheduledLassoParams ? ScheduledLassoParams.DEFAULT_MAX_ITER
+              : SGDParams.DEFAULT_MAX_ITER);
     });
   }
 }

@@ -134,7 +134,8 @@ class DenseRowsTest {
     for (Run run : runs.subList(0, 2)) {
       run.sgd.update();
       assertThat(bits(run.sgd.coefficients())).containsExactly(bits(sparse.coefficients()));
-      assertThat(Double.doubleToRawLongBits(run.sgd.intercept())).isEqualTo(Double.doubleToRawLongBits(sparse.intercept()));
+      assertThat(Double.doubleToRawLongBits(run.sgd.intercept()))
+          .isEqualTo(Double.doubleToRawLongBits(sparse.intercept()));
       assertThat(run.sgd.updates()).isEqualTo(sparse.updates());
       if (sparse.squaredGradients() != null) {
         assertThat(bits(run.sgd.squaredGradients())).containsExactly(bits(sparse.squaredGradients()));
@@ -157,7 +158,8 @@ class DenseRowsTest {
         List.of(denseRow(new double[] {1, 2, 3}), sparseRow(4, new int[] {1}, new double[] {1})));
     for (List<InternalRow> rows : mismatches) {
       SGDPass pass = new SGDPass(config, 0, null,
-          size -> new PartitionSGD[] {PartitionSGD.create(new double[size], 0, null, config, 0, 0, 1, true, null)}, true);
+          size -> new PartitionSGD[] {PartitionSGD.create(new double[size], 0, null, config, 0, 0, 1, true, null)},
+              true);
       assertThatThrownBy(() -> pass.train(rows.iterator()))
           .isInstanceOf(InvalidTrainingDataException.class)
           .hasMessageContaining("features in column 'features' have size 4 in one row and 3 in another");

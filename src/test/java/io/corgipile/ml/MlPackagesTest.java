@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 class MlPackagesTest {
   private static final Path ML = Path.of("src", "main", "java", "io", "corgipile", "ml");
   private static final Pattern TOP_LEVEL_TYPE =
-      Pattern.compile("(?m)^(public )?(?:(?:final|abstract|sealed|non-sealed) )*(?:class|interface|record|enum) (\\w+)");
+      Pattern.compile("(?m)^(public )?(?:(?:final|abstract|sealed|non-sealed) )*(?:class|interface|record|enum) "
+          + "(\\w+)");
   private static final Pattern IMPORT = Pattern.compile("(?m)^import io\\.corgipile\\.ml\\.([a-z]+)\\.");
 
   /** The subpackages each subpackage must not import. */

@@ -63,7 +63,8 @@ class MultinomialTest {
    * {@code id % classes}.
    */
   static Dataset<Row> clusterColumns(long rows, int classes, int features, long seed, int partitions) {
-    List<Column> columns = new ArrayList<>(List.of(col("id"), expr("cast(id % " + classes + " as double)").as("label")));
+    List<Column> columns = new ArrayList<>(List.of(col("id"), expr("cast(id % " + classes
+        + " as double)").as("label")));
     for (int j = 0; j < features; j++) {
       columns.add(randn(seed * 100 + j).plus(expr("(pmod(id % " + classes + " * 7 + " + (j * 3) + ", 5) - 2) * 0.75"))
           .as("x" + j));
@@ -372,7 +373,9 @@ class MultinomialTest {
         .isEqualTo(model.transform(test).select("probability", "prediction").collectAsList());
   }
 
-  /** Saved by commit 4077e3f, before multinomial models: coefficients (0.5, -1.25, 2), intercept 0.75, threshold 0.4. */
+  /**
+   * Saved by commit 4077e3f, before multinomial models: coefficients (0.5, -1.25, 2), intercept 0.75, threshold 0.4.
+   */
   @Test
   void aBinaryModelSavedBeforeMultinomialModelsStillLoads() {
     String path = Path.of("src/test/resources/models/binary-classifier-4077e3f").toAbsolutePath().toString();

@@ -37,7 +37,8 @@ class PersistenceTest {
       "regParam", 0.01, "elasticNetParam", 0.5, "fitIntercept", false, "weightCol", "w", "seed", 123L,
       "handleInvalid", "skip", "featuresCol", "f", "labelCol", "y", "predictionCol", "yhat");
   private static final Map<String, Object> CLASSIFIER_ONLY = values(
-      "loss", "hinge", "family", "binomial", "threshold", 0.6, "thresholds", new double[] {0.3, 0.7}, "probabilityCol", "p",
+      "loss", "hinge", "family", "binomial", "threshold", 0.6, "thresholds", new double[] {0.3, 0.7}, "probabilityCol",
+          "p",
       "rawPredictionCol", "r");
   private static final Map<String, Object> REGRESSOR_ONLY = values("loss", "huber", "epsilon", 2.0);
 

@@ -284,7 +284,8 @@ class ScheduledLassoTest {
         org.apache.spark.sql.functions.when(col("label").gt(5), Double.NaN).otherwise(col("label")));
     assertThatThrownBy(() -> lasso().fit(data))
         .isInstanceOf(InvalidTrainingDataException.class)
-        .hasMessage("Cannot train ScheduledLasso: a row has label NaN in column 'label'; labels must be finite numbers");
+        .hasMessage("Cannot train ScheduledLasso: a row has label NaN in column 'label'; labels must be finite "
+            + "numbers");
   }
 
   @Test

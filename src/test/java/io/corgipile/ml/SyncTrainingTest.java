@@ -32,7 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** Rounds within an epoch: what syncInterval does over corgipile and over other inputs. */
 class SyncTrainingTest {
@@ -70,7 +69,8 @@ class SyncTrainingTest {
   void syncIntervalEpochGivesTheModelsOfOnceAnEpochAveragingBitForBit() {
     // pinned before standardization and the step calibration existed, so without them (the default steps then)
     SGDClassificationModel classifier = new SGDClassifier().setMaxIter(3).setTol(0).setSyncInterval("epoch")
-        .setStandardization(false).setStepSize(SGDClassifierParams.DEFAULT_STEP_SIZE).fit(TrainingData.logistic(6_000, 5, 31, 3));
+        .setStandardization(false).setStepSize(SGDClassifierParams.DEFAULT_STEP_SIZE).fit(TrainingData.logistic(6_000,
+            5, 31, 3));
     assertThat(bits(classifier.coefficients().toArray(), classifier.intercept())).containsExactly(
         0x3fd57e6e2bd02f0fL, 0xbfe04ce865ac6e2dL, 0x3fe34cee6b519107L, 0xbfe8263d18763381L, 0x3fed5f3eebdf070aL,
         0x3fc45af74ed2035eL);
@@ -298,7 +298,8 @@ class SyncTrainingTest {
     assertThat((double) noneBytes / int8Bytes).isGreaterThan(3.5);
     // a model of 2,000 coefficients per partition in float64: at least 16,000 bytes a round each
     assertThat(noneBytes).isGreaterThan(2L * 16_000 * Arrays.stream(none.summary().roundsPerEpoch()).sum());
-    assertThat(none.summary().bytesToExecutorsPerEpoch()[1]).isGreaterThan(16_000L * none.summary().roundsPerEpoch()[1]);
+    assertThat(none.summary().bytesToExecutorsPerEpoch()[1]).isGreaterThan(16_000L * none.summary()
+        .roundsPerEpoch()[1]);
     // within 15% of the model's norm (0.108 at the default seed, 0.06 to 0.11 at seeds 1 to 12): a
     // change that rounds to zero leaves the coordinate to the partitions that moved it more, until
     // error feedback sends it, and the last round's residual is never sent

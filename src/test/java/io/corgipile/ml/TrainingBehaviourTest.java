@@ -69,7 +69,8 @@ class TrainingBehaviourTest {
     // Fails the first attempt of partition 0 midway in every epoch; local[2,2] retries it once.
     UDF1<Double, Double> failOnce = label -> {
       TaskContext task = TaskContext.get();
-      if (task.partitionId() == 0 && task.attemptNumber() == 0 && ROWS_SEEN.merge(task.taskAttemptId(), 1L, Long::sum) > 1000) {
+      if (task.partitionId() == 0 && task.attemptNumber() == 0 && ROWS_SEEN.merge(task.taskAttemptId(), 1L,
+          Long::sum) > 1000) {
         throw new IllegalStateException("injected failure");
       }
       return label;

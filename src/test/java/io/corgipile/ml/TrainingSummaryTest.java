@@ -23,12 +23,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-/** What training reports: the summary, one log line per epoch, the cached-input warning, and the local properties it leaves alone. */
+/**
+ * What training reports: the summary, one log line per epoch, the cached-input warning, and the local properties it
+ * leaves alone.
+ */
 class TrainingSummaryTest {
   private static final int FEATURES = 4;
   private static final long ROWS = 2000;
   private static final Pattern EPOCH_LINE = Pattern.compile(
-      "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (?:\\d+ rounds?, )?(\\S+) s \\(([\\d,]+) rows/s\\),"
+      "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (?:\\d+ rounds?, )?(\\S+) s \\(([\\d,]+) "
+          + "rows/s\\),"
           + " (last epoch|at most ([\\d,]+) s left)");
   private static final String[] LOCAL_PROPERTIES =
       {ReadScope.EPOCH, ReadScope.SEED, "spark.job.description"};

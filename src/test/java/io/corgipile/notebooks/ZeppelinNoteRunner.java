@@ -63,7 +63,8 @@ public final class ZeppelinNoteRunner {
       }
       long start = System.nanoTime();
       SparkScalaRepl.Outcome outcome = repl.interpret(paragraph.code());
-      System.out.printf(Locale.ROOT, "----- %s: %s in %.1f s%n%s%n", paragraph, outcome.succeeded() ? "FINISHED" : "ERROR",
+      System.out.printf(Locale.ROOT, "----- %s: %s in %.1f s%n%s%n", paragraph, outcome.succeeded() ? "FINISHED"
+          : "ERROR",
           (System.nanoTime() - start) / 1e9, outcome.output());
       json.put("status", outcome.succeeded() ? "FINISHED" : "ERROR");
       ObjectNode results = json.putObject("results").put("code", outcome.succeeded() ? "SUCCESS" : "ERROR");

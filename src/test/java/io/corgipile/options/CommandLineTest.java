@@ -58,11 +58,13 @@ class CommandLineTest {
         + " options are --name, --n, --mode, --rows, --out, --option, --dry");
     assertThatThrownBy(() -> LINE.parse(new String[] {"--dry=1"}))
         .hasMessage("Cannot use option --dry: it takes no value");
-    assertThatThrownBy(() -> LINE.parse(new String[] {"--n"})).hasMessage("Cannot use option --n: it needs a value (N)");
+    assertThatThrownBy(() -> LINE.parse(new String[] {"--n"}))
+        .hasMessage("Cannot use option --n: it needs a value (N)");
     assertThatThrownBy(() -> LINE.parse(new String[] {"--n=1", "--n=2"})).hasMessage("Cannot use option --n twice");
     Arguments a = LINE.parse(new String[] {"--n=0", "--mode=medium", "--rows=lots", "--name= "});
     assertThatThrownBy(() -> a.required("name")).hasMessage("Cannot test: --name is required");
-    assertThatThrownBy(() -> a.integer("n", 0, 1, 10)).hasMessage("Cannot use --n '0': expected an integer >= 1 and <= 10");
+    assertThatThrownBy(() -> a.integer("n", 0, 1,
+        10)).hasMessage("Cannot use --n '0': expected an integer >= 1 and <= 10");
     assertThatThrownBy(() -> a.integer("mode", 0, Long.MIN_VALUE, Long.MAX_VALUE))
         .hasMessage("Cannot use --mode 'medium': expected a 64-bit integer");
     assertThatThrownBy(() -> a.choice("mode", Mode.FAST, Mode.values()))

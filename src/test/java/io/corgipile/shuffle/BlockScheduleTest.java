@@ -72,12 +72,12 @@ class BlockScheduleTest {
       int n = r.nextInt(60);
       long[] rows = new long[n];
       for (int b = 0; b < n; b++) {
-        switch (r.nextInt(4)) {
-          case 0: rows[b] = 0; break;
-          case 1: rows[b] = r.nextInt(10); break;
-          case 2: rows[b] = r.nextInt(100_000); break;
-          default: rows[b] = r.nextInt(1000) + 1000;
-        }
+        rows[b] = switch (r.nextInt(4)) {
+          case 0 -> 0;
+          case 1 -> r.nextInt(10);
+          case 2 -> r.nextInt(100_000);
+          default -> r.nextInt(1000) + 1000;
+        };
       }
       if (n > 0 && r.nextBoolean()) {
         rows[r.nextInt(n)] = 5_000_000; // one giant block

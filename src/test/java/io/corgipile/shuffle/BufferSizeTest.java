@@ -187,7 +187,8 @@ class BufferSizeTest {
     assertThat(auto).hasToString("auto").isEqualTo(BufferSize.parse("auto"));
     long plenty = Long.MAX_VALUE / 2;
     // a large partition: 10% of 1,000,000 rows beats 4 row groups of 1,000
-    assertThat(auto.capacity(1_000_000, 1000, 100, plenty)).isEqualTo(new BufferSize.Capacity(100_000, 100_000, plenty));
+    assertThat(auto.capacity(1_000_000, 1000, 100, plenty)).isEqualTo(new BufferSize.Capacity(100_000, 100_000,
+        plenty));
     // a small partition of 12 row groups of 1,000 rows: 4 row groups, not 1,200 rows
     assertThat(auto.capacity(12_000, 12, 100, plenty).plannedRows()).isEqualTo(4000);
     // at most the whole partition

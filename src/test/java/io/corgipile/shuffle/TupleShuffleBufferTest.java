@@ -236,7 +236,8 @@ class TupleShuffleBufferTest {
     int[][] sizeRanges = {{1, 20}, {100, 1000}, {0, 4000}};
     for (long budget : budgets) {
       for (int[] range : sizeRanges) {
-        List<byte[]> tuples = randomTuples(budget + range[1], (int) (2 * budget / ((range[0] + range[1]) / 2 + 12)) + 10, range[0], range[1]);
+        List<byte[]> tuples = randomTuples(budget + range[1], (int) (2 * budget / ((range[0] + range[1]) / 2 + 12))
+            + 10, range[0], range[1]);
         TupleShuffleBuffer b = filling(UNBOUNDED, budget, new SplitMix64(0));
         List<byte[]> accepted = fillUntilRejected(b, tuples, budget);
         assertThat(accepted.size()).as("budget %d, sizes %s", budget, Arrays.toString(range))

@@ -84,7 +84,8 @@ class BlockCutTest {
   @Test
   void errorsNameAPartsRowsAndItsRowGroup() {
     List<DataFile> files = List.of(new DataFile("/t/a.parquet", 1, 0, InternalRow.empty()),
-        new DataFile("/t/b.parquet", 1, 0, InternalRow.empty()), new DataFile("/t/c.parquet", 9, 0, InternalRow.empty()));
+        new DataFile("/t/b.parquet", 1, 0, InternalRow.empty()), new DataFile("/t/c.parquet", 9, 0,
+            InternalRow.empty()));
     BlockPlan plan = new BlockPlan(files, List.of(GROUP, GROUP.part(300, 600)));
     assertThat(plan.describe(GROUP)).isEqualTo("row group 5 (offset 4, 1000 rows) of /t/c.parquet");
     assertThat(plan.describe(GROUP.part(300, 600)))

@@ -72,7 +72,8 @@ class CorgiPileSourceTest {
       Dataset<Row> df = corgipile("bufferSize", "300").load(allTypes);
       assertThat(canonicalRows(df)).isEqualTo(expected);
       Dataset<Row> pruned = corgipile().load(allTypes).select("st.c.x", "m", "id");
-      assertThat(canonicalRows(pruned)).isEqualTo(canonicalRows(spark().read().parquet(allTypes).select("st.c.x", "m", "id")));
+      assertThat(canonicalRows(pruned)).isEqualTo(canonicalRows(spark().read().parquet(allTypes).select("st.c.x", "m",
+          "id")));
     } finally {
       spark().conf().unset(key);
     }
@@ -96,7 +97,8 @@ class CorgiPileSourceTest {
     spark().range(0, 5000, 1, 2).selectExpr("id", "if(id % 3 = 0, null, id % 2 = 0) as bool",
             "cast(if(id % 5 = 0, null, id % 100) as tinyint) as b", "cast(id % 1000 as smallint) as sh",
             "if(id % 7 = 0, null, cast(id as int)) as i", "cast(id / 3.0 as float) as f",
-            "if(id % 11 = 0, cast('NaN' as double), id * -1.5) as d", "date_add(date'2000-01-01', cast(id as int)) as dt",
+            "if(id % 11 = 0, cast('NaN' as double), id * -1.5) as d",
+                "date_add(date'2000-01-01', cast(id as int)) as dt",
             "if(id % 13 = 0, null, timestamp_micros(id * 1000003)) as ts")
         .write().option("parquet.block.row.count.limit", 300).parquet(path);
     return path;
@@ -136,7 +138,8 @@ class CorgiPileSourceTest {
   void prunesColumnsIncludingNestedFields() {
     Dataset<Row> df = corgipile().load(allTypes).select("st.c.x", "i", "vec");
     assertThat(df.schema()).isEqualTo(spark().read().parquet(allTypes).select("st.c.x", "i", "vec").schema());
-    assertThat(canonicalRows(df)).isEqualTo(canonicalRows(spark().read().parquet(allTypes).select("st.c.x", "i", "vec")));
+    assertThat(canonicalRows(df)).isEqualTo(canonicalRows(spark().read().parquet(allTypes).select("st.c.x", "i",
+        "vec")));
     String plan = ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan().toString();
     assertThat(plan).contains("BatchScan").doesNotContain("dec_big");
   }

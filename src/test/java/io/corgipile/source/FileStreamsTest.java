@@ -56,7 +56,8 @@ class FileStreamsTest {
     public FSDataInputStream open(Path f, int bufferSize) throws IOException {
       FSDataInputStream in = super.open(f, bufferSize);
       // only the opens of the blocks' reads, not the planner's (footers, offset indexes)
-      if (StackWalker.getInstance().walk(s -> s.anyMatch(frame -> frame.getClassName().equals(BlockOpener.class.getName())))) {
+      if (StackWalker.getInstance().walk(s -> s.anyMatch(frame -> frame.getClassName()
+          .equals(BlockOpener.class.getName())))) {
         OPENED.add(f.getName());
         MOST_OPEN.accumulateAndGet(OPEN_NOW.incrementAndGet(), Math::max);
         return new FSDataInputStream(new Counted(in));

@@ -42,7 +42,6 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.Geography;
 import org.apache.spark.sql.types.Geometry;
 import org.apache.spark.sql.types.StructType;
@@ -94,7 +93,8 @@ class ParquetConformanceTest {
 
   /**
    * Reader configurations: each shuffle mode with a 7-row buffer (many buffer fills, windows and
-   * blocks per file), the corgipile shuffle with row groups cut at every page, and the defaults (no option). Only the defaults also check {@code count()},
+   * blocks per file), the corgipile shuffle with row groups cut at every page, and the defaults (no option). Only the
+   * defaults also check {@code count()},
    * whose scan reads no column: one Spark job fewer for every other case keeps the class fast.
    */
   private static final Map<String, Map<String, String>> CONFIGS = new LinkedHashMap<>();
@@ -318,7 +318,8 @@ class ParquetConformanceTest {
   private static String whyRowsCannotBeDecodedSafely(String path) {
     Configuration conf = SharedSpark.get().sparkContext().hadoopConfiguration();
     ParquetMetadata footer;
-    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(path), conf))) {
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(path),
+        conf))) {
       footer = reader.getFooter();
     } catch (IOException | RuntimeException e) {
       return null;
@@ -433,7 +434,8 @@ class ParquetConformanceTest {
     } else if (v instanceof scala.collection.Map) {
       sb.append("map(");
       boolean first = true;
-      for (Map.Entry<?, ?> e : scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Map<?, ?>) v).entrySet()) {
+      for (Map.Entry<?, ?> e : scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Map<?,
+          ?>) v).entrySet()) {
         sb.append(first ? "" : ", ");
         first = false;
         canonical(e.getKey(), sb);
@@ -452,10 +454,12 @@ class ParquetConformanceTest {
       sb.append(']');
     } else if (v instanceof Geometry) {
       Geometry g = (Geometry) v;
-      sb.append("geometry(").append(g.getSrid()).append(", 0x").append(HexFormat.of().formatHex(g.getBytes())).append(')');
+      sb.append("geometry(").append(g.getSrid()).append(", 0x").append(HexFormat.of().formatHex(g.getBytes()))
+          .append(')');
     } else if (v instanceof Geography) {
       Geography g = (Geography) v;
-      sb.append("geography(").append(g.getSrid()).append(", 0x").append(HexFormat.of().formatHex(g.getBytes())).append(')');
+      sb.append("geography(").append(g.getSrid()).append(", 0x").append(HexFormat.of().formatHex(g.getBytes()))
+          .append(')');
     } else if (v instanceof BigDecimal || v instanceof Number || v instanceof Boolean) {
       sb.append(v);
     } else {
@@ -500,7 +504,8 @@ class ParquetConformanceTest {
   private static String chain(Throwable t) {
     StringBuilder sb = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause()) {
-      sb.append(sb.length() == 0 ? "" : " <- caused by ").append(c.getClass().getName()).append(": ").append(c.getMessage());
+      sb.append(sb.length() == 0 ? ""
+          : " <- caused by ").append(c.getClass().getName()).append(": ").append(c.getMessage());
       if (c.getCause() == c) {
         break;
       }

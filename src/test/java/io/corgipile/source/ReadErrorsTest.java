@@ -189,7 +189,8 @@ class ReadErrorsTest {
   void filesWithConflictingSchemas() throws Exception {
     Path dir = TestTables.tempDir("conflict");
     spark().range(10).selectExpr("id", "cast(id as int) as x").coalesce(1).write().parquet(dir.resolve("1").toString());
-    spark().range(10).selectExpr("id", "cast(id as string) as x").coalesce(1).write().parquet(dir.resolve("2").toString());
+    spark().range(10).selectExpr("id",
+        "cast(id as string) as x").coalesce(1).write().parquet(dir.resolve("2").toString());
     Path a = firstParquet(dir.resolve("1").toString());
     Path b = firstParquet(dir.resolve("2").toString());
     Path table = Files.createDirectory(dir.resolve("t"));
@@ -211,7 +212,9 @@ class ReadErrorsTest {
       "shuffle|random|allowed values are corgipile, block, window, none",
       "blockAssignment|sometimes|allowed values are epoch, fixed",
       "prefetch|yes|allowed values are true, false",
-      "bufferSize|0|expected auto (the larger of 10% of the partition's rows and 4 of its row groups, at most the partition and a share of an executor's memory), a row count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)",
+      "bufferSize|0|expected auto (the larger of 10% of the partition's rows and 4 of its row groups, at most the "
+          + "partition and a share of an executor's memory), a row count (100000), a size of decoded rows (64m, 1g) "
+              + "or a share of the partition's rows (10%)",
       "bufferSize|-5|expected auto",
       "bufferSize|0%|at most 100%",
       "bufferSize|150%|at most 100%",

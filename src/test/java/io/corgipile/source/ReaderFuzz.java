@@ -70,7 +70,8 @@ final class ReaderFuzz {
       // Spark's reader only judges what corgipile returned: a failure naming the file is right
       // whatever Spark makes of the file, and Spark's reader can exhaust memory on some of them.
       Read corgi = read(() -> TestTables.corgipile().load(file.toString()));
-      Read spark = corgi.hung || corgi.error != null ? null : read(() -> SharedSpark.get().read().parquet(file.toString()));
+      Read spark = corgi.hung || corgi.error != null ? null
+          : read(() -> SharedSpark.get().read().parquet(file.toString()));
       Verdict verdict = judge(file, corgi, spark);
       if (verdict == Verdict.IDENTICAL || verdict == Verdict.FAILED_NAMING_FILE) {
         Files.delete(file); // the files of the other cases are kept for a look

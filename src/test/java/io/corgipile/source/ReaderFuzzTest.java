@@ -29,11 +29,13 @@ class ReaderFuzzTest {
     for (long seed = SEED; seed < SEED + CASES; seed++) {
       ReaderFuzz.Result result = fuzz.run(seed);
       counts.merge(result.verdict(), 1, Integer::sum);
-      if (result.verdict() != ReaderFuzz.Verdict.IDENTICAL && result.verdict() != ReaderFuzz.Verdict.FAILED_NAMING_FILE) {
+      if (result.verdict() != ReaderFuzz.Verdict.IDENTICAL
+          && result.verdict() != ReaderFuzz.Verdict.FAILED_NAMING_FILE) {
         bad.add(result.line());
       }
     }
-    System.out.printf("reader fuzz: %d cases in %.1f s: %s%n", counts.values().stream().mapToInt(n -> n).sum(),(System.nanoTime() - start) / 1e9, counts);
+    System.out.printf("reader fuzz: %d cases in %.1f s: %s%n",
+        counts.values().stream().mapToInt(n -> n).sum(),(System.nanoTime() - start) / 1e9, counts);
     assertThat(bad).as("cases neither read like Spark nor failed naming the file")
         .withFailMessage(() -> String.join("\n", bad)).isEmpty();
     // Both outcomes occur, so the damage is neither all harmless nor all fatal.
@@ -55,10 +57,12 @@ class ReaderFuzzTest {
    */
   @ParameterizedTest(name = "seed {0}")
   @CsvSource(delimiter = '|', value = {
-      "29|true|column id of row group 2 (offset 2226, dictionary offset -1099511627829, 265 bytes) lies outside the file",
+      "29|true|column id of row group 2 (offset 2226, dictionary offset -1099511627829, 265 bytes) lies outside the "
+          + "file",
       "55|true|row group 2 has a negative row count (-4194431); the file is corrupt",
       "20261282|true|row group 3 has 4194559 rows but column id has 30 values; the file is corrupt",
-      "20261337|true|Cannot read column b: its page at offset 4418 takes 40 bytes by its header, 36 by the offset index",
+      "20261337|true|Cannot read column b: its page at offset 4418 takes 40 bytes by its header, 36 by the offset "
+          + "index",
       "920045|false|Cannot read column b: its page at offset 4280 takes 34 bytes by its header, 30 by the offset index",
       "930159|true|Cannot read column b: the header of its page at offset",
       "920273|false|Cannot read column b: the header of its page at offset 2124 claims 1073750484 bytes, past the end",

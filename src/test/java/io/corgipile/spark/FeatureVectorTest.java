@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class FeatureVectorTest {
   /** Values whose bits a copy through arithmetic could change: signed zero, NaN, subnormal, infinity. */
-  private static final double[] VALUES = {1.5, -0.0, 0.0, Double.NaN, Double.MIN_VALUE, Double.NEGATIVE_INFINITY, -3e300};
+  private static final double[] VALUES = {1.5, -0.0, 0.0, Double.NaN, Double.MIN_VALUE, Double.NEGATIVE_INFINITY,
+      -3e300};
   private static final int FIRST = 2;
 
   /** {@code (label, weight, f0..fn)}, as TrainingRow lays out feature columns. */

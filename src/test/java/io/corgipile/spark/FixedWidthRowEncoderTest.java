@@ -37,14 +37,14 @@ class FixedWidthRowEncoderTest {
           continue;
         }
         switch (schema.fields()[c].dataType().typeName()) {
-          case "boolean": v.putBoolean(r, random.nextBoolean()); break;
-          case "byte": v.putByte(r, (byte) random.nextInt()); break;
-          case "short": v.putShort(r, (short) random.nextInt()); break;
-          case "integer": case "date": v.putInt(r, random.nextInt()); break;
-          case "float": v.putFloat(r, random.nextInt(5) == 0 ? Float.NaN : random.nextFloat() - 0.5f); break;
-          case "double": v.putDouble(r, random.nextInt(3) == 0 ? specials[random.nextInt(specials.length)]
-              : random.nextGaussian()); break;
-          default: v.putLong(r, random.nextLong()); break;
+          case "boolean" -> v.putBoolean(r, random.nextBoolean());
+          case "byte" -> v.putByte(r, (byte) random.nextInt());
+          case "short" -> v.putShort(r, (short) random.nextInt());
+          case "integer", "date" -> v.putInt(r, random.nextInt());
+          case "float" -> v.putFloat(r, random.nextInt(5) == 0 ? Float.NaN : random.nextFloat() - 0.5f);
+          case "double" -> v.putDouble(r, random.nextInt(3) == 0 ? specials[random.nextInt(specials.length)]
+              : random.nextGaussian());
+          default -> v.putLong(r, random.nextLong());
         }
       }
       columns[c] = v;
@@ -176,7 +176,8 @@ class FixedWidthRowEncoderTest {
   void leavesFieldsWithoutAColumnZeroAndNotNull() {
     StructType output = new StructType().add("d", DataTypes.DoubleType).add("constant", DataTypes.DoubleType);
     ColumnarBatch batch = batch(SCHEMA, 200, 3);
-    FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, new int[] {9, FixedWidthRowEncoder.NO_COLUMN});
+    FixedWidthRowEncoder encoder = FixedWidthRowEncoder.forSchema(output, new int[] {9,
+        FixedWidthRowEncoder.NO_COLUMN});
     byte[] encoded = new byte[200 * encoder.rowBytes()];
     Arrays.fill(encoded, (byte) 0x5a);
     encoder.encode(batch, encoded);

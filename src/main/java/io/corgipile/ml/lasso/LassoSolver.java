@@ -371,7 +371,10 @@ public final class LassoSolver {
       return pairs.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    /** The rows' sums for {@code features} and {@code pairs} of them over the residuals with the pending updates applied. */
+    /**
+     * The rows' sums for {@code features} and {@code pairs} of them over the residuals with the pending updates
+     * applied.
+     */
     private CandidateSums sums(int[] features, int[] pairs) {
       JavaRDD<double[]> next = advance();
       List<CandidateSums> parts = blocks

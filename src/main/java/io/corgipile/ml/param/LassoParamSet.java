@@ -59,7 +59,8 @@ public final class LassoParamSet implements PendingParams.Holder, java.io.Serial
     tol = CheckedParams.number(uid, "tol", "training stops when the objective changed by less than this, relative,"
         + " over the last sweep (the rounds that update as many coefficients as there are features); 0 runs all"
         + " maxIter rounds", ">= 0", ParamValidators.gtEq(0));
-    refreshInterval = CheckedParams.atLeast(uid, "refreshInterval", "passes over the data between recomputing the cached"
+    refreshInterval = CheckedParams.atLeast(uid, "refreshInterval",
+        "passes over the data between recomputing the cached"
         + " residuals from the coefficients (cuts their lineage, and the rounding the rounds' updates add up)", 1);
     fitIntercept = new BooleanParam(uid, "fitIntercept", "whether to fit an intercept term");
     standardization = new BooleanParam(uid, "standardization", "whether the penalty applies to the coefficients"

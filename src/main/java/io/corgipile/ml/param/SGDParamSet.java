@@ -87,7 +87,8 @@ public final class SGDParamSet implements PendingParams.Holder, java.io.Serializ
         + " averaging) rather than the last: with one round per epoch, from the second epoch on, each partition's mean"
         + " over its pass; with several, the mean of the models the rounds end on (of the first epoch's second half)");
     weightCol = new Param<>(uid, "weightCol", "the column of row weights; empty: every row weighs 1");
-    featuresCols = new CheckedParams.ColumnsParam(uid, "featuresCols", "numeric columns to train on and predict from, in"
+    featuresCols = new CheckedParams.ColumnsParam(uid, "featuresCols",
+        "numeric columns to train on and predict from, in"
         + " this order, instead of the vector column featuresCol (no VectorAssembler needed, and training reads"
         + " them without a vector per row); empty: featuresCol");
     seed = new LongParam(uid, "seed", "the seed of the CorgiPile order when the input comes from the"
@@ -96,7 +97,8 @@ public final class SGDParamSet implements PendingParams.Holder, java.io.Serializ
         + " is null or not finite (or, for the classifier, a label that is not a class: 0 or 1, or 0..K-1 for"
         + " multinomial)", SGDParams.HANDLE_INVALID_VALUES);
     syncInterval = CheckedParams.syncInterval(uid);
-    deltaCompression = CheckedParams.choice(uid, "deltaCompression", "how a partition's model change travels to the driver",
+    deltaCompression = CheckedParams.choice(uid, "deltaCompression",
+        "how a partition's model change travels to the driver",
         SGDParams.DELTA_COMPRESSIONS);
     errorFeedback = new BooleanParam(uid, "errorFeedback", "with int8 deltas, whether each partition adds what"
         + " rounding lost in its last round to its next delta");
@@ -109,7 +111,8 @@ public final class SGDParamSet implements PendingParams.Holder, java.io.Serializ
             ParamValidators.inRange(0, 1))
         : null;
     family = task == SGDTask.CLASSIFICATION
-        ? CheckedParams.choice(uid, "family", "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
+        ? CheckedParams.choice(uid, "family",
+            "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
             + " labels 0..K-1, logistic loss only) or auto (multinomial when the labels name more than two classes)",
             SGDClassifierParams.FAMILIES)
         : null;
@@ -119,7 +122,9 @@ public final class SGDParamSet implements PendingParams.Holder, java.io.Serializ
         : null;
   }
 
-  /** Sets the defaults on {@code owner}, once it is constructed: the constants of {@link SGDParams} and its subtypes. */
+  /**
+   * Sets the defaults on {@code owner}, once it is constructed: the constants of {@link SGDParams} and its subtypes.
+   */
   @Override
   public void setDefaults(Params owner) {
     owner.setDefault(loss, task.losses().get(0));

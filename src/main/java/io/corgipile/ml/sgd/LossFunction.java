@@ -34,7 +34,8 @@ public sealed interface LossFunction extends MarginsLoss {
         return new Huber(epsilon);
       default:
         throw new IllegalArgumentException("Cannot use loss '" + name + "': allowed values are "
-            + String.join(", ", SGDTask.CLASSIFICATION.losses()) + ", " + String.join(", ", SGDTask.REGRESSION.losses()));
+            + String.join(", ", SGDTask.CLASSIFICATION.losses()) + ", " + String.join(", ",
+                SGDTask.REGRESSION.losses()));
     }
   }
 

@@ -22,7 +22,8 @@ import java.io.Serializable;
  *     laid out as {@link StartingModel#squaredGradients()}; null otherwise
  */
 public record PartitionResult(int partition, double[] coefficients, QuantizedDelta delta, int numFeatures,
-    double[] intercepts, double weightSum, double lossSum, long rows, long skipped, long updates, double[] squaredGradients)
+    double[] intercepts, double weightSum, double lossSum, long rows, long skipped, long updates,
+        double[] squaredGradients)
     implements Serializable {
 
   static PartitionResult empty(int partition, long skipped) {

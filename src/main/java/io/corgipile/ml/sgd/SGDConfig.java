@@ -20,10 +20,12 @@ import java.io.Serializable;
  * @param syncIntervalSet whether the user chose {@code syncInterval}, rather than left its default
  * @param stepSizeSet whether the user chose {@code stepSize}; if not, {@link StepCalibration} picks it
  */
-public record SGDConfig(SGDTask task, String featuresCol, String[] featuresCols, String labelCol, String weightCol, int numClasses, MarginsLoss loss,
+public record SGDConfig(SGDTask task, String featuresCol, String[] featuresCols, String labelCol, String weightCol,
+    int numClasses, MarginsLoss loss,
     double stepSize, boolean stepSizeSet, StepSchedule schedule, double decayRate, int batchSize, double l1, double l2,
     boolean fitIntercept, boolean standardization, boolean averaging, boolean skipInvalid, int maxIter, double tol,
-    int nIterNoChange, Long seed, SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression, boolean errorFeedback,
+    int nIterNoChange, Long seed, SyncInterval syncInterval, boolean syncIntervalSet, DeltaCompression deltaCompression,
+        boolean errorFeedback,
     double syncStepSize, double syncMomentum)
     implements Serializable {
 
@@ -33,8 +35,10 @@ public record SGDConfig(SGDTask task, String featuresCol, String[] featuresCols,
     double l1Share = params.getElasticNetParam();
     boolean skipInvalid = params.getHandleInvalid().equals(SGDParams.HANDLE_INVALID_SKIP);
     Long seed = params.isSet(params.seed()) ? params.getSeed() : null;
-    return new SGDConfig(task, featuresCol, params.getFeaturesCols(), labelCol, params.getWeightCol(), numClasses, loss, params.getStepSize(),
-        params.isSet(params.stepSize()), StepSchedule.of(params.getStepSchedule()), params.getDecayRate(), params.getBatchSize(), reg * l1Share,
+    return new SGDConfig(task, featuresCol, params.getFeaturesCols(), labelCol, params.getWeightCol(), numClasses, loss,
+        params.getStepSize(),
+        params.isSet(params.stepSize()), StepSchedule.of(params.getStepSchedule()), params.getDecayRate(),
+            params.getBatchSize(), reg * l1Share,
         reg * (1 - l1Share), params.getFitIntercept(), params.getStandardization(), params.getAveraging(),
         skipInvalid, params.getMaxIter(), params.getTol(), params.getNIterNoChange(), seed,
         SyncInterval.parse(params.getSyncInterval()), params.isSet(params.syncInterval()),
@@ -49,7 +53,8 @@ public record SGDConfig(SGDTask task, String featuresCol, String[] featuresCols,
 
   /** These settings with {@code stepSize} chosen. */
   public SGDConfig withStepSize(double step) {
-    return new SGDConfig(task, featuresCol, featuresCols, labelCol, weightCol, numClasses, loss, step, true, schedule, decayRate,
+    return new SGDConfig(task, featuresCol, featuresCols, labelCol, weightCol, numClasses, loss, step, true, schedule,
+        decayRate,
         batchSize, l1, l2, fitIntercept, standardization, averaging, skipInvalid, maxIter, tol, nIterNoChange, seed,
         syncInterval, syncIntervalSet, deltaCompression, errorFeedback, syncStepSize, syncMomentum);
   }

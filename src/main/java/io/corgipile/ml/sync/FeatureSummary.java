@@ -5,7 +5,6 @@ import io.corgipile.ml.sgd.FeatureScaling;
 import io.corgipile.ml.sgd.SGDConfig;
 import io.corgipile.ml.sgd.TrainingRow;
 import io.corgipile.spark.FeatureVector;
-import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;

@@ -1,7 +1,5 @@
 package io.corgipile.ml.sync;
 
-import static org.apache.spark.sql.functions.col;
-
 import io.corgipile.ml.InvalidTrainingDataException;
 import io.corgipile.ml.SGDTrainingSummary;
 import io.corgipile.ml.common.FitJobs;
@@ -17,7 +15,6 @@ import io.corgipile.source.ReadScope;
 import io.corgipile.spark.DatasetInternals;
 import io.corgipile.spark.TaskResultMeter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -25,11 +22,8 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.types.NumericType;
-import org.apache.spark.sql.types.StructField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -178,7 +172,8 @@ public final class SGDOptimizer {
       double objective = totals.lossSum / totals.weightSum + config.penalty(coefficients);
       history.add(objective, totals, coefficients, intercepts);
       int left = config.maxIter() - epoch - 1; // at most: tol may stop training earlier
-      LOG.info(String.format(Locale.ROOT, "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
+      LOG.info(String.format(Locale.ROOT,
+          "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
           name, epoch + 1, config.maxIter(), objective, totals.rows, rounds, rounds == 1 ? "" : "s", totals.seconds,
           totals.rows / totals.seconds, left == 0 ? "last epoch"
               : String.format(Locale.ROOT, "at most %,.0f s left", left * history.meanSeconds())));
@@ -283,7 +278,8 @@ public final class SGDOptimizer {
 
     SGDTrainingSummary summary() {
       return new SGDTrainingSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
-          rows.stream().mapToLong(Long::longValue).toArray(), seconds.stream().mapToDouble(Double::doubleValue).toArray(),
+          rows.stream().mapToLong(Long::longValue).toArray(),
+              seconds.stream().mapToDouble(Double::doubleValue).toArray(),
           skipped, coefficients.toArray(new double[0][]), intercepts.toArray(new double[0][]),
           roundSeconds.toArray(new double[0][]), bytes.stream().mapToLong(b -> b[0]).toArray(),
           bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost, stepSize);

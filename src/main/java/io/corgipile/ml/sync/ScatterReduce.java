@@ -62,7 +62,9 @@ public final class ScatterReduce {
     return new Sums(stats, mean);
   }
 
-  /** The reducers for a model of {@code numFeatures} from {@code partitions} partitions: one per partition, at least 1. */
+  /**
+   * The reducers for a model of {@code numFeatures} from {@code partitions} partitions: one per partition, at least 1.
+   */
   static int slices(int partitions, int numFeatures) {
     return Math.max(1, Math.min(partitions, numFeatures));
   }

@@ -112,7 +112,8 @@ class QuantizedDeltaTest {
     Arrays.fill(delta, 2 * CHUNK, delta.length, -3.7e-9);
     assertThat(QuantizedDelta.dense(delta, DeltaCompression.INT8).decode()).containsExactly(delta);
     // -0.0 comes back as 0.0, which adds the same to any sum
-    assertThat(QuantizedDelta.dense(new double[] {-0.0, -0.0}, DeltaCompression.INT8).decode()).containsExactly(0.0, 0.0);
+    assertThat(QuantizedDelta.dense(new double[] {-0.0, -0.0}, DeltaCompression.INT8).decode()).containsExactly(0.0,
+        0.0);
   }
 
   @Test
@@ -254,7 +255,8 @@ class QuantizedDeltaTest {
     assertThat(read.residualLost()).isTrue();
     assertThat(read.payloadBytes()).isEqualTo(delta.payloadBytes());
 
-    QuantizedDelta sparse = QuantizedDelta.sparse(1000, new int[] {3, 999}, new double[] {0.5, -2}, DeltaCompression.NONE);
+    QuantizedDelta sparse = QuantizedDelta.sparse(1000, new int[] {3, 999}, new double[] {0.5, -2},
+        DeltaCompression.NONE);
     QuantizedDelta readSparse = deserialize(serialize(sparse));
     assertThat(readSparse.decode()).containsExactly(sparse.decode());
     assertThat(readSparse.residualLost()).isFalse();
@@ -267,7 +269,8 @@ class QuantizedDeltaTest {
     QuantizedDelta read = throughKryo(dense);
     assertThat(read.decode()).containsExactly(dense.decode());
     assertThat(read.residualLost()).isTrue();
-    QuantizedDelta sparse = QuantizedDelta.sparse(1000, new int[] {3, 999}, new double[] {0.5, -2}, DeltaCompression.NONE);
+    QuantizedDelta sparse = QuantizedDelta.sparse(1000, new int[] {3, 999}, new double[] {0.5, -2},
+        DeltaCompression.NONE);
     assertThat(throughKryo(sparse).decode()).containsExactly(sparse.decode());
   }
 

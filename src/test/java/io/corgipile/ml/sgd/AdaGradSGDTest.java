@@ -25,7 +25,8 @@ class AdaGradSGDTest {
   private static final double STEP = 0.5;
 
   private static SGDConfig config(double l1, double l2, int batch) {
-    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(), STEP, true,
+    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(),
+        STEP, true,
         StepSchedule.ADAGRAD, 1.0, batch, l1, l2, true, false, false, false, 1, 0, 1, null, SyncInterval.EPOCH, false,
         DeltaCompression.NONE, false, 1, 0);
   }

@@ -19,7 +19,8 @@ class LinearSGDTest {
   private static final int ROWS = 200;
 
   private static SGDConfig config(double l1, double l2, boolean averaging) {
-    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(), 0.3, true,
+    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(),
+        0.3, true,
         StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, false, averaging, false, 1, 0, 1, null, SyncInterval.EPOCH, false,
         DeltaCompression.NONE, false, 1, 0);
   }
@@ -110,8 +111,10 @@ class LinearSGDTest {
       scaledMean[j] = mean[j] * inverseStd[j];
     }
     FeatureScaling scaling = new FeatureScaling(inverseStd, centered ? scaledMean : null);
-    SGDConfig config = new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(),
-        0.3, true, StepSchedule.INVSQRT, 1.0, batch, 0, l2, true, true, averaging, false, 1, 0, 1, null, SyncInterval.EPOCH,
+    SGDConfig config = new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2,
+        new LossFunction.Logistic(),
+        0.3, true, StepSchedule.INVSQRT, 1.0, batch, 0, l2, true, true, averaging, false, 1, 0, 1, null,
+            SyncInterval.EPOCH,
         false, DeltaCompression.NONE, false, 1, 0);
     LinearSGD lazy = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, scaling);
     LinearSGD explicit = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, null);
