@@ -24,8 +24,10 @@ def jar() -> str:
         return os.environ["CORGIPILE_JAR"]
     jars = glob.glob(os.path.join(REPO, "target", "corgipile-spark_*.jar"))
     if len(jars) != 1:
-        raise RuntimeError(f"Cannot find the jar to test: expected one target/corgipile-spark_*.jar,"
-                           f" found {len(jars)}; run mvn package")
+        raise RuntimeError(
+            f"Cannot find the jar to test: expected one target/corgipile-spark_*.jar,"
+            f" found {len(jars)}; run mvn package"
+        )
     return jars[0]
 
 
@@ -36,8 +38,10 @@ def wheel() -> str:
         return os.environ["CORGIPILE_WHEEL"]
     wheels = glob.glob(os.path.join(REPO, "target", "python", "dist", "corgipile-*.whl"))
     if len(wheels) != 1:
-        raise RuntimeError(f"Cannot find the wheel to test: expected one target/python/dist/corgipile-*.whl,"
-                           f" found {len(wheels)}; run scripts/build-wheel")
+        raise RuntimeError(
+            f"Cannot find the wheel to test: expected one target/python/dist/corgipile-*.whl,"
+            f" found {len(wheels)}; run scripts/build-wheel"
+        )
     return wheels[0]
 
 

@@ -36,7 +36,7 @@ def address(entry: str):
     """The address and port of a /proc/net/tcp[6] entry such as 0100007F:1F90: hex of the address's
     32-bit words, each in the kernel's little-endian byte order, then the port."""
     hex_address, hex_port = entry.split(":")
-    raw = b"".join(bytes.fromhex(hex_address[i:i + 8])[::-1] for i in range(0, len(hex_address), 8))
+    raw = b"".join(bytes.fromhex(hex_address[i : i + 8])[::-1] for i in range(0, len(hex_address), 8))
     ip = ipaddress.ip_address(raw)
     if ip.version == 6 and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
@@ -52,7 +52,7 @@ def _sockets(pid: int) -> list:
             except (FileNotFoundError, ProcessLookupError):
                 continue
             if target.startswith("socket:["):
-                inodes.add(target[len("socket:["):-1])
+                inodes.add(target[len("socket:[") : -1])
         found = []
         for table in ("tcp", "tcp6"):
             with open(f"/proc/{pid}/net/{table}") as f:

@@ -20,5 +20,10 @@ CONFIGS = ("default", "buffer")
 def run_name(mode, partitions, fail_once, average=False, parquet=False):
     """The CSV's mode: scan, train or estimator, with -p<N> for N streams, -retry for --fail-once,
     -average for --average and -parquet for --parquet."""
-    return (mode + (f"-p{partitions}" if partitions > 1 else "") + ("-retry" if fail_once else "")
-            + ("-average" if average else "") + ("-parquet" if parquet else ""))
+    return (
+        mode
+        + (f"-p{partitions}" if partitions > 1 else "")
+        + ("-retry" if fail_once else "")
+        + ("-average" if average else "")
+        + ("-parquet" if parquet else "")
+    )

@@ -27,9 +27,25 @@ import pyarrow.parquet as pq
 from peers import CONFIGS, LOADERS, run_name
 from peers.stream import COLUMNS, FEATURES, LABEL, Consumer
 
-FIELDS = ["loader", "config", "mode", "seed", "rows", "epoch", "seconds", "rows_per_second", "setup_seconds",
-          "fingerprint", "exactly_once", "chunk_variance", "test_accuracy", "peak_pss_mib", "cores",
-          "library", "description"]
+FIELDS = [
+    "loader",
+    "config",
+    "mode",
+    "seed",
+    "rows",
+    "epoch",
+    "seconds",
+    "rows_per_second",
+    "setup_seconds",
+    "fingerprint",
+    "exactly_once",
+    "chunk_variance",
+    "test_accuracy",
+    "peak_pss_mib",
+    "cores",
+    "library",
+    "description",
+]
 
 
 class Settings:
@@ -130,7 +146,7 @@ def chunk_variance(labels, percent):
     """Variance of the share of positives across chunks of `percent` % of the stream (ShuffleQuality.java)."""
     n = labels.shape[0]
     chunk = max(1, int(np.ceil(n * percent / 100)))
-    shares = [labels[s:s + chunk].mean() for s in range(0, n - chunk + 1, chunk)]
+    shares = [labels[s : s + chunk].mean() for s in range(0, n - chunk + 1, chunk)]
     return float(np.var(shares)) if shares else float("nan")
 
 
@@ -143,6 +159,7 @@ def test_set(test_dir):
 
 def learner(seed, average=False):
     from sklearn.linear_model import SGDClassifier
+
     # logistic loss, sklearn's defaults otherwise (average: the mean of the iterates, ASGD); the same
     # for every loader
     return SGDClassifier(loss="log_loss", random_state=seed, average=average)
@@ -151,11 +168,19 @@ def learner(seed, average=False):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--loader", choices=sorted(LOADERS))
-    p.add_argument("--config", choices=CONFIGS, default="buffer",
-                   help="buffer: the loader's partial shuffle at --buffer-percent; default: its defaults")
-    p.add_argument("--mode", choices=("scan", "train", "estimator"), default="scan",
-                   help="scan: four epochs, no learner (throughput); train: --epochs epochs into the learner;"
-                        " estimator (corgipile only): the project's SGDClassifier with its defaults instead")
+    p.add_argument(
+        "--config",
+        choices=CONFIGS,
+        default="buffer",
+        help="buffer: the loader's partial shuffle at --buffer-percent; default: its defaults",
+    )
+    p.add_argument(
+        "--mode",
+        choices=("scan", "train", "estimator"),
+        default="scan",
+        help="scan: four epochs, no learner (throughput); train: --epochs epochs into the learner;"
+        " estimator (corgipile only): the project's SGDClassifier with its defaults instead",
+    )
     p.add_argument("--train", help="the label-sorted training table (a folder of Parquet files)")
     p.add_argument("--test", help="the test table")
     p.add_argument("--epochs", type=int, default=5)
@@ -163,15 +188,26 @@ def main(argv=None):
     p.add_argument("--buffer-percent", type=float, default=10.0)
     p.add_argument("--batch-rows", type=int, default=1024)
     p.add_argument("--cores", type=int, default=2)
-    p.add_argument("--partitions", type=int, default=1,
-                   help="corgipile only: streams read in parallel (scan mode; training needs one)")
-    p.add_argument("--average", action="store_true",
-                   help="train: the learner averages its iterates (SGDClassifier(average=True))")
-    p.add_argument("--fail-once", action="store_true",
-                   help="corgipile only: the first attempt of each task fails half-way, Spark retries it")
-    p.add_argument("--parquet", action="store_true",
-                   help="corgipile only: Spark's own Parquet scan of the table instead of the corgipile"
-                        " source, through the same mapInArrow: the ceiling of that path into Python")
+    p.add_argument(
+        "--partitions",
+        type=int,
+        default=1,
+        help="corgipile only: streams read in parallel (scan mode; training needs one)",
+    )
+    p.add_argument(
+        "--average", action="store_true", help="train: the learner averages its iterates (SGDClassifier(average=True))"
+    )
+    p.add_argument(
+        "--fail-once",
+        action="store_true",
+        help="corgipile only: the first attempt of each task fails half-way, Spark retries it",
+    )
+    p.add_argument(
+        "--parquet",
+        action="store_true",
+        help="corgipile only: Spark's own Parquet scan of the table instead of the corgipile"
+        " source, through the same mapInArrow: the ceiling of that path into Python",
+    )
     p.add_argument("--work", default="target/peers-work", help="scratch space (converted shards, spill)")
     p.add_argument("--out", help="CSV to append rows to")
     args = p.parse_args(argv)
@@ -201,15 +237,29 @@ def main(argv=None):
             if not hasattr(module, "estimator_epochs"):
                 raise SystemExit(f"Cannot run --mode estimator with --loader {args.loader}: only corgipile has one")
             for epoch, (seconds, accuracy, library, description) in enumerate(
-                    module.estimator_epochs(settings, args.test, args.epochs, memory)):
-                w.writerow({
-                    "loader": args.loader, "config": args.config, "mode": run, "seed": args.seed, "rows": total_rows,
-                    "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{total_rows * (epoch + 1) / seconds:.0f}",
-                    "test_accuracy": f"{accuracy:.5f}", "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
-                    "cores": args.cores, "library": library, "description": description})
+                module.estimator_epochs(settings, args.test, args.epochs, memory)
+            ):
+                w.writerow(
+                    {
+                        "loader": args.loader,
+                        "config": args.config,
+                        "mode": run,
+                        "seed": args.seed,
+                        "rows": total_rows,
+                        "epoch": epoch,
+                        "seconds": f"{seconds:.3f}",
+                        "rows_per_second": f"{total_rows * (epoch + 1) / seconds:.0f}",
+                        "test_accuracy": f"{accuracy:.5f}",
+                        "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
+                        "cores": args.cores,
+                        "library": library,
+                        "description": description,
+                    }
+                )
                 f.flush()
-                print(f"[peers] estimator maxIter={epoch + 1}: {seconds:.1f} s, accuracy {accuracy:.4f}",
-                      file=sys.stderr)
+                print(
+                    f"[peers] estimator maxIter={epoch + 1}: {seconds:.1f} s, accuracy {accuracy:.4f}", file=sys.stderr
+                )
             memory.stop()
             return 0
         t0 = time.perf_counter()
@@ -227,18 +277,33 @@ def main(argv=None):
             if model is not None:
                 model = consumer.learner
                 accuracy = float((model.predict((test_x - mean) / scale) == test_y).mean())
-            w.writerow({
-                "loader": args.loader, "config": args.config, "mode": run, "seed": args.seed, "rows": total_rows,
-                "epoch": epoch, "seconds": f"{seconds:.3f}", "rows_per_second": f"{labels.shape[0] / seconds:.0f}",
-                "setup_seconds": f"{setup:.3f}",
-                "fingerprint": hashlib.sha256(f1.tobytes()).hexdigest()[:16],
-                "exactly_once": bool(f1.shape[0] == sorted_f1.shape[0] and np.array_equal(np.sort(f1), sorted_f1)),
-                "chunk_variance": f"{chunk_variance(labels, args.buffer_percent):.6g}",
-                "test_accuracy": f"{accuracy:.5f}", "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
-                "cores": args.cores, "library": loader.library, "description": loader.description})
+            w.writerow(
+                {
+                    "loader": args.loader,
+                    "config": args.config,
+                    "mode": run,
+                    "seed": args.seed,
+                    "rows": total_rows,
+                    "epoch": epoch,
+                    "seconds": f"{seconds:.3f}",
+                    "rows_per_second": f"{labels.shape[0] / seconds:.0f}",
+                    "setup_seconds": f"{setup:.3f}",
+                    "fingerprint": hashlib.sha256(f1.tobytes()).hexdigest()[:16],
+                    "exactly_once": bool(f1.shape[0] == sorted_f1.shape[0] and np.array_equal(np.sort(f1), sorted_f1)),
+                    "chunk_variance": f"{chunk_variance(labels, args.buffer_percent):.6g}",
+                    "test_accuracy": f"{accuracy:.5f}",
+                    "peak_pss_mib": f"{memory.peak / 2**20:.0f}",
+                    "cores": args.cores,
+                    "library": loader.library,
+                    "description": loader.description,
+                }
+            )
             f.flush()
-            print(f"[peers] {args.loader}/{args.config} {args.mode} epoch {epoch}: {labels.shape[0]:,} rows in"
-                  f" {seconds:.1f} s, accuracy {accuracy:.4f}", file=sys.stderr)
+            print(
+                f"[peers] {args.loader}/{args.config} {args.mode} epoch {epoch}: {labels.shape[0]:,} rows in"
+                f" {seconds:.1f} s, accuracy {accuracy:.4f}",
+                file=sys.stderr,
+            )
     loader.close()
     memory.stop()
     return 0

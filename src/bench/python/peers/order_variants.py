@@ -32,7 +32,9 @@ def blocks(sizes, pieces):
 
 def drain(rng, parts, fills):
     order = rng.permutation(len(parts))
-    return np.concatenate([rng.permutation(np.concatenate([parts[b] for b in f])) for f in np.array_split(order, fills)])
+    return np.concatenate(
+        [rng.permutation(np.concatenate([parts[b] for b in f])) for f in np.array_split(order, fills)]
+    )
 
 
 def rolling(rng, parts, capacity):
@@ -42,7 +44,7 @@ def rolling(rng, parts, capacity):
     for i, slot in enumerate(rng.integers(0, capacity, size=stream.shape[0] - capacity)):
         out[i] = buffer[slot]
         buffer[slot] = stream[capacity + i]
-    out[stream.shape[0] - capacity:] = rng.permutation(buffer)
+    out[stream.shape[0] - capacity :] = rng.permutation(buffer)
     return out
 
 
@@ -72,19 +74,27 @@ def main(argv=None):
     args = p.parse_args(argv)
     files = table_files(f"{args.table}/train-sorted-by-label")
     y, x = split(pq.read_table(files, columns=COLUMNS))
-    sizes = [m.row_group(g).num_rows for m in (pq.ParquetFile(f).metadata for f in files) for g in range(m.num_row_groups)]
+    sizes = [
+        m.row_group(g).num_rows for m in (pq.ParquetFile(f).metadata for f in files) for g in range(m.num_row_groups)
+    ]
     capacity = int(y.shape[0] * args.buffer_percent / 100)
     fills = int(np.ceil(y.shape[0] / capacity))
     v = args.variant
     if v == "drain" or v.startswith("sub"):
         parts = blocks(sizes, int(v[3:]) if v.startswith("sub") else 1)
-        order_of = lambda rng: drain(rng, parts, fills)
+
+        def order_of(rng):
+            return drain(rng, parts, fills)
     elif v == "rolling":
         parts = blocks(sizes, 1)
-        order_of = lambda rng: rolling(rng, parts, capacity)
+
+        def order_of(rng):
+            return rolling(rng, parts, capacity)
     elif v.startswith("half"):
         parts = blocks(sizes, 1)
-        order_of = lambda rng: partial_drain(rng, parts, capacity, float(v[4:]))
+
+        def order_of(rng):
+            return partial_drain(rng, parts, capacity, float(v[4:]))
     else:
         p.error(f"Cannot use variant '{v}': allowed values are drain, subK, rolling, halfF")
     test_y, test_x = test_set(f"{args.table}/test")
@@ -97,7 +107,7 @@ def main(argv=None):
             order = order_of(np.random.default_rng([seed, epoch]))
             consumer.start_epoch()
             for start in range(0, order.shape[0], 1024):
-                rows = order[start:start + 1024]
+                rows = order[start : start + 1024]
                 consumer.feed(y[rows], x[rows])
             consumer.finish_epoch()
             accuracy.append(float((consumer.learner.predict((test_x - mean) / scale) == test_y).mean()))

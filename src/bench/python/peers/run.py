@@ -35,9 +35,10 @@ def environment(name, venvs, failures, log_dir):
     log = log_dir / f"install-{name}.log"
     print(f"[peers] installing {requirements.name} into {venv} (log {log})", file=sys.stderr)
     with log.open("w") as out:
-        steps = [[sys.executable, "-m", "venv", "--clear", str(venv)],
-                 [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-deps",
-                  "-r", str(requirements)]]
+        steps = [
+            [sys.executable, "-m", "venv", "--clear", str(venv)],
+            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-deps", "-r", str(requirements)],
+        ]
         for step in steps:
             if subprocess.run(step, stdout=out, stderr=subprocess.STDOUT).returncode != 0:
                 failures.append({"loader": name, "stage": "install", "error": last_error(log), "log": str(log)})
@@ -48,7 +49,7 @@ def environment(name, venvs, failures, log_dir):
 
 def last_error(log):
     """The last line that says what went wrong (an exception or pip's ERROR), else the last line."""
-    lines = [l.rstrip() for l in log.read_text(errors="replace").splitlines() if l.strip()]
+    lines = [line.rstrip() for line in log.read_text(errors="replace").splitlines() if line.strip()]
     for line in reversed(lines):
         if line.startswith("ERROR") or "Error" in line.split(":")[0] or "Exception" in line.split(":")[0]:
             return line[:500]
@@ -71,24 +72,39 @@ def done(csv_path, rows, loader, config, run_mode, seed, epochs):
     if not csv_path.exists():
         return False
     with csv_path.open() as f:
-        have = [r for r in csv.DictReader(f) if (r["rows"], r["loader"], r["config"], r["mode"], r["seed"])
-                == (str(rows), loader, config, run_mode, str(seed))]
+        have = [
+            r
+            for r in csv.DictReader(f)
+            if (r["rows"], r["loader"], r["config"], r["mode"], r["seed"])
+            == (str(rows), loader, config, run_mode, str(seed))
+        ]
     return len(have) >= epochs
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="scripts/bench peers", description=__doc__)
-    p.add_argument("--table", action="append", required=True, metavar="ROWS:TRAIN:TEST",
-                   help="a table to run on (PeerTables prints its folders); repeat for several sizes")
+    p.add_argument(
+        "--table",
+        action="append",
+        required=True,
+        metavar="ROWS:TRAIN:TEST",
+        help="a table to run on (PeerTables prints its folders); repeat for several sizes",
+    )
     p.add_argument("--loaders", default=",".join(LOADERS))
     p.add_argument("--configs", default=",".join(CONFIGS))
-    p.add_argument("--modes", default="scan,train,estimator",
-                   help="which of the runs to make (scan covers the retry and 2-partition scans, train the"
-                        " runs with the plain and the averaging learner)")
+    p.add_argument(
+        "--modes",
+        default="scan,train,estimator",
+        help="which of the runs to make (scan covers the retry and 2-partition scans, train the"
+        " runs with the plain and the averaging learner)",
+    )
     p.add_argument("--epochs", type=int, default=5)
-    p.add_argument("--seeds", default="42",
-                   help="comma list: train runs once per seed (the learner's accuracy swings with the order's"
-                        " last buffers, so a mean over seeds says more); the other runs use the first")
+    p.add_argument(
+        "--seeds",
+        default="42",
+        help="comma list: train runs once per seed (the learner's accuracy swings with the order's"
+        " last buffers, so a mean over seeds says more); the other runs use the first",
+    )
     p.add_argument("--buffer-percent", type=float, default=10.0)
     p.add_argument("--cores", type=int, default=2)
     p.add_argument("--out", default="docs/benchmarks/results/peers")
@@ -105,8 +121,11 @@ def main(argv=None):
     loaders = args.loaders.split(",")
     configs = args.configs.split(",")
     modes = args.modes.split(",")
-    for name, allowed, option in ((loaders, LOADERS, "--loaders"), (configs, CONFIGS, "--configs"),
-                                  (modes, ("scan", "train", "estimator"), "--modes")):
+    for name, allowed, option in (
+        (loaders, LOADERS, "--loaders"),
+        (configs, CONFIGS, "--configs"),
+        (modes, ("scan", "train", "estimator"), "--modes"),
+    ):
         wrong = [n for n in name if n not in allowed]
         if wrong:
             p.error(f"Cannot use {option} {','.join(wrong)}: expected a comma list of {', '.join(allowed)}")
@@ -121,7 +140,7 @@ def main(argv=None):
     failures = []
     pythons = {}
     # corgipile's environment also draws the report (matplotlib)
-    for env in sorted({LOADERS[l][1] for l in loaders} | {"corgipile"}):
+    for env in sorted({LOADERS[name][1] for name in loaders} | {"corgipile"}):
         pythons[env] = environment(env, Path(args.venvs), failures, log_dir)
 
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parent), str(HERE.parents[2] / "main" / "python")]))
@@ -130,38 +149,68 @@ def main(argv=None):
         for loader in loaders:
             python = pythons[LOADERS[loader][1]]
             for config in configs:
-                for mode, extra, seed in ((m, e, seed) for m, e in runs(loader, config)
-                                          for seed in (seeds if m == "train" else seeds[:1])):
+                for mode, extra, seed in (
+                    (m, e, seed) for m, e in runs(loader, config) for seed in (seeds if m == "train" else seeds[:1])
+                ):
                     if mode not in modes:
                         continue
                     partitions = int(extra[extra.index("--partitions") + 1]) if "--partitions" in extra else 1
-                    run_mode = run_name(mode, partitions, "--fail-once" in extra, "--average" in extra,
-                                        "--parquet" in extra)
+                    run_mode = run_name(
+                        mode, partitions, "--fail-once" in extra, "--average" in extra, "--parquet" in extra
+                    )
                     key = {"rows": rows, "loader": loader, "config": config, "mode": run_mode, "seed": seed}
                     if python is None:
                         failures.append(dict(key, stage="run", error="not run: its environment did not install"))
                         continue
-                    if args.resume and done(epochs_csv, rows, loader, config, run_mode, seed,
-                                            2 if mode == "scan" else args.epochs):
+                    if args.resume and done(
+                        epochs_csv, rows, loader, config, run_mode, seed, 2 if mode == "scan" else args.epochs
+                    ):
                         continue
                     log = log_dir / f"{rows}-{loader}-{config}-{run_mode}-seed{seed}.log"
-                    cmd = [str(python), "-W", "ignore", "-m", "peers.harness", "--loader", loader,
-                           "--config", config, "--mode", mode, "--train", train, "--test", test,
-                           "--epochs", str(args.epochs), "--seed", str(seed),
-                           "--buffer-percent", str(args.buffer_percent), "--cores", str(args.cores),
-                           "--work", args.work, "--out", str(epochs_csv)] + extra
-                    print(f"[peers] {rows} rows: {loader} {config} {run_mode} seed {seed} (log {log})",
-                          file=sys.stderr)
+                    cmd = [
+                        str(python),
+                        "-W",
+                        "ignore",
+                        "-m",
+                        "peers.harness",
+                        "--loader",
+                        loader,
+                        "--config",
+                        config,
+                        "--mode",
+                        mode,
+                        "--train",
+                        train,
+                        "--test",
+                        test,
+                        "--epochs",
+                        str(args.epochs),
+                        "--seed",
+                        str(seed),
+                        "--buffer-percent",
+                        str(args.buffer_percent),
+                        "--cores",
+                        str(args.cores),
+                        "--work",
+                        args.work,
+                        "--out",
+                        str(epochs_csv),
+                    ] + extra
+                    print(f"[peers] {rows} rows: {loader} {config} {run_mode} seed {seed} (log {log})", file=sys.stderr)
                     start = time.monotonic()
                     with log.open("w") as f:
                         try:
-                            code = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env,
-                                                  timeout=args.run_timeout).returncode
+                            code = subprocess.run(
+                                cmd, stdout=f, stderr=subprocess.STDOUT, env=env, timeout=args.run_timeout
+                            ).returncode
                         except subprocess.TimeoutExpired:
                             code = "timeout"
                     if code != 0:
-                        error = (f"stopped after {args.run_timeout} s" if code == "timeout"
-                                 else f"exit {code}: {last_error(log)}")
+                        error = (
+                            f"stopped after {args.run_timeout} s"
+                            if code == "timeout"
+                            else f"exit {code}: {last_error(log)}"
+                        )
                         failures.append(dict(key, stage="run", error=error, log=str(log)))
                         print(f"[peers]   failed: {error}", file=sys.stderr)
                     else:

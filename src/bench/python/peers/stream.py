@@ -30,7 +30,9 @@ class Consumer:
         y = np.asarray(y, dtype=np.float64).reshape(-1)
         x = np.asarray(x, dtype=np.float64)
         if x.shape != (y.shape[0], len(FEATURES)):
-            raise ValueError(f"Cannot take a batch: features shaped {x.shape}, expected ({y.shape[0]}, {len(FEATURES)})")
+            raise ValueError(
+                f"Cannot take a batch: features shaped {x.shape}, expected ({y.shape[0]}, {len(FEATURES)})"
+            )
         self.labels.append(y.astype(np.int8))
         self.f1.append(x[:, 0].copy())
         if self.learner is None:
@@ -46,8 +48,9 @@ class Consumer:
         xs = (np.concatenate(self.pending_x) - self.mean) / self.scale
         end = ys.shape[0] if final else ys.shape[0] - ys.shape[0] % self.batch_rows
         for start in range(0, end, self.batch_rows):
-            self.learner.partial_fit(xs[start:start + self.batch_rows], ys[start:start + self.batch_rows],
-                                     classes=np.array([0.0, 1.0]))
+            self.learner.partial_fit(
+                xs[start : start + self.batch_rows], ys[start : start + self.batch_rows], classes=np.array([0.0, 1.0])
+            )
         self.pending_y = [ys[end:]] if end < ys.shape[0] else []
         self.pending_x = [xs[end:] * self.scale + self.mean] if end < ys.shape[0] else []
         self.pending = ys.shape[0] - end

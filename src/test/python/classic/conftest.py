@@ -11,11 +11,14 @@ from pyspark.sql import SparkSession
 def spark(jar):
     """Autouse: every wrapper needs the JVM, also in tests that never touch the session."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    session = (SparkSession.builder.master("local[2]").appName("corgipile-python-tests")
-               .config("spark.jars", jar)
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "2")
-               .getOrCreate())
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("corgipile-python-tests")
+        .config("spark.jars", jar)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

@@ -26,12 +26,15 @@ def test_a_server_on_every_interface_is_seen():
         assert f"on 0.0.0.0:{port}" in listening.describe(os.getpid())
 
 
-@pytest.mark.parametrize("entry, ip, port", [
-    ("0100007F:1F90", "127.0.0.1", 8080),
-    ("00000000:0016", "0.0.0.0", 22),
-    ("0101A8C0:0016", "192.168.1.1", 22),
-    ("00000000000000000000000001000000:1F90", "::1", 8080),
-    ("0000000000000000FFFF00000100007F:1F90", "127.0.0.1", 8080),
-])
+@pytest.mark.parametrize(
+    "entry, ip, port",
+    [
+        ("0100007F:1F90", "127.0.0.1", 8080),
+        ("00000000:0016", "0.0.0.0", 22),
+        ("0101A8C0:0016", "192.168.1.1", 22),
+        ("00000000000000000000000001000000:1F90", "::1", 8080),
+        ("0000000000000000FFFF00000100007F:1F90", "127.0.0.1", 8080),
+    ],
+)
 def test_proc_entries_are_decoded(entry, ip, port):
     assert tuple(map(str, listening.address(entry))) == (ip, str(port))

@@ -14,15 +14,19 @@ def _run(repo, tmp_path, monkeypatch):
     notebook = nbformat.read(os.path.join(repo, NOTEBOOK), as_version=4)
     # appended for the test: the kernel's sockets and its Spark's, still running after the last cell
     tests = os.path.join(repo, "src", "test", "python")
-    notebook.cells.append(nbformat.v4.new_code_cell(
-        f"import sys; sys.path.insert(0, {tests!r}); import listening\n"
-        "print('kernel sockets:', listening.describe(os.getpid()))"))
+    notebook.cells.append(
+        nbformat.v4.new_code_cell(
+            f"import sys; sys.path.insert(0, {tests!r}); import listening\n"
+            "print('kernel sockets:', listening.describe(os.getpid()))"
+        )
+    )
     monkeypatch.setenv("CORGIPILE_NOTEBOOK_DIR", str(tmp_path / "work"))
     monkeypatch.setenv("SPARK_MASTER", "local[2]")
     monkeypatch.setenv("SPARK_LOCAL_IP", "127.0.0.1")
     # A failing cell raises CellExecutionError, naming the cell and its error.
-    NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     return notebook
 
 

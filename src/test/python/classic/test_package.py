@@ -17,6 +17,7 @@ def test_jar_path_is_the_built_jar_inside_the_package(jar):
 
 def test_version_is_the_poms(repo):
     with open(os.path.join(repo, "pom.xml")) as pom:
-        version = re.search(r"<artifactId>corgipile-spark_2.13</artifactId>\s*<version>([^<]+)</version>",
-                            pom.read()).group(1)
+        version = re.search(
+            r"<artifactId>corgipile-spark_2.13</artifactId>\s*<version>([^<]+)</version>", pom.read()
+        ).group(1)
     assert metadata.version("corgipile") == version.replace("-SNAPSHOT", ".dev0")

@@ -15,11 +15,14 @@ from corgipile.ml._params import _ScheduledLassoParams, _SGDClassifierParams, _S
 
 # The Python converter each Java param class takes values through.
 CONVERTERS = {
-    "IntParam": TypeConverters.toInt, "CheckedInt": TypeConverters.toInt,
+    "IntParam": TypeConverters.toInt,
+    "CheckedInt": TypeConverters.toInt,
     "LongParam": TypeConverters.toInt,
-    "DoubleParam": TypeConverters.toFloat, "CheckedDouble": TypeConverters.toFloat,
+    "DoubleParam": TypeConverters.toFloat,
+    "CheckedDouble": TypeConverters.toFloat,
     "BooleanParam": TypeConverters.toBoolean,
-    "CheckedString": TypeConverters.toString, "SyncIntervalParam": TypeConverters.toString,
+    "CheckedString": TypeConverters.toString,
+    "SyncIntervalParam": TypeConverters.toString,
     "ColumnsParam": TypeConverters.toListString,
     "DoubleArrayParam": TypeConverters.toListFloat,
 }
@@ -44,12 +47,15 @@ def _java_default(java, java_param):
     return list(value) if java_param.getClass().getSimpleName() == "ColumnsParam" else value
 
 
-OWN_PARAMS = {name for mixin in (_SGDParams, _SGDClassifierParams, _SGDRegressorParams, _ScheduledLassoParams)
-              for name, value in vars(mixin).items() if isinstance(value, Param)}
+OWN_PARAMS = {
+    name
+    for mixin in (_SGDParams, _SGDClassifierParams, _SGDRegressorParams, _ScheduledLassoParams)
+    for name, value in vars(mixin).items()
+    if isinstance(value, Param)
+}
 
 ESTIMATORS = (SGDClassifier, SGDRegressor, ScheduledLasso)
-STAGES = [SGDClassifier, SGDClassificationModel, SGDRegressor, SGDRegressionModel, ScheduledLasso,
-          ScheduledLassoModel]
+STAGES = [SGDClassifier, SGDClassificationModel, SGDRegressor, SGDRegressionModel, ScheduledLasso, ScheduledLassoModel]
 
 
 @pytest.mark.parametrize("cls", STAGES, ids=lambda c: c.__name__)
@@ -122,8 +128,12 @@ def test_getters_and_setters(spark):
 
 def test_lasso_getters_and_setters(spark):
     lasso = ScheduledLasso().setRegParam(0.5).setScheduler("random").setScheduleSize(4).setSeed(7)
-    assert (lasso.getRegParam(), lasso.getScheduler(), lasso.getScheduleSize(), lasso.getSeed()) == \
-        (0.5, "random", 4, 7)
+    assert (lasso.getRegParam(), lasso.getScheduler(), lasso.getScheduleSize(), lasso.getSeed()) == (
+        0.5,
+        "random",
+        4,
+        7,
+    )
     lasso.setParams(elasticNetParam=0.5, correlationThreshold=0.2)
     assert (lasso.getElasticNetParam(), lasso.getCorrelationThreshold(), lasso.getRegParam()) == (0.5, 0.2, 0.5)
     assert lasso.getMaxIter() == 1000 and lasso.getScheduler() == "random"  # the Java default, and what was set

@@ -30,8 +30,12 @@ def test_estimator_save_and_load(tmp_path):
     clf.save(str(tmp_path / "clf"))
     loaded = SGDClassifier.load(str(tmp_path / "clf"))
     assert type(loaded) is SGDClassifier and loaded.uid == clf.uid
-    assert (loaded.getMaxIter(), loaded.getLoss(), loaded.getFeaturesCols(), loaded.getThreshold()) == \
-        (7, "hinge", ["x0", "x1"], 0.3)
+    assert (loaded.getMaxIter(), loaded.getLoss(), loaded.getFeaturesCols(), loaded.getThreshold()) == (
+        7,
+        "hinge",
+        ["x0", "x1"],
+        0.3,
+    )
     assert not loaded.isSet(loaded.stepSize) and loaded.getStepSize() == 0.1
 
     reg = SGDRegressor(epsilon=2.5, loss="huber")
@@ -52,14 +56,18 @@ def test_model_save_and_load(tmp_path, binary_df, regression_df):
     reg_model = SGDRegressor(maxIter=2).fit(regression_df)
     reg_model.save(str(tmp_path / "reg"))
     loaded = SGDRegressionModel.load(str(tmp_path / "reg"))
-    assert (type(loaded), loaded.coefficients, loaded.intercept) == \
-        (SGDRegressionModel, reg_model.coefficients, reg_model.intercept)
+    assert (type(loaded), loaded.coefficients, loaded.intercept) == (
+        SGDRegressionModel,
+        reg_model.coefficients,
+        reg_model.intercept,
+    )
 
 
 def test_pipeline_with_vector_assembler_saved_and_loaded_from_python(tmp_path, binary_df):
     raw = binary_df.drop("features")
-    pipeline = Pipeline(stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"),
-                                SGDClassifier(maxIter=3)])
+    pipeline = Pipeline(
+        stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"), SGDClassifier(maxIter=3)]
+    )
     pipeline.save(str(tmp_path / "pipeline"))
     loaded_pipeline = Pipeline.load(str(tmp_path / "pipeline"))
     assert [type(s) for s in loaded_pipeline.getStages()] == [VectorAssembler, SGDClassifier]
@@ -93,7 +101,9 @@ def test_java_saved_models_load_in_python(spark, repo, tmp_path, binary_df):
     java_estimator = jvm.io.corgipile.ml.SGDRegressor().setMaxIter(2)
     java_model = java_estimator.fit(binary_df._jdf)
     java_model.write().save(str(tmp_path / "model"))  # py4j misses save, a default of MLWritable
-    java_pipeline = jvm.org.apache.spark.ml.PipelineModel("javaPipeline", [java_model])  # its java.util.List constructor
+    java_pipeline = jvm.org.apache.spark.ml.PipelineModel(
+        "javaPipeline", [java_model]
+    )  # its java.util.List constructor
     java_pipeline.write().save(str(tmp_path / "pipeline"))
 
     loaded = SGDRegressionModel.load(str(tmp_path / "model"))
@@ -121,8 +131,12 @@ def test_lasso_estimator_and_model_save_and_load(spark, tmp_path, regression_df)
     lasso.save(str(tmp_path / "lasso"))
     loaded = ScheduledLasso.load(str(tmp_path / "lasso"))
     assert type(loaded) is ScheduledLasso and loaded.uid == lasso.uid
-    assert (loaded.getRegParam(), loaded.getScheduler(), loaded.getScheduleSize(), loaded.getSeed()) == \
-        (0.2, "priority", 2, 4)
+    assert (loaded.getRegParam(), loaded.getScheduler(), loaded.getScheduleSize(), loaded.getSeed()) == (
+        0.2,
+        "priority",
+        2,
+        4,
+    )
     assert not loaded.isSet(loaded.tol) and loaded.getTol() == 1e-6
 
     model = loaded.fit(regression_df)

@@ -11,10 +11,19 @@ from corgipile.ml import ScheduledLasso, ScheduledLassoModel, SGDClassificationM
 
 def test_cross_validator_over_a_python_param_grid(binary_df, tmp_path):
     classifier = SGDClassifier(featuresCols=["x0", "x1", "x2"], maxIter=3, seed=5)
-    grid = ParamGridBuilder().addGrid(classifier.regParam, [0.0, 0.5]).addGrid(classifier.loss,
-                                                                               ["logistic", "hinge"]).build()
-    validator = CrossValidator(estimator=Pipeline(stages=[classifier]), estimatorParamMaps=grid,
-                               evaluator=BinaryClassificationEvaluator(), numFolds=2, seed=3)
+    grid = (
+        ParamGridBuilder()
+        .addGrid(classifier.regParam, [0.0, 0.5])
+        .addGrid(classifier.loss, ["logistic", "hinge"])
+        .build()
+    )
+    validator = CrossValidator(
+        estimator=Pipeline(stages=[classifier]),
+        estimatorParamMaps=grid,
+        evaluator=BinaryClassificationEvaluator(),
+        numFolds=2,
+        seed=3,
+    )
     data = binary_df.drop("features")
     fitted = validator.fit(data)
 
@@ -39,8 +48,9 @@ def test_lasso_in_a_pipeline_with_vector_assembler_under_cross_validator(spark, 
     lasso = ScheduledLasso(maxIter=5, seed=5)
     pipeline = Pipeline(stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"), lasso])
     grid = ParamGridBuilder().addGrid(lasso.regParam, [0.0, 1.0]).build()
-    validator = CrossValidator(estimator=pipeline, estimatorParamMaps=grid, evaluator=RegressionEvaluator(),
-                               numFolds=2, seed=3)
+    validator = CrossValidator(
+        estimator=pipeline, estimatorParamMaps=grid, evaluator=RegressionEvaluator(), numFolds=2, seed=3
+    )
     fitted = validator.fit(data)
 
     assert len(fitted.avgMetrics) == 2

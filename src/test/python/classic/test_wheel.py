@@ -6,7 +6,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import venv
 
 FIT = """
@@ -37,8 +36,9 @@ def _bare_environment():
 
 
 def _installed(python, env):
-    listed = subprocess.run([python, "-m", "pip", "list", "--format=json"], env=env, capture_output=True, text=True,
-                            check=True)
+    listed = subprocess.run(
+        [python, "-m", "pip", "list", "--format=json"], env=env, capture_output=True, text=True, check=True
+    )
     return {p["name"].lower() for p in json.loads(listed.stdout)}
 
 
@@ -49,15 +49,33 @@ def test_installs_with_pyspark_alone_and_fits(repo, wheel, tmp_path):
     env = _bare_environment()
     before = _installed(python, env)
     install = subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         f"pyspark=={_spark_version(repo)}", wheel],
-        env=env, capture_output=True, text=True, timeout=900)
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            f"pyspark=={_spark_version(repo)}",
+            wheel,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert install.returncode == 0, install.stdout + install.stderr
 
     script = tmp_path / "fit.py"
     script.write_text(FIT)
-    fit = subprocess.run([python, str(script), str(tmp_path / "table")], env=env, cwd=tmp_path,
-                         capture_output=True, text=True, timeout=600)
+    fit = subprocess.run(
+        [python, str(script), str(tmp_path / "table")],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert fit.returncode == 0, fit.stdout + fit.stderr[-4000:]
     coefficient = float(re.search(r"^coefficient (\S+)$", fit.stdout, re.M).group(1))
     assert coefficient > 0  # label 1 where x > 0

@@ -29,8 +29,10 @@ def _java_options(repo: str) -> list:
 def _class_path(repo: str) -> str:
     path = os.environ.get("CORGIPILE_TEST_CLASSPATH", os.path.join(repo, "target", "test-classpath.txt"))
     if not os.path.exists(path):
-        raise RuntimeError(f"Cannot start the Spark Connect server: {path} is missing; mvn verify writes it"
-                           " (or mvn dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=...)")
+        raise RuntimeError(
+            f"Cannot start the Spark Connect server: {path} is missing; mvn verify writes it"
+            " (or mvn dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=...)"
+        )
     with open(path) as f:
         return f.read().strip()
 
@@ -39,8 +41,7 @@ def _wait_for(port: int, server: subprocess.Popen, log: str, seconds: float) -> 
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"Cannot start the Spark Connect server: it exited with {server.returncode};"
-                               f" see {log}")
+            raise RuntimeError(f"Cannot start the Spark Connect server: it exited with {server.returncode}; see {log}")
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return
@@ -54,14 +55,25 @@ def server(repo, jar, tmp_path_factory):
     """The server's process, with its port as attribute `port`."""
     port = _free_port()
     log = os.path.join(repo, "target", "connect-server.log")
-    command = ["java", *_java_options(repo), "-Xmx2g", "-cp", f"{_class_path(repo)}:{jar}",
-               "-Dspark.master=local[2]", "-Dspark.app.name=corgipile-connect-tests", "-Dspark.ui.enabled=false",
-               "-Dspark.sql.shuffle.partitions=2", "-Dspark.connect.grpc.binding.address=127.0.0.1",
-               f"-Dspark.connect.grpc.binding.port={port}",
-               f"-Dspark.sql.warehouse.dir={tmp_path_factory.mktemp('warehouse')}", SERVER]
+    command = [
+        "java",
+        *_java_options(repo),
+        "-Xmx2g",
+        "-cp",
+        f"{_class_path(repo)}:{jar}",
+        "-Dspark.master=local[2]",
+        "-Dspark.app.name=corgipile-connect-tests",
+        "-Dspark.ui.enabled=false",
+        "-Dspark.sql.shuffle.partitions=2",
+        "-Dspark.connect.grpc.binding.address=127.0.0.1",
+        f"-Dspark.connect.grpc.binding.port={port}",
+        f"-Dspark.sql.warehouse.dir={tmp_path_factory.mktemp('warehouse')}",
+        SERVER,
+    ]
     with open(log, "w") as out:
-        server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT,
-                                  env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"})
+        server = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"}
+        )
     server.port = port
     try:
         _wait_for(port, server, log, 120)

@@ -33,8 +33,9 @@ def _accuracy(df) -> float:
 
 @pytest.fixture(scope="module")
 def pipeline_model(table):
-    pipeline = Pipeline(stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"),
-                                SGDClassifier(maxIter=5, seed=3)])
+    pipeline = Pipeline(
+        stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"), SGDClassifier(maxIter=5, seed=3)]
+    )
     return pipeline.fit(table)
 
 
@@ -80,24 +81,32 @@ def test_what_the_server_does_not_give_fails_in_python(pipeline_model):
 def test_unset_params_have_no_default_on_the_client():
     clf = SGDClassifier(maxIter=3)
     assert clf.getMaxIter() == 3
-    with pytest.raises(ConnectUnsupportedError, match=re.escape(
-            f"Cannot get param stepSize of {clf.uid} in a Spark Connect session: it is not set")):
+    with pytest.raises(
+        ConnectUnsupportedError,
+        match=re.escape(f"Cannot get param stepSize of {clf.uid} in a Spark Connect session: it is not set"),
+    ):
         clf.getStepSize()
 
 
 def test_bad_param_value_fails_at_fit_with_the_java_message(table):
     """No JVM in this process to check a value as it is set: the server's check fails fit."""
     clf = SGDClassifier(stepSize=-1.0)
-    with pytest.raises(IllegalArgumentException, match=re.escape(
-            f"Cannot set param stepSize of {clf.uid} to '-1.0': allowed values are numbers > 0")):
+    with pytest.raises(
+        IllegalArgumentException,
+        match=re.escape(f"Cannot set param stepSize of {clf.uid} to '-1.0': allowed values are numbers > 0"),
+    ):
         clf.fit(table)
 
 
 def test_lasso_pipeline_fits_saves_and_loads(table, tmp_path):
     """ScheduledLasso through the server: a Pipeline with VectorAssembler over the corgipile source,
     save and load, and what the server does not give failing in Python."""
-    pipeline = Pipeline(stages=[VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"),
-                                ScheduledLasso(regParam=0.01, maxIter=5, seed=3)])
+    pipeline = Pipeline(
+        stages=[
+            VectorAssembler(inputCols=["x0", "x1", "x2"], outputCol="features"),
+            ScheduledLasso(regParam=0.01, maxIter=5, seed=3),
+        ]
+    )
     fitted = pipeline.fit(table)
     model = fitted.stages[-1]
     assert type(model) is ScheduledLassoModel and model.numFeatures == 3
@@ -122,8 +131,12 @@ def test_lasso_pipeline_fits_saves_and_loads(table, tmp_path):
 
 def test_lasso_bad_param_value_fails_at_fit_with_the_java_message(table):
     lasso = ScheduledLasso(scheduler="greedy")
-    with pytest.raises(IllegalArgumentException, match=re.escape(
-            f"Cannot set param scheduler of {lasso.uid} to 'greedy': allowed values are priority+dependency,")):
+    with pytest.raises(
+        IllegalArgumentException,
+        match=re.escape(
+            f"Cannot set param scheduler of {lasso.uid} to 'greedy': allowed values are priority+dependency,"
+        ),
+    ):
         lasso.fit(table)
 
 
@@ -136,11 +149,17 @@ def test_first_mistakes_arrive_as_one_line(spark, tmp_path):
     assert str(missing.value).splitlines()[0].startswith("[PATH_NOT_FOUND] Path does not exist: ")
     with pytest.raises(IllegalArgumentException) as typo:
         spark.read.format("corgipile").option("bufferSzie", "10%").load(str(tmp_path / "nope")).schema
-    assert str(typo.value).splitlines()[0].startswith(
-        "Cannot load corgipile table: unknown option 'bufferszie' (did you mean 'bufferSize'?); ")
+    assert (
+        str(typo.value)
+        .splitlines()[0]
+        .startswith("Cannot load corgipile table: unknown option 'bufferszie' (did you mean 'bufferSize'?); ")
+    )
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "part-0.parquet").write_bytes(b"PAR1 not really PAR1")
     with pytest.raises(AnalysisException) as damaged:
         spark.read.format("corgipile").load(str(tmp_path / "bad")).schema
-    assert str(damaged.value).splitlines()[0].startswith(
-        f"Cannot load corgipile table: cannot read file:{tmp_path}/bad/part-0.parquet: ")
+    assert (
+        str(damaged.value)
+        .splitlines()[0]
+        .startswith(f"Cannot load corgipile table: cannot read file:{tmp_path}/bad/part-0.parquet: ")
+    )

@@ -27,11 +27,14 @@ class Loader:
 
 def split(columns):
     """(labels, features) from a mapping of column name to 1-d array (a dict, an Arrow table or batch)."""
-    return (np.asarray(columns[LABEL], dtype=np.float64),
-            np.column_stack([np.asarray(columns[c], dtype=np.float64) for c in FEATURES]))
+    return (
+        np.asarray(columns[LABEL], dtype=np.float64),
+        np.column_stack([np.asarray(columns[c], dtype=np.float64) for c in FEATURES]),
+    )
 
 
 def row_groups(files):
     """Every (file, row group index) of the table, in storage order."""
     import pyarrow.parquet as pq
+
     return [(path, g) for path in files for g in range(pq.ParquetFile(path).metadata.num_row_groups)]

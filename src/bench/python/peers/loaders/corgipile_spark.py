@@ -1,9 +1,9 @@
-"""corgipile through PySpark, as a Spark user feeds a Python learner: `spark.read.format("corgipile")`
-and `mapInArrow`, whose Python worker gets the partition's stream as Arrow batches and runs the
-Consumer on it. One partition (one stream, as every other loader gives) unless --partitions says
-more; with --parquet, Spark's own Parquet scan instead of the corgipile source (the same path's
-ceiling); the epoch reaches the scan through the jar's ReadScope, as the project's estimators set it. With --fail-once the first attempt of every task fails half-way and Spark runs it
-again: the retried stream must be the same."""
+"""corgipile through PySpark, as a Spark user feeds a Python learner: `spark.read.format("corgipile")` and
+`mapInArrow`, whose Python worker gets the partition's stream as Arrow batches and runs the Consumer on it. One
+partition (one stream, as every other loader gives) unless --partitions says more; with --parquet, Spark's own
+Parquet scan instead of the corgipile source (the same path's ceiling); the epoch reaches the scan through the jar's
+ReadScope, as the project's estimators set it. With --fail-once the first attempt of every task fails half-way and
+Spark runs it again: the retried stream must be the same."""
 
 import os
 import pickle
@@ -31,26 +31,30 @@ class CorgiPile(Loader):
         self.partitions = s.partitions
         self.fail_once = s.fail_once
         # a task may fail once (the retry check); `local[N]` alone never retries
-        self.spark = (SparkSession.builder.master(f"local[{s.cores},2]")
-                      .appName(f"peers corgipile {s.config}")
-                      .config("spark.jars", jar)
-                      .config("spark.driver.memory", os.environ.get("PEERS_SPARK_MEMORY", "6g"))
-                      .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-                      .config("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
-                      # Spark 4 also caps Arrow batches at a byte size, which costs a size check of the
-                      # batch per row written; rows alone cut these batches (PEERS_ARROW_MAX_BYTES=67108864,
-                      # Spark's default, measures what the check costs)
-                      .config("spark.sql.execution.arrow.maxBytesPerBatch",
-                              os.environ.get("PEERS_ARROW_MAX_BYTES", str(ARROW_UNBOUNDED_BYTES)))
-                      .getOrCreate())
+        self.spark = (
+            SparkSession.builder.master(f"local[{s.cores},2]")
+            .appName(f"peers corgipile {s.config}")
+            .config("spark.jars", jar)
+            .config("spark.driver.memory", os.environ.get("PEERS_SPARK_MEMORY", "6g"))
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.execution.arrow.maxRecordsPerBatch", "10000")
+            # Spark 4 also caps Arrow batches at a byte size, which costs a size check of the
+            # batch per row written; rows alone cut these batches (PEERS_ARROW_MAX_BYTES=67108864,
+            # Spark's default, measures what the check costs)
+            .config(
+                "spark.sql.execution.arrow.maxBytesPerBatch",
+                os.environ.get("PEERS_ARROW_MAX_BYTES", str(ARROW_UNBOUNDED_BYTES)),
+            )
+            .getOrCreate()
+        )
         self.library = f"corgipile-spark {os.path.basename(jar)} on pyspark {pyspark.__version__}"
         if s.parquet:
             # Spark's own scan, no shuffle: what the same path into Python gives without corgipile
             self.df = self.spark.read.parquet(s.train).select(*COLUMNS).coalesce(self.partitions)
             source = f"spark.read.parquet (Spark's file order, no shuffle) coalesced to {self.partitions} partition(s)"
         else:
-            reader = (self.spark.read.format("corgipile").option("seed", s.seed)
-                      .option("partitions", self.partitions))
+            reader = self.spark.read.format("corgipile").option("seed", s.seed).option("partitions", self.partitions)
             buffer = "auto (the source's default)"
             if s.config == "buffer":
                 buffer = f"{s.buffer_percent:g}%"
@@ -59,8 +63,11 @@ class CorgiPile(Loader):
             source = f"spark.read.format('corgipile') seed={s.seed} partitions={self.partitions} bufferSize={buffer}"
         self.expected = s.total_rows // self.partitions
         max_bytes = self.spark.conf.get("spark.sql.execution.arrow.maxBytesPerBatch")
-        self.description = (source + f"; mapInArrow batches of 10000 rows, maxBytesPerBatch={max_bytes}"
-                            + ("; first attempt of each task fails half-way" if self.fail_once else ""))
+        self.description = (
+            source
+            + f"; mapInArrow batches of 10000 rows, maxBytesPerBatch={max_bytes}"
+            + ("; first attempt of each task fails half-way" if self.fail_once else "")
+        )
 
     def run_epoch(self, epoch, consumer):
         sc = self.spark.sparkContext
@@ -125,10 +132,15 @@ def estimator_epochs(s, test, epochs, memory):
 
     _python_workers()
     jar = os.environ["CORGIPILE_JAR"]
-    spark = (SparkSession.builder.master(f"local[{s.cores}]").appName("peers corgipile estimator")
-             .config("spark.jars", jar)
-             .config("spark.driver.memory", os.environ.get("PEERS_SPARK_MEMORY", "6g"))
-             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate())
+    spark = (
+        SparkSession.builder.master(f"local[{s.cores}]")
+        .appName("peers corgipile estimator")
+        .config("spark.jars", jar)
+        .config("spark.driver.memory", os.environ.get("PEERS_SPARK_MEMORY", "6g"))
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .getOrCreate()
+    )
     try:
         train = spark.read.format("corgipile").option("seed", s.seed).load(s.train)
         test_df = spark.read.parquet(test).cache()
@@ -140,8 +152,12 @@ def estimator_epochs(s, test, epochs, memory):
             model = estimator.fit(train)
             seconds = time.perf_counter() - start
             accuracy = model.transform(test_df).selectExpr("avg(cast(prediction = label as double))").first()[0]
-            yield (seconds, accuracy, f"corgipile-spark {os.path.basename(jar)} on pyspark {pyspark.__version__}",
-                   f"SGDClassifier(featuresCols=f1..f28, maxIter={k}, seed={s.seed}), other params default;"
-                   f" spark.read.format('corgipile') at Spark's default parallelism ({s.cores})")
+            yield (
+                seconds,
+                accuracy,
+                f"corgipile-spark {os.path.basename(jar)} on pyspark {pyspark.__version__}",
+                f"SGDClassifier(featuresCols=f1..f28, maxIter={k}, seed={s.seed}), other params default;"
+                f" spark.read.format('corgipile') at Spark's default parallelism ({s.cores})",
+            )
     finally:
         spark.stop()

@@ -15,14 +15,17 @@ class InMemory(Loader):
         self.seed = s.seed
         self.batch_rows = s.batch_rows
         self.library = f"numpy {np.__version__}"
-        self.description = ("the whole table in memory, a new full permutation every epoch"
-                            if self.shuffle else "the whole table in memory, in storage order")
+        self.description = (
+            "the whole table in memory, a new full permutation every epoch"
+            if self.shuffle
+            else "the whole table in memory, in storage order"
+        )
 
     def batches(self, epoch):
         n = self.y.shape[0]
-        order = (np.random.default_rng([self.seed, epoch]).permutation(n) if self.shuffle else np.arange(n))
+        order = np.random.default_rng([self.seed, epoch]).permutation(n) if self.shuffle else np.arange(n)
         for start in range(0, n, self.batch_rows):
-            idx = order[start:start + self.batch_rows]
+            idx = order[start : start + self.batch_rows]
             yield self.y[idx], self.x[idx]
 
 

@@ -57,8 +57,9 @@ def convert(s):
         writer._reset_cache()
     writer.finish()
     if not complete(tmp, s.total_rows, len(groups)):
-        raise RuntimeError(f"Cannot convert the table to MDS: {tmp} does not hold {s.total_rows} rows"
-                           f" in {len(groups)} shards")
+        raise RuntimeError(
+            f"Cannot convert the table to MDS: {tmp} does not hold {s.total_rows} rows in {len(groups)} shards"
+        )
     os.rename(tmp, out)
     return out, time.perf_counter() - start
 
@@ -69,9 +70,12 @@ def complete(folder, rows, shards):
             index = json.load(f)["shards"]
     except (OSError, ValueError, KeyError):
         return False
-    return (len(index) == shards and sum(x["samples"] for x in index) == rows
-            and all(x["column_names"] == [COLUMN] and x["column_encodings"] == [ENCODING] for x in index)
-            and all((folder / x["raw_data"]["basename"]).is_file() for x in index))
+    return (
+        len(index) == shards
+        and sum(x["samples"] for x in index) == rows
+        and all(x["column_names"] == [COLUMN] and x["column_encodings"] == [ENCODING] for x in index)
+        and all((folder / x["raw_data"]["basename"]).is_file() for x in index)
+    )
 
 
 class MosaicStreaming(Loader):
@@ -83,7 +87,7 @@ class MosaicStreaming(Loader):
         from torch.utils.data import DataLoader
 
         self.folder, seconds = convert(s)
-        how = (f"converted in {seconds:.1f} s" if seconds else "reused from an earlier run")
+        how = f"converted in {seconds:.1f} s" if seconds else "reused from an earlier run"
         print(f"[peers] streaming: MDS shards in {self.folder} {how}", file=sys.stderr)
         # shared memory left behind by an earlier process that did not exit cleanly
         clean_stale_shared_memory()
@@ -96,9 +100,11 @@ class MosaicStreaming(Loader):
         self.dataset = StreamingDataset(**kwargs)
         self.loader = DataLoader(self.dataset, batch_size=s.batch_rows, num_workers=s.cores)
         args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if k != "local")
-        self.description = (f"MDS: one shard per row group, one '{ENCODING}' column of the 29 float64 ({how});"
-                            f" StreamingDataset({args}), otherwise defaults;"
-                            f" DataLoader(batch_size={s.batch_rows}, num_workers={s.cores})")
+        self.description = (
+            f"MDS: one shard per row group, one '{ENCODING}' column of the 29 float64 ({how});"
+            f" StreamingDataset({args}), otherwise defaults;"
+            f" DataLoader(batch_size={s.batch_rows}, num_workers={s.cores})"
+        )
         self.library = f"mosaicml-streaming {streaming.__version__} (torch {torch.__version__})"
 
     def batches(self, epoch):

@@ -24,11 +24,16 @@ from peers.loaders import Loader, split
 class OrderModel(Loader):
     def __init__(self, s):
         self.y, self.x = split(pq.read_table(s.files, columns=COLUMNS))
-        sizes = [meta.row_group(g).num_rows for meta in (pq.ParquetFile(f).metadata for f in s.files)
-                 for g in range(meta.num_row_groups)]
+        sizes = [
+            meta.row_group(g).num_rows
+            for meta in (pq.ParquetFile(f).metadata for f in s.files)
+            for g in range(meta.num_row_groups)
+        ]
         if max(sizes) > s.buffer_rows:
-            raise SystemExit(f"Cannot model corgipile's order: a row group of {max(sizes)} rows is larger than"
-                             f" the buffer of {s.buffer_rows}, and the model does not split row groups to fit it")
+            raise SystemExit(
+                f"Cannot model corgipile's order: a row group of {max(sizes)} rows is larger than"
+                f" the buffer of {s.buffer_rows}, and the model does not split row groups to fit it"
+            )
         starts = np.concatenate([[0], np.cumsum(sizes)])
         cuts = auto_parts(sizes, page_rows(s.files), s.buffer_rows)
         self.blocks = [np.arange(starts[i] + a, starts[i] + b) for i in range(len(sizes)) for a, b in cuts[i]]
@@ -36,9 +41,11 @@ class OrderModel(Loader):
         self.seed = s.seed
         self.batch_rows = s.batch_rows
         self.library = f"numpy {np.__version__}"
-        self.description = (f"the whole table in memory in corgipile's order: {len(sizes)} row groups in"
-                            f" {len(self.blocks)} blocks, shuffled, poured evenly into {self.fills} buffers of at"
-                            f" most {s.buffer_rows} rows, each shuffled and drained")
+        self.description = (
+            f"the whole table in memory in corgipile's order: {len(sizes)} row groups in"
+            f" {len(self.blocks)} blocks, shuffled, poured evenly into {self.fills} buffers of at"
+            f" most {s.buffer_rows} rows, each shuffled and drained"
+        )
 
     def order(self, epoch):
         rng = np.random.default_rng([self.seed, epoch])
@@ -49,7 +56,7 @@ class OrderModel(Loader):
     def batches(self, epoch):
         order = self.order(epoch)
         for start in range(0, order.shape[0], self.batch_rows):
-            idx = order[start:start + self.batch_rows]
+            idx = order[start : start + self.batch_rows]
             yield self.y[idx], self.x[idx]
 
 

@@ -40,30 +40,36 @@ class PetastormReader(Loader):
         self.buffer_rows = s.buffer_rows
         self.library = f"petastorm {petastorm.__version__} (torch {torch.__version__})"
         if self.buffer:
-            self.description = (f"a new make_batch_reader('{self.url}', shuffle_row_groups=True,"
-                                f" seed={s.seed}+epoch, workers_count={s.cores}, num_epochs=1) per epoch,"
-                                f" in BatchedDataLoader(batch_size={s.batch_rows},"
-                                f" shuffling_queue_capacity={s.buffer_rows}); torch.manual_seed({s.seed}+epoch)"
-                                f" before each epoch")
+            self.description = (
+                f"a new make_batch_reader('{self.url}', shuffle_row_groups=True,"
+                f" seed={s.seed}+epoch, workers_count={s.cores}, num_epochs=1) per epoch,"
+                f" in BatchedDataLoader(batch_size={s.batch_rows},"
+                f" shuffling_queue_capacity={s.buffer_rows}); torch.manual_seed({s.seed}+epoch)"
+                f" before each epoch"
+            )
         else:
-            self.description = (f"a new make_batch_reader('{self.url}', num_epochs=1) per epoch, defaults"
-                                f" otherwise (thread pool, workers_count=10, shuffle_row_groups=True,"
-                                f" seed=None, shuffle_rows=False), iterated directly, no shuffling queue")
+            self.description = (
+                f"a new make_batch_reader('{self.url}', num_epochs=1) per epoch, defaults"
+                f" otherwise (thread pool, workers_count=10, shuffle_row_groups=True,"
+                f" seed=None, shuffle_rows=False), iterated directly, no shuffling queue"
+            )
 
     def batches(self, epoch):
         if self.buffer:
             seed = self.seed + epoch
             if seed == 0:
                 raise ValueError("Cannot seed Petastorm with 0 (it means no seed): pick another --seed")
-            reader = make_batch_reader(self.url, shuffle_row_groups=True, seed=seed,
-                                       workers_count=self.cores, num_epochs=1)
+            reader = make_batch_reader(
+                self.url, shuffle_row_groups=True, seed=seed, workers_count=self.cores, num_epochs=1
+            )
         else:
             reader = make_batch_reader(self.url, num_epochs=1)
         try:
             if self.buffer:
                 torch.manual_seed(seed)
-                loader = BatchedDataLoader(reader, batch_size=self.batch_rows,
-                                           shuffling_queue_capacity=self.buffer_rows)
+                loader = BatchedDataLoader(
+                    reader, batch_size=self.batch_rows, shuffling_queue_capacity=self.buffer_rows
+                )
                 for batch in loader:
                     yield split({c: batch[c].numpy() for c in COLUMNS})
             else:

@@ -17,17 +17,21 @@ class RayData(Loader):
         self.seed = s.seed
         self.buffer_rows = s.buffer_rows
         if self.buffer:
-            ds = ray.data.read_parquet(s.files, columns=COLUMNS,
-                                       shuffle=ray.data.FileShuffleConfig(seed=s.seed, reseed_after_execution=True))
+            ds = ray.data.read_parquet(
+                s.files, columns=COLUMNS, shuffle=ray.data.FileShuffleConfig(seed=s.seed, reseed_after_execution=True)
+            )
             self.ds = ds.randomize_block_order(seed=ray.data.RandomSeedConfig(seed=s.seed, reseed_after_execution=True))
-            self.description = (f"read_parquet(shuffle=FileShuffleConfig(seed={s.seed}, reseed_after_execution=True))"
-                                f".randomize_block_order(seed=RandomSeedConfig({s.seed}, reseed_after_execution=True))"
-                                f".iter_batches(batch_size={s.batch_rows}, batch_format='numpy',"
-                                f" local_shuffle_buffer_size={s.buffer_rows}, local_shuffle_seed={s.seed}); num_cpus={s.cores}")
+            self.description = (
+                f"read_parquet(shuffle=FileShuffleConfig(seed={s.seed}, reseed_after_execution=True))"
+                f".randomize_block_order(seed=RandomSeedConfig({s.seed}, reseed_after_execution=True))"
+                f".iter_batches(batch_size={s.batch_rows}, batch_format='numpy',"
+                f" local_shuffle_buffer_size={s.buffer_rows}, local_shuffle_seed={s.seed}); num_cpus={s.cores}"
+            )
         else:
             self.ds = ray.data.read_parquet(s.files, columns=COLUMNS)
-            self.description = (f"read_parquet().iter_batches(batch_size={s.batch_rows}, batch_format='numpy');"
-                                f" num_cpus={s.cores}")
+            self.description = (
+                f"read_parquet().iter_batches(batch_size={s.batch_rows}, batch_format='numpy'); num_cpus={s.cores}"
+            )
         self.library = f"ray[data] {ray.__version__}"
 
     def batches(self, epoch):

@@ -35,10 +35,12 @@ def read(path):
 
 def file_rows(path):
     """A dataset of one element: the file's rows (the per-file reader interleave maps every name to)."""
+
     def load(p):
         rows = tf.py_function(read, [p], tf.float64)
         rows.set_shape([None, len(COLUMNS)])
         return rows
+
     return tf.data.Dataset.from_tensors(path).map(load)
 
 
@@ -48,31 +50,38 @@ class TfData(Loader):
         tf.random.set_seed(s.seed)
         files = tf.data.Dataset.from_tensor_slices(s.files)
         if self.buffer:
-            ds = (files.shuffle(len(s.files), seed=s.seed + 1, reshuffle_each_iteration=True)
-                  .interleave(file_rows, cycle_length=s.cores, num_parallel_calls=s.cores, deterministic=True)
-                  .unbatch()
-                  .shuffle(s.buffer_rows, seed=s.seed, reshuffle_each_iteration=True)
-                  .batch(s.batch_rows)
-                  .prefetch(tf.data.AUTOTUNE))
+            ds = (
+                files.shuffle(len(s.files), seed=s.seed + 1, reshuffle_each_iteration=True)
+                .interleave(file_rows, cycle_length=s.cores, num_parallel_calls=s.cores, deterministic=True)
+                .unbatch()
+                .shuffle(s.buffer_rows, seed=s.seed, reshuffle_each_iteration=True)
+                .batch(s.batch_rows)
+                .prefetch(tf.data.AUTOTUNE)
+            )
             self.description = (
                 f"from_tensor_slices({len(s.files)} files).shuffle({len(s.files)}, seed={s.seed + 1},"
                 f" reshuffle_each_iteration=True).interleave(py_function pyarrow reader, cycle_length={s.cores},"
                 f" num_parallel_calls={s.cores}, deterministic=True).unbatch().shuffle({s.buffer_rows},"
                 f" seed={s.seed}, reshuffle_each_iteration=True).batch({s.batch_rows}).prefetch(AUTOTUNE);"
-                f" tf.random.set_seed({s.seed}); one dataset iterated once per epoch; rows as (29,) float64")
+                f" tf.random.set_seed({s.seed}); one dataset iterated once per epoch; rows as (29,) float64"
+            )
         else:
             ds = files.flat_map(file_rows).unbatch().batch(s.batch_rows)
-            self.description = (f"from_tensor_slices({len(s.files)} files).flat_map(py_function pyarrow reader)"
-                                f".unbatch().batch({s.batch_rows}); files in storage order, no shuffle,"
-                                f" no prefetch; rows as (29,) float64")
+            self.description = (
+                f"from_tensor_slices({len(s.files)} files).flat_map(py_function pyarrow reader)"
+                f".unbatch().batch({s.batch_rows}); files in storage order, no shuffle,"
+                f" no prefetch; rows as (29,) float64"
+            )
         self.dataset = ds
         self.next_epoch = 0
         self.library = f"tensorflow {tf.__version__} (tf.data), pyarrow {pyarrow.__version__}"
 
     def batches(self, epoch):
         if epoch != self.next_epoch:
-            raise ValueError(f"Cannot give epoch {epoch}: tf.data's orders come one iteration after another,"
-                             f" the next one is epoch {self.next_epoch}")
+            raise ValueError(
+                f"Cannot give epoch {epoch}: tf.data's orders come one iteration after another,"
+                f" the next one is epoch {self.next_epoch}"
+            )
         self.next_epoch += 1
         for rows in self.dataset:
             rows = rows.numpy()

@@ -34,7 +34,7 @@ class RowGroupStream(IterableDataset):
         rows = self._shuffled(mine, self.buffer_rows // workers, worker) if self.shuffle else map(read, mine)
         for y, x in rows:
             for start in range(0, y.shape[0], self.batch_rows):
-                yield y[start:start + self.batch_rows], x[start:start + self.batch_rows]
+                yield y[start : start + self.batch_rows], x[start : start + self.batch_rows]
 
     def _shuffled(self, groups, capacity, worker):
         rng = np.random.default_rng([self.seed, self.epoch, worker])
@@ -45,9 +45,12 @@ class RowGroupStream(IterableDataset):
                 continue
             slots = rng.choice(buf_y.shape[0], size=min(y.shape[0], buf_y.shape[0]), replace=False)
             yield buf_y[slots], buf_x[slots]
-            buf_y[slots], buf_x[slots] = y[:slots.shape[0]], x[:slots.shape[0]]
+            buf_y[slots], buf_x[slots] = y[: slots.shape[0]], x[: slots.shape[0]]
             if y.shape[0] > slots.shape[0]:
-                buf_y, buf_x = np.concatenate([buf_y, y[slots.shape[0]:]]), np.concatenate([buf_x, x[slots.shape[0]:]])
+                buf_y, buf_x = (
+                    np.concatenate([buf_y, y[slots.shape[0] :]]),
+                    np.concatenate([buf_x, x[slots.shape[0] :]]),
+                )
         last = rng.permutation(buf_y.shape[0])
         yield buf_y[last], buf_x[last]
 
@@ -65,10 +68,12 @@ class TorchIterable(Loader):
         # batch_size=None: the workers' batches pass as they are (as tensors)
         self.loader = DataLoader(self.dataset, batch_size=None, num_workers=s.cores)
         self.library = f"torch {torch.__version__}"
-        self.description = (f"IterableDataset over row groups, DataLoader(batch_size=None, num_workers={s.cores});"
-                            + (f" row groups permuted per epoch, shuffle buffer of {s.buffer_rows} rows"
-                               f" ({s.buffer_rows // s.cores} per worker), seeds (seed={s.seed}, epoch, worker)"
-                               if shuffle else " row groups in storage order, no buffer"))
+        self.description = f"IterableDataset over row groups, DataLoader(batch_size=None, num_workers={s.cores});" + (
+            f" row groups permuted per epoch, shuffle buffer of {s.buffer_rows} rows"
+            f" ({s.buffer_rows // s.cores} per worker), seeds (seed={s.seed}, epoch, worker)"
+            if shuffle
+            else " row groups in storage order, no buffer"
+        )
 
     def batches(self, epoch):
         self.dataset.epoch = epoch  # the workers get a copy of the dataset at every iteration

@@ -8,8 +8,17 @@ from corgipile.ml.classification import SGDClassificationModel, SGDClassifier
 from corgipile.ml.regression import ScheduledLasso, ScheduledLassoModel, SGDRegressionModel, SGDRegressor
 from corgipile.ml.summary import ScheduledLassoSummary, SGDTrainingSummary
 
-__all__ = ["SGDClassifier", "SGDClassificationModel", "SGDRegressor", "SGDRegressionModel", "SGDTrainingSummary",
-           "ScheduledLasso", "ScheduledLassoModel", "ScheduledLassoSummary", "ConnectUnsupportedError"]
+__all__ = [
+    "SGDClassifier",
+    "SGDClassificationModel",
+    "SGDRegressor",
+    "SGDRegressionModel",
+    "SGDTrainingSummary",
+    "ScheduledLasso",
+    "ScheduledLassoModel",
+    "ScheduledLassoSummary",
+    "ConnectUnsupportedError",
+]
 
 # A saved Pipeline or PipelineModel names its stages by Java class, and pyspark imports the module
 # "io.corgipile.ml" for ours (its class-name mapping only rewrites org.apache.spark). "io" is

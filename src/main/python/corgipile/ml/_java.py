@@ -38,9 +38,15 @@ class _RemoteReader(MLReader):
 
         is_model = issubclass(self._clazz, JavaModel)
         command = pb2.Command()
-        command.ml_command.read.CopyFrom(pb2.MlCommand.Read(path=path, operator=pb2.MlOperator(
-            name=self._clazz._java_class,
-            type=pb2.MlOperator.OPERATOR_TYPE_MODEL if is_model else pb2.MlOperator.OPERATOR_TYPE_ESTIMATOR)))
+        command.ml_command.read.CopyFrom(
+            pb2.MlCommand.Read(
+                path=path,
+                operator=pb2.MlOperator(
+                    name=self._clazz._java_class,
+                    type=pb2.MlOperator.OPERATOR_TYPE_MODEL if is_model else pb2.MlOperator.OPERATOR_TYPE_ESTIMATOR,
+                ),
+            )
+        )
         _, properties, _ = SparkSession.getActiveSession().client.execute_command(command)
         result = deserialize(properties)
         stage = self._clazz(RemoteModelRef(result.obj_ref.id)) if is_model else self._clazz()
@@ -59,7 +65,8 @@ def require_classic(what: str) -> None:
         raise ConnectUnsupportedError(
             f"Cannot get {what} in a Spark Connect session: the Connect server of Spark 4.2 lets a client"
             " call only the model methods on its allow-list (MLUtils.ALLOWED_ATTRIBUTES), which names MLlib's"
-            " own models; load the saved model in a classic session to read it")
+            " own models; load the saved model in a classic session to read it"
+        )
 
 
 class JavaMirror:
@@ -95,7 +102,8 @@ class JavaMirror:
             raise ConnectUnsupportedError(
                 f"Cannot get param {param.name} of {self.uid} in a Spark Connect session: it is not set, and"
                 " its default is known to the Java class on the server only (set it, or see explainParams()"
-                " in a classic session)")
+                " in a classic session)"
+            )
         return super().getOrDefault(param)
 
     def _set(self, **kwargs: Any):
@@ -142,4 +150,3 @@ class JavaMirror:
 
 def _is_list(param: Param) -> bool:
     return param.typeConverter.__name__.startswith("toList")
-

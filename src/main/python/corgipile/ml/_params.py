@@ -21,10 +21,14 @@ class _SGDParams(Params):
 
     loss = _param("loss", "the loss to minimize", TypeConverters.toString)
     maxIter = _param("maxIter", "the maximum number of epochs", TypeConverters.toInt)
-    tol = _param("tol", "the relative improvement on the best epoch objective so far that counts",
-                 TypeConverters.toFloat)
-    nIterNoChange = _param("nIterNoChange", "with tol above 0, the epochs in a row without an improvement"
-                           " of tol that stop training", TypeConverters.toInt)
+    tol = _param(
+        "tol", "the relative improvement on the best epoch objective so far that counts", TypeConverters.toFloat
+    )
+    nIterNoChange = _param(
+        "nIterNoChange",
+        "with tol above 0, the epochs in a row without an improvement of tol that stop training",
+        TypeConverters.toInt,
+    )
     stepSize = _param("stepSize", "the initial learning rate", TypeConverters.toFloat)
     stepSchedule = _param("stepSchedule", "how the learning rate changes", TypeConverters.toString)
     decayRate = _param("decayRate", "the factor per epoch of the decay schedule", TypeConverters.toFloat)
@@ -32,24 +36,37 @@ class _SGDParams(Params):
     regParam = _param("regParam", "the regularization strength", TypeConverters.toFloat)
     elasticNetParam = _param("elasticNetParam", "the L1 share of the regularization", TypeConverters.toFloat)
     fitIntercept = _param("fitIntercept", "whether to fit an intercept term", TypeConverters.toBoolean)
-    standardization = _param("standardization", "whether to train on the features divided by their"
-                             " standard deviations", TypeConverters.toBoolean)
+    standardization = _param(
+        "standardization",
+        "whether to train on the features divided by their standard deviations",
+        TypeConverters.toBoolean,
+    )
     averaging = _param("averaging", "whether an epoch ends on a mean of iterates", TypeConverters.toBoolean)
     weightCol = _param("weightCol", "the column of row weights", TypeConverters.toString)
-    featuresCols = _param("featuresCols", "numeric columns to train on and predict from",
-                          TypeConverters.toListString)
+    featuresCols = _param("featuresCols", "numeric columns to train on and predict from", TypeConverters.toListString)
     seed = _param("seed", "the seed of the CorgiPile order", TypeConverters.toInt)
-    handleInvalid = _param("handleInvalid", "what to do with a row whose features, label or weight is null"
-                           " or not finite", TypeConverters.toString)
+    handleInvalid = _param(
+        "handleInvalid",
+        "what to do with a row whose features, label or weight is null or not finite",
+        TypeConverters.toString,
+    )
     syncInterval = _param("syncInterval", "how often the partition models are averaged", TypeConverters.toString)
-    deltaCompression = _param("deltaCompression", "how a partition's model change travels to the driver",
-                              TypeConverters.toString)
-    errorFeedback = _param("errorFeedback", "with int8 deltas, whether each partition adds what rounding"
-                           " lost in its last round to its next delta", TypeConverters.toBoolean)
-    syncStepSize = _param("syncStepSize", "with several rounds per epoch, the driver's step on the averaged"
-                          " change of the partition models", TypeConverters.toFloat)
-    syncMomentum = _param("syncMomentum", "with several rounds per epoch, the momentum of the driver's steps",
-                          TypeConverters.toFloat)
+    deltaCompression = _param(
+        "deltaCompression", "how a partition's model change travels to the driver", TypeConverters.toString
+    )
+    errorFeedback = _param(
+        "errorFeedback",
+        "with int8 deltas, whether each partition adds what rounding lost in its last round to its next delta",
+        TypeConverters.toBoolean,
+    )
+    syncStepSize = _param(
+        "syncStepSize",
+        "with several rounds per epoch, the driver's step on the averaged change of the partition models",
+        TypeConverters.toFloat,
+    )
+    syncMomentum = _param(
+        "syncMomentum", "with several rounds per epoch, the momentum of the driver's steps", TypeConverters.toFloat
+    )
 
     def getLoss(self) -> str:
         return self.getOrDefault(self.loss)
@@ -122,8 +139,12 @@ class _SGDClassifierParams(_SGDParams):
     """The params of SGDClassifier and SGDClassificationModel."""
 
     threshold = _param("threshold", "predict 1 when the probability of 1 exceeds this", TypeConverters.toFloat)
-    family = _param("family", "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
-                    " labels 0..K-1, logistic loss only) or auto", TypeConverters.toString)
+    family = _param(
+        "family",
+        "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
+        " labels 0..K-1, logistic loss only) or auto",
+        TypeConverters.toString,
+    )
 
     def getThreshold(self) -> float:
         return self.getOrDefault(self.threshold)
@@ -218,21 +239,37 @@ class _ScheduledLassoParams(Params):
     regParam = _param("regParam", "the penalty's strength", TypeConverters.toFloat)
     elasticNetParam = _param("elasticNetParam", "the L1 share alpha of the penalty", TypeConverters.toFloat)
     scheduleSize = _param("scheduleSize", "coefficients updated together in a round", TypeConverters.toInt)
-    candidateFactor = _param("candidateFactor", "with the dependency check, candidates sampled per coefficient"
-                             " scheduled", TypeConverters.toFloat)
+    candidateFactor = _param(
+        "candidateFactor",
+        "with the dependency check, candidates sampled per coefficient scheduled",
+        TypeConverters.toFloat,
+    )
     priorityFloor = _param("priorityFloor", "added to every coefficient's priority", TypeConverters.toFloat)
-    correlationThreshold = _param("correlationThreshold", "with the dependency check, the largest absolute"
-                                  " correlation a candidate may have with a coefficient already scheduled in its"
-                                  " round", TypeConverters.toFloat)
+    correlationThreshold = _param(
+        "correlationThreshold",
+        "with the dependency check, the largest absolute"
+        " correlation a candidate may have with a coefficient already scheduled in its"
+        " round",
+        TypeConverters.toFloat,
+    )
     scheduler = _param("scheduler", "how a round's coefficients are picked", TypeConverters.toString)
     maxIter = _param("maxIter", "the most rounds", TypeConverters.toInt)
-    tol = _param("tol", "training stops when the objective changed by less than this, relative, over the last"
-                 " sweep", TypeConverters.toFloat)
-    refreshInterval = _param("refreshInterval", "passes over the data between recomputing the cached residuals"
-                             " from the coefficients", TypeConverters.toInt)
+    tol = _param(
+        "tol",
+        "training stops when the objective changed by less than this, relative, over the last sweep",
+        TypeConverters.toFloat,
+    )
+    refreshInterval = _param(
+        "refreshInterval",
+        "passes over the data between recomputing the cached residuals from the coefficients",
+        TypeConverters.toInt,
+    )
     fitIntercept = _param("fitIntercept", "whether to fit an intercept term", TypeConverters.toBoolean)
-    standardization = _param("standardization", "whether the penalty applies to the coefficients of the"
-                             " standardized features", TypeConverters.toBoolean)
+    standardization = _param(
+        "standardization",
+        "whether the penalty applies to the coefficients of the standardized features",
+        TypeConverters.toBoolean,
+    )
     seed = _param("seed", "the seed of the scheduler's draws", TypeConverters.toInt)
 
     def getRegParam(self) -> float:

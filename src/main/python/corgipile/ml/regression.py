@@ -28,38 +28,72 @@ class SGDRegressor(
     _java_class = "io.corgipile.ml.SGDRegressor"
 
     @keyword_only
-    def __init__(self, *, featuresCol: Optional[str] = None, labelCol: Optional[str] = None,
-                 predictionCol: Optional[str] = None, loss: Optional[str] = None,
-                 maxIter: Optional[int] = None, tol: Optional[float] = None,
-                 nIterNoChange: Optional[int] = None, stepSize: Optional[float] = None,
-                 stepSchedule: Optional[str] = None, decayRate: Optional[float] = None,
-                 batchSize: Optional[int] = None, regParam: Optional[float] = None,
-                 elasticNetParam: Optional[float] = None, fitIntercept: Optional[bool] = None,
-                 standardization: Optional[bool] = None, averaging: Optional[bool] = None,
-                 weightCol: Optional[str] = None, featuresCols: Optional[List[str]] = None,
-                 seed: Optional[int] = None, handleInvalid: Optional[str] = None,
-                 syncInterval: Optional[str] = None, deltaCompression: Optional[str] = None,
-                 errorFeedback: Optional[bool] = None, syncStepSize: Optional[float] = None,
-                 syncMomentum: Optional[float] = None, epsilon: Optional[float] = None):
+    def __init__(
+        self,
+        *,
+        featuresCol: Optional[str] = None,
+        labelCol: Optional[str] = None,
+        predictionCol: Optional[str] = None,
+        loss: Optional[str] = None,
+        maxIter: Optional[int] = None,
+        tol: Optional[float] = None,
+        nIterNoChange: Optional[int] = None,
+        stepSize: Optional[float] = None,
+        stepSchedule: Optional[str] = None,
+        decayRate: Optional[float] = None,
+        batchSize: Optional[int] = None,
+        regParam: Optional[float] = None,
+        elasticNetParam: Optional[float] = None,
+        fitIntercept: Optional[bool] = None,
+        standardization: Optional[bool] = None,
+        averaging: Optional[bool] = None,
+        weightCol: Optional[str] = None,
+        featuresCols: Optional[List[str]] = None,
+        seed: Optional[int] = None,
+        handleInvalid: Optional[str] = None,
+        syncInterval: Optional[str] = None,
+        deltaCompression: Optional[str] = None,
+        errorFeedback: Optional[bool] = None,
+        syncStepSize: Optional[float] = None,
+        syncMomentum: Optional[float] = None,
+        epsilon: Optional[float] = None,
+    ):
         super().__init__()
         self._java_obj = self._new_java_obj(self._java_class, self.uid)
         self._mirror_java()
         self.setParams(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, featuresCol: Optional[str] = None, labelCol: Optional[str] = None,
-                  predictionCol: Optional[str] = None, loss: Optional[str] = None,
-                  maxIter: Optional[int] = None, tol: Optional[float] = None,
-                  nIterNoChange: Optional[int] = None, stepSize: Optional[float] = None,
-                  stepSchedule: Optional[str] = None, decayRate: Optional[float] = None,
-                  batchSize: Optional[int] = None, regParam: Optional[float] = None,
-                  elasticNetParam: Optional[float] = None, fitIntercept: Optional[bool] = None,
-                  standardization: Optional[bool] = None, averaging: Optional[bool] = None,
-                  weightCol: Optional[str] = None, featuresCols: Optional[List[str]] = None,
-                  seed: Optional[int] = None, handleInvalid: Optional[str] = None,
-                  syncInterval: Optional[str] = None, deltaCompression: Optional[str] = None,
-                  errorFeedback: Optional[bool] = None, syncStepSize: Optional[float] = None,
-                  syncMomentum: Optional[float] = None, epsilon: Optional[float] = None) -> "SGDRegressor":
+    def setParams(
+        self,
+        *,
+        featuresCol: Optional[str] = None,
+        labelCol: Optional[str] = None,
+        predictionCol: Optional[str] = None,
+        loss: Optional[str] = None,
+        maxIter: Optional[int] = None,
+        tol: Optional[float] = None,
+        nIterNoChange: Optional[int] = None,
+        stepSize: Optional[float] = None,
+        stepSchedule: Optional[str] = None,
+        decayRate: Optional[float] = None,
+        batchSize: Optional[int] = None,
+        regParam: Optional[float] = None,
+        elasticNetParam: Optional[float] = None,
+        fitIntercept: Optional[bool] = None,
+        standardization: Optional[bool] = None,
+        averaging: Optional[bool] = None,
+        weightCol: Optional[str] = None,
+        featuresCols: Optional[List[str]] = None,
+        seed: Optional[int] = None,
+        handleInvalid: Optional[str] = None,
+        syncInterval: Optional[str] = None,
+        deltaCompression: Optional[str] = None,
+        errorFeedback: Optional[bool] = None,
+        syncStepSize: Optional[float] = None,
+        syncMomentum: Optional[float] = None,
+        epsilon: Optional[float] = None,
+    ) -> "SGDRegressor":
         """Sets the given params."""
         return self._set(**self._input_kwargs)
 
@@ -121,28 +155,52 @@ class ScheduledLasso(
     _java_class = "io.corgipile.ml.ScheduledLasso"
 
     @keyword_only
-    def __init__(self, *, featuresCol: Optional[str] = None, labelCol: Optional[str] = None,
-                 predictionCol: Optional[str] = None, regParam: Optional[float] = None,
-                 elasticNetParam: Optional[float] = None, scheduleSize: Optional[int] = None,
-                 candidateFactor: Optional[float] = None, priorityFloor: Optional[float] = None,
-                 correlationThreshold: Optional[float] = None, scheduler: Optional[str] = None,
-                 maxIter: Optional[int] = None, tol: Optional[float] = None,
-                 refreshInterval: Optional[int] = None, fitIntercept: Optional[bool] = None,
-                 standardization: Optional[bool] = None, seed: Optional[int] = None):
+    def __init__(
+        self,
+        *,
+        featuresCol: Optional[str] = None,
+        labelCol: Optional[str] = None,
+        predictionCol: Optional[str] = None,
+        regParam: Optional[float] = None,
+        elasticNetParam: Optional[float] = None,
+        scheduleSize: Optional[int] = None,
+        candidateFactor: Optional[float] = None,
+        priorityFloor: Optional[float] = None,
+        correlationThreshold: Optional[float] = None,
+        scheduler: Optional[str] = None,
+        maxIter: Optional[int] = None,
+        tol: Optional[float] = None,
+        refreshInterval: Optional[int] = None,
+        fitIntercept: Optional[bool] = None,
+        standardization: Optional[bool] = None,
+        seed: Optional[int] = None,
+    ):
         super().__init__()
         self._java_obj = self._new_java_obj(self._java_class, self.uid)
         self._mirror_java()
         self.setParams(**self._input_kwargs)
 
     @keyword_only
-    def setParams(self, *, featuresCol: Optional[str] = None, labelCol: Optional[str] = None,
-                  predictionCol: Optional[str] = None, regParam: Optional[float] = None,
-                  elasticNetParam: Optional[float] = None, scheduleSize: Optional[int] = None,
-                  candidateFactor: Optional[float] = None, priorityFloor: Optional[float] = None,
-                  correlationThreshold: Optional[float] = None, scheduler: Optional[str] = None,
-                  maxIter: Optional[int] = None, tol: Optional[float] = None,
-                  refreshInterval: Optional[int] = None, fitIntercept: Optional[bool] = None,
-                  standardization: Optional[bool] = None, seed: Optional[int] = None) -> "ScheduledLasso":
+    def setParams(
+        self,
+        *,
+        featuresCol: Optional[str] = None,
+        labelCol: Optional[str] = None,
+        predictionCol: Optional[str] = None,
+        regParam: Optional[float] = None,
+        elasticNetParam: Optional[float] = None,
+        scheduleSize: Optional[int] = None,
+        candidateFactor: Optional[float] = None,
+        priorityFloor: Optional[float] = None,
+        correlationThreshold: Optional[float] = None,
+        scheduler: Optional[str] = None,
+        maxIter: Optional[int] = None,
+        tol: Optional[float] = None,
+        refreshInterval: Optional[int] = None,
+        fitIntercept: Optional[bool] = None,
+        standardization: Optional[bool] = None,
+        seed: Optional[int] = None,
+    ) -> "ScheduledLasso":
         """Sets the given params."""
         return self._set(**self._input_kwargs)
 
