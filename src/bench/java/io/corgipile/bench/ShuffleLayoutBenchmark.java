@@ -2,10 +2,11 @@ package io.corgipile.bench;
 
 import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
+import io.corgipile.spark.FixedWidthRowEncoder;
 import io.corgipile.spark.RowArenaBatch;
-import io.corgipile.spark.RowEncoderHook;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -35,7 +36,7 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li>{@link #rowArena}: the reader's path: a {@link TupleShuffleBuffer} makes room for each run of
- *       rows in random ~256 KB buckets, the reader's encoder ({@link RowEncoderHook}) writes a tile
+ *       rows in random ~256 KB buckets, the reader's encoder ({@link FixedWidthRowEncoder}) writes a tile
  *       of 64 rows as UnsafeRows into cache-sized scratch, each row is copied from there to its
  *       place, the buffer is shuffled, and {@link RowArenaBatch} views are read.
  *   <li>{@link #columnGather}: a column array per field, filled batch by batch; one Fisher-Yates over
@@ -107,7 +108,7 @@ public class ShuffleLayoutBenchmark {
   private ColumnVector[][] inputColumns;
 
   // rowArena
-  private RowEncoderHook encoder;
+  private FixedWidthRowEncoder encoder;
   /** As BufferFiller.RUN_ROWS. */
   static final int RUN_ROWS = 256;
   /** As FixedWidthRowEncoder.TILE_ROWS. */
@@ -173,7 +174,8 @@ public class ShuffleLayoutBenchmark {
       input[b] = new ColumnarBatch(inputColumns[b], BATCH_ROWS);
     }
 
-    encoder = RowEncoderHook.forSchema(SCHEMA);
+    // the encoder the reader builds for this schema (BlockDecoder: every column, in order)
+    encoder = FixedWidthRowEncoder.forSchema(SCHEMA, IntStream.range(0, COLUMNS).toArray());
     tile = new byte[TILE_ROWS * encoder.rowBytes()];
     buffer = new TupleShuffleBuffer(rows, Long.MAX_VALUE);
     arenaBatch = new RowArenaBatch(SCHEMA, BATCH_ROWS);

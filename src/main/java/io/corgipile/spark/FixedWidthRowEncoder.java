@@ -31,7 +31,7 @@ import org.apache.spark.unsafe.bitset.BitSetMethods;
  * numeric type or a boolean, converted as Spark's cast to double converts it; and a field whose
  * column is {@link #NO_COLUMN} is left zero and not null, for the caller to write (a constant).
  */
-final class FixedWidthRowEncoder {
+public final class FixedWidthRowEncoder {
   private enum Kind { BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE }
 
   /**
@@ -91,7 +91,7 @@ final class FixedWidthRowEncoder {
    * An encoder for rows of {@code output}, whose field {@code i} is column {@code columns[i]} of the
    * batches (or {@link #NO_COLUMN}); null when some field is not a fixed-width primitive.
    */
-  static FixedWidthRowEncoder forSchema(StructType output, int[] columns) {
+  public static FixedWidthRowEncoder forSchema(StructType output, int[] columns) {
     return forProjection(output, columns, new DataType[columns.length]);
   }
 
@@ -147,7 +147,7 @@ final class FixedWidthRowEncoder {
   }
 
   /** Bytes of every row. */
-  int rowBytes() {
+  public int rowBytes() {
     return rowBytes;
   }
 
@@ -157,7 +157,7 @@ final class FixedWidthRowEncoder {
   }
 
   /** Writes rows {@code [first, first + n)} of the batch one after another into {@code target}, from its start. */
-  void encode(ColumnarBatch batch, int first, int n, byte[] target) {
+  public void encode(ColumnarBatch batch, int first, int n, byte[] target) {
     // Tiles of rows small enough to stay in the L1 cache while every column is written into them.
     for (int from = 0; from < n; from += TILE_ROWS) {
       int to = Math.min(n, from + TILE_ROWS);
