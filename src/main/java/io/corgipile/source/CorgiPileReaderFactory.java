@@ -149,8 +149,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     long seed = scope.seed() == null ? conf.seed() : scope.seed();
     Slice slice = Slice.of(epoch, partition.index(), seed, scope.round(),
         layout.partition(epoch, seed, partition.index()), task);
-    // ReadScope.setAnyOrder: a job that takes the whole epoch in any order
-    return scope.anyOrder() && scope.round().count() == 1 ? slice.takenInAnyOrder() : slice;
+    return scope.anyOrder() ? slice.takenInAnyOrder() : slice;
   }
 
   /**

@@ -113,7 +113,10 @@ public final class ReadScope {
     static final Round WHOLE_EPOCH = new Round(SyncInterval.EPOCH, 0, 1);
   }
 
-  /** What a running task's job reads, from its local properties; null fields were not set. */
+  /**
+   * What a running task's job reads, from its local properties; null fields were not set. {@code
+   * anyOrder} holds only for a job of the whole epoch: a round keeps its order.
+   */
   public record InTask(Integer epoch, Long seed, Round round, boolean anyOrder) {
     static final InTask NONE = new InTask(null, null, Round.WHOLE_EPOCH, false);
   }
@@ -129,10 +132,11 @@ public final class ReadScope {
     }
     String epoch = task.getLocalProperty(EPOCH);
     String seed = task.getLocalProperty(SEED);
+    Round round =
+        round(task.getLocalProperty(ROUND), task.getLocalProperty(ROUNDS), task.getLocalProperty(SYNC_INTERVAL));
     return new InTask(epoch == null ? null : (int) parse(EPOCH, epoch, 0, Integer.MAX_VALUE),
-        seed == null ? null : parse(SEED, seed, Long.MIN_VALUE, Long.MAX_VALUE),
-        round(task.getLocalProperty(ROUND), task.getLocalProperty(ROUNDS), task.getLocalProperty(SYNC_INTERVAL)),
-        ANY_ORDER.equals(task.getLocalProperty(ROW_ORDER)));
+        seed == null ? null : parse(SEED, seed, Long.MIN_VALUE, Long.MAX_VALUE), round,
+        round.count() == 1 && ANY_ORDER.equals(task.getLocalProperty(ROW_ORDER)));
   }
 
   /**
