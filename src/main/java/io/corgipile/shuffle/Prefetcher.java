@@ -47,6 +47,8 @@ public final class Prefetcher<B> implements AutoCloseable {
   private static final int BUSY_SHARE = 10;
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final Object END = new Object();
+  /** How often a filler waiting for a buffer checks whether the consumer has closed. */
+  private static final long STOP_CHECK_MILLIS = 100;
 
   private final BlockingQueue<B> free = new ArrayBlockingQueue<>(2);
   private final BlockingQueue<Object> filled = new ArrayBlockingQueue<>(3);
@@ -58,6 +60,7 @@ public final class Prefetcher<B> implements AutoCloseable {
   private boolean ended;
   private Throwable failure;
   private boolean fillerEnded;
+  private volatile boolean stopping;
   private AutoCloseable closeAfterFiller;
 
   public Prefetcher(String threadName, Filler<B> filler, B first, B second) {
@@ -105,8 +108,8 @@ public final class Prefetcher<B> implements AutoCloseable {
 
   private void fill(Filler<B> filler) {
     try {
-      while (true) {
-        B buffer = free.take();
+      B buffer;
+      while ((buffer = nextFree()) != null) {
         if (!filler.fill(buffer)) {
           filled.put(END);
           return;
@@ -118,6 +121,20 @@ public final class Prefetcher<B> implements AutoCloseable {
     } catch (Throwable t) {
       filled.offer(new Failure(t));
     }
+  }
+
+  /**
+   * The next buffer to fill, once the consumer hands one back; null once it has closed. Not only
+   * the interrupt ends the wait: the libraries a filler runs may swallow it (catch an {@code
+   * InterruptedException} and go on), and a filler that then waited for a buffer nobody returns
+   * would outlive its task.
+   */
+  private B nextFree() throws InterruptedException {
+    B buffer;
+    do {
+      buffer = free.poll(STOP_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+    } while (buffer == null && !stopping);
+    return stopping ? null : buffer;
   }
 
   /**
@@ -211,6 +228,7 @@ public final class Prefetcher<B> implements AutoCloseable {
   /** Stops the filler and waits for it, so the caller may then close what the filler reads. */
   @Override
   public void close() throws InterruptedException {
+    stopping = true;
     thread.interrupt();
     thread.join(stopWaitMillis);
   }

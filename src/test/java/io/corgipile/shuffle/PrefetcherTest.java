@@ -300,6 +300,40 @@ class PrefetcherTest {
   }
 
   @Test
+  void aFillerThatSwallowsTheInterruptStillEndsOnClose() throws Exception {
+    CountDownLatch inFill = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    AtomicReference<Thread> thread = new AtomicReference<>();
+    AtomicInteger calls = new AtomicInteger();
+    Prefetcher.Filler<Buf> filler = b -> {
+      thread.set(Thread.currentThread());
+      if (calls.getAndIncrement() == 1) {
+        inFill.countDown();
+        try {
+          closed.await(); // a library call that catches the interrupt and goes on
+        } catch (InterruptedException e) {
+          closed.await(5, TimeUnit.SECONDS);
+        }
+      }
+      return true;
+    };
+    // A caller already interrupted returns from close at once (the task-kill path), leaving the
+    // filler to end by itself; with both buffers filled it then waits for one handed back.
+    Prefetcher<Buf> p = new Prefetcher<>("swallowing", filler, new Buf(), new Buf());
+    assertThat(p.next()).isNotNull();
+    assertThat(inFill.await(10, TimeUnit.SECONDS)).isTrue();
+    Thread.currentThread().interrupt();
+    try {
+      assertThat(p.stop()).as("the filler is still filling").isFalse();
+    } finally {
+      Thread.interrupted();
+    }
+    closed.countDown();
+    waitUntil(() -> !thread.get().isAlive());
+    assertThat(calls.get()).as("no fill after close").isEqualTo(2);
+  }
+
+  @Test
   void closeAfterTheEndIsHarmless() throws Exception {
     CountingFiller filler = new CountingFiller(2);
     Prefetcher<Buf> p = new Prefetcher<>("done", filler, new Buf(), new Buf());
