@@ -41,7 +41,7 @@ class CancelledFitTest {
   void leavesNothingRunningAndTheNextFitWorks(String how) throws Exception {
     double[] solo = classifier(2).fit(read()).coefficients().toArray();
     SparkContext sc = TestTables.spark().sparkContext();
-    String group = "cancelled-fit-" + how.replace(' ', '-');
+    String group = "cancelled-fit-" + how.replace(' ', '-') + "-" + System.nanoTime();
     AtomicReference<Thread> fitter = new AtomicReference<>();
     CompletableFuture<SGDClassificationModel> fit = CompletableFuture.supplyAsync(() -> {
       fitter.set(Thread.currentThread());

@@ -37,10 +37,17 @@ final class TestTables {
     return SharedSpark.get();
   }
 
-  /** The live threads that read for tasks: buffer fills and fills ahead of a round. */
+  /**
+   * The live threads that read for tasks (buffer fills and fills ahead of a round), each named with
+   * its state and stack, so a test that finds one left says what it is doing.
+   */
   static List<String> readerThreads() {
-    return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-        .filter(n -> n.startsWith("corgipile-prefetch-") || n.startsWith("corgipile-lookahead-")).toList();
+    return Thread.getAllStackTraces().entrySet().stream()
+        .filter(e -> e.getKey().isAlive() && (e.getKey().getName().startsWith("corgipile-prefetch-")
+            || e.getKey().getName().startsWith("corgipile-lookahead-")))
+        .map(e -> e.getKey().getName() + " (" + e.getKey().getState() + ")"
+            + Stream.of(e.getValue()).map(f -> "\n    at " + f).collect(Collectors.joining()))
+        .toList();
   }
 
   static Path tempDir(String prefix) {
