@@ -4,7 +4,7 @@ import io.corgipile.cli.TrainArguments.Task;
 import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDLinearModel;
-import io.corgipile.ml.SGDParamSetters;
+import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDRegressor;
 import io.corgipile.ml.ScheduledLasso;
 import io.corgipile.ml.ScheduledLassoModel;
@@ -137,7 +137,7 @@ final class TrainingJob {
     return columns == null ? regressor.setFeaturesCol(vector) : regressor.setFeaturesCols(columns);
   }
 
-  private <E extends PipelineStage & SGDParamSetters<E>> E configure(E estimator) {
+  private <E extends PipelineStage & SGDParams.Setters<E>> E configure(E estimator) {
     estimator.setMaxIter(args.epochs());
     if (args.loss() != null) {
       estimator.setLoss(args.loss());

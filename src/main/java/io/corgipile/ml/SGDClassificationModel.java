@@ -3,9 +3,8 @@ package io.corgipile.ml;
 import io.corgipile.ml.common.LinearFit;
 import io.corgipile.ml.common.LinearModelData;
 import io.corgipile.ml.param.PendingParams;
-import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.sgd.FeatureColumns;
-import io.corgipile.ml.sgd.SGDTask;
 import io.corgipile.ml.sgd.Softmax;
 import org.apache.spark.ml.classification.ProbabilisticClassificationModel;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -34,7 +33,7 @@ public class SGDClassificationModel
 
   // The model's own copy of what every SGD stage repeats, as short as Java allows (see
   // SGDClassifier); the shared members of the two models are in SGDLinearModel.
-  private final SGDParamSet sgdParams;
+  private final StageParams sgdParams;
   private final LinearFit fit;
 
   /** For Spark Connect ML, which creates models by their no-argument constructor. */
@@ -55,18 +54,18 @@ public class SGDClassificationModel
   }
 
   SGDClassificationModel(String uid, LinearFit fit) {
-    this(PendingParams.enter(uid, SGDTask.CLASSIFICATION), fit);
+    this(PendingParams.enter(uid, SGDClassifierParams.SPECS), fit);
   }
 
-  private SGDClassificationModel(SGDParamSet params, LinearFit fit) {
+  private SGDClassificationModel(StageParams params, LinearFit fit) {
     super();
     sgdParams = PendingParams.exit(params, this);
     this.fit = fit;
   }
 
   @Override
-  public SGDParamSet sgdParams() {
-    return sgdParams != null ? sgdParams : PendingParams.current(SGDParamSet.class);
+  public StageParams sgdParams() {
+    return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
   /**

@@ -2,7 +2,7 @@ package io.corgipile.ml;
 
 import io.corgipile.ml.common.FitJobs;
 import io.corgipile.ml.param.PendingParams;
-import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.sgd.FeatureColumns;
 import io.corgipile.ml.sgd.LossFunction;
 import io.corgipile.ml.sgd.MarginsLoss;
@@ -30,7 +30,7 @@ import org.apache.spark.sql.types.StructType;
  * DataFrame, the order it has.
  */
 public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier, SGDClassificationModel>
-    implements SGDParamSetters<SGDClassifier>, SGDThresholdSetter<SGDClassifier>, DefaultParamsWritable {
+    implements SGDParams.Setters<SGDClassifier>, SGDThresholdSetter<SGDClassifier>, DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
 
   /** The values {@code loss} takes; the first is the default. */
@@ -39,24 +39,24 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
   // The stage's own copy of what every SGD stage repeats, as short as Java allows (the Scala parents
   // fix the class hierarchy, and fields, constructors and overrides of their methods cannot live
   // in an interface): see PendingParams for why the holder is made before super().
-  private final SGDParamSet sgdParams;
+  private final StageParams sgdParams;
 
   public SGDClassifier() {
     this(Identifiable$.MODULE$.randomUID("sgdClassifier"));
   }
 
   public SGDClassifier(String uid) {
-    this(PendingParams.enter(uid, SGDTask.CLASSIFICATION));
+    this(PendingParams.enter(uid, SPECS));
   }
 
-  private SGDClassifier(SGDParamSet params) {
+  private SGDClassifier(StageParams params) {
     super();
     sgdParams = PendingParams.exit(params, this);
   }
 
   @Override
-  public SGDParamSet sgdParams() {
-    return sgdParams != null ? sgdParams : PendingParams.current(SGDParamSet.class);
+  public StageParams sgdParams() {
+    return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
   /**

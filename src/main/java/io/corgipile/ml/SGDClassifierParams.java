@@ -1,6 +1,9 @@
 package io.corgipile.ml;
 
+import io.corgipile.ml.param.ParamSpec;
+import io.corgipile.ml.sgd.SGDTask;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.Param;
 
@@ -24,9 +27,19 @@ public interface SGDClassifierParams extends SGDParams {
    */
   int MAX_CLASSES = 1000;
 
+  ParamSpec<Double> THRESHOLD = ParamSpec.fraction("threshold", "predict 1 when the probability of 1 exceeds this",
+      DEFAULT_THRESHOLD);
+  ParamSpec<String> FAMILY = ParamSpec.choice("family", "binomial (one margin, labels 0 and 1), multinomial (one"
+      + " margin per class, labels 0..K-1, logistic loss only) or auto (multinomial when the labels name more than"
+      + " two classes)", FAMILIES, FAMILY_AUTO);
+  /** The params of the classifier and its models. */
+  List<ParamSpec<?>> SPECS = Stream.concat(SGDParams.COMMON_SPECS.stream(), Stream.of(
+      SGDParams.lossSpec(SGDTask.CLASSIFICATION.losses()), SGDParams.stepSizeSpec(DEFAULT_STEP_SIZE), THRESHOLD,
+      FAMILY)).toList();
+
   /** Predict 1 when the probability of 1 exceeds this (default {@value #DEFAULT_THRESHOLD}); binary models only. */
   default DoubleParam threshold() {
-    return sgdParams().threshold;
+    return sgdParams().get(THRESHOLD);
   }
 
   default double getThreshold() {
@@ -41,7 +54,7 @@ public interface SGDClassifierParams extends SGDParams {
    * {@code hinge} is binary.
    */
   default Param<String> family() {
-    return sgdParams().family;
+    return sgdParams().get(FAMILY);
   }
 
   default String getFamily() {

@@ -2,16 +2,19 @@ package io.corgipile.ml;
 
 import io.corgipile.ml.compress.DeltaCompression;
 import io.corgipile.ml.param.PendingParams;
-import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.param.ParamSpec;
+import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.sgd.StepCalibration;
 import io.corgipile.ml.sgd.StepSchedule;
 import io.corgipile.shuffle.SyncInterval;
+import io.corgipile.source.ReadOptions;
 import java.util.List;
 import org.apache.spark.ml.param.BooleanParam;
 import org.apache.spark.ml.param.DoubleParam;
 import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.LongParam;
 import org.apache.spark.ml.param.Param;
+import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
@@ -65,8 +68,76 @@ public interface SGDParams extends Params {
   /** Default of {@link #syncInterval()}: one round per shuffle buffer, at most a few per epoch. */
   String DEFAULT_SYNC_INTERVAL = SyncInterval.AUTO.toString();
 
+  // The declarations: name, doc (the MLlib param's, which explainParams, Python and the errors show),
+  // allowed values and default. loss and stepSize differ by estimator: see lossSpec and stepSizeSpec.
+  ParamSpec<Integer> MAX_ITER = ParamSpec.atLeast("maxIter", "the maximum number of epochs", 1, DEFAULT_MAX_ITER);
+  ParamSpec<Double> TOL = ParamSpec.nonNegative("tol", "the relative improvement on the best epoch objective so far"
+      + " that counts: training stops after nIterNoChange epochs in a row improve by less; 0 runs all maxIter epochs",
+      DEFAULT_TOL);
+  ParamSpec<Integer> N_ITER_NO_CHANGE = ParamSpec.atLeast("nIterNoChange", "with tol above 0, the epochs in a row"
+      + " without an improvement of tol that stop training; training returns the last epoch's model", 1,
+      DEFAULT_N_ITER_NO_CHANGE);
+  ParamSpec<String> STEP_SCHEDULE = ParamSpec.choice("stepSchedule", "how the learning rate changes", STEP_SCHEDULES,
+      DEFAULT_STEP_SCHEDULE);
+  ParamSpec<Double> DECAY_RATE = ParamSpec.number("decayRate", "the factor per epoch of the decay schedule",
+      "in (0, 1]", ParamValidators.inRange(0, 1, false, true), DEFAULT_DECAY_RATE);
+  ParamSpec<Integer> BATCH_SIZE = ParamSpec.atLeast("batchSize", "tuples per update within a partition", 1,
+      DEFAULT_BATCH_SIZE);
+  ParamSpec<Double> REG_PARAM = ParamSpec.nonNegative("regParam", "the regularization strength", DEFAULT_REG_PARAM);
+  ParamSpec<Double> ELASTIC_NET_PARAM = ParamSpec.fraction("elasticNetParam",
+      "the L1 share of the regularization: 0 is L2, 1 is L1", DEFAULT_ELASTIC_NET_PARAM);
+  ParamSpec<Boolean> FIT_INTERCEPT = ParamSpec.flag("fitIntercept", "whether to fit an intercept term",
+      DEFAULT_FIT_INTERCEPT);
+  ParamSpec<Boolean> STANDARDIZATION = ParamSpec.flag("standardization", "whether to train on the features divided"
+      + " by their standard deviations (one pass over the data before the first epoch) and, with fitIntercept, no"
+      + " L1 and at least half of the values non-zero, centered on their means; the penalty applies in that"
+      + " scale, the coefficients are reported in the original one", DEFAULT_STANDARDIZATION);
+  ParamSpec<Boolean> AVERAGING = ParamSpec.flag("averaging", "whether an epoch ends on a mean of iterates"
+      + " (Polyak-Ruppert averaging) rather than the last: with one round per epoch, from the second epoch on, each"
+      + " partition's mean over its pass; with several, the mean of the models the rounds end on (of the first"
+      + " epoch's second half)", DEFAULT_AVERAGING);
+  ParamSpec<String> WEIGHT_COL = ParamSpec.text("weightCol", "the column of row weights; empty: every row weighs 1",
+      DEFAULT_WEIGHT_COL);
+  ParamSpec<String[]> FEATURES_COLS = ParamSpec.columns("featuresCols", "numeric columns to train on and predict"
+      + " from, in this order, instead of the vector column featuresCol (no VectorAssembler needed, and training"
+      + " reads them without a vector per row); empty: featuresCol");
+  ParamSpec<Long> SEED = ParamSpec.seed("seed", "the seed of the CorgiPile order when the input comes from the"
+      + " corgipile source; when set it overrides the source's seed option", ReadOptions.SEED_DEFAULT);
+  ParamSpec<String> HANDLE_INVALID = ParamSpec.choice("handleInvalid", "what to do with a row whose features, label"
+      + " or weight is null or not finite (or, for the classifier, a label that is not a class: 0 or 1, or 0..K-1"
+      + " for multinomial)", HANDLE_INVALID_VALUES, HANDLE_INVALID_ERROR);
+  ParamSpec<String> SYNC_INTERVAL = ParamSpec.syncInterval("syncInterval",
+      "how often the partition models are averaged", DEFAULT_SYNC_INTERVAL);
+  ParamSpec<String> DELTA_COMPRESSION = ParamSpec.choice("deltaCompression",
+      "how a partition's model change travels to the driver", DELTA_COMPRESSIONS, DEFAULT_DELTA_COMPRESSION);
+  ParamSpec<Boolean> ERROR_FEEDBACK = ParamSpec.flag("errorFeedback", "with int8 deltas, whether each partition adds"
+      + " what rounding lost in its last round to its next delta", DEFAULT_ERROR_FEEDBACK);
+  ParamSpec<Double> SYNC_STEP_SIZE = ParamSpec.positive("syncStepSize", "with several rounds per epoch, the driver's"
+      + " step on the averaged change of the partition models", DEFAULT_SYNC_STEP_SIZE);
+  ParamSpec<Double> SYNC_MOMENTUM = ParamSpec.number("syncMomentum", "with several rounds per epoch, the momentum of"
+      + " the driver's steps", "in [0, 1)", ParamValidators.inRange(0, 1, true, false), DEFAULT_SYNC_MOMENTUM);
+
+  /** The params of both estimators and both models but {@code loss} and {@code stepSize}. */
+  List<ParamSpec<?>> COMMON_SPECS = List.of(MAX_ITER, TOL, N_ITER_NO_CHANGE, STEP_SCHEDULE, DECAY_RATE, BATCH_SIZE,
+      REG_PARAM, ELASTIC_NET_PARAM, FIT_INTERCEPT, STANDARDIZATION, AVERAGING, WEIGHT_COL, FEATURES_COLS, SEED,
+      HANDLE_INVALID, SYNC_INTERVAL, DELTA_COMPRESSION, ERROR_FEEDBACK, SYNC_STEP_SIZE, SYNC_MOMENTUM);
+
+  /** The {@code loss} of an estimator whose losses are {@code losses}, the first the default. */
+  static ParamSpec<String> lossSpec(List<String> losses) {
+    return ParamSpec.choice("loss", "the loss to minimize", losses, losses.get(0));
+  }
+
+  /** The {@code stepSize} of an estimator whose default step is {@code defaultValue}. */
+  static ParamSpec<Double> stepSizeSpec(double defaultValue) {
+    return ParamSpec.positive("stepSize", "the initial learning rate; when not set, the one of "
+        + StepCalibration.CANDIDATES.length + " steps from " + StepCalibration.CANDIDATES[0] + " down to "
+        + StepCalibration.CANDIDATES[StepCalibration.CANDIDATES.length - 1] + " that trains best in one pass over the"
+        + " first " + StepCalibration.SAMPLE_ROWS + " rows of partition 0 (summary().stepSize() says which)",
+        defaultValue);
+  }
+
   /** The holder of this instance's param objects. */
-  SGDParamSet sgdParams();
+  StageParams sgdParams();
 
   /** The uid, kept with the param objects: see {@link PendingParams} for why not in a field of the stage. */
   @Override
@@ -79,7 +150,7 @@ public interface SGDParams extends Params {
    * SGDRegressor#SUPPORTED_LOSSES} for the regressor; the first of each is the default.
    */
   default Param<String> loss() {
-    return sgdParams().loss;
+    return sgdParams().get("loss");
   }
 
   default String getLoss() {
@@ -88,7 +159,7 @@ public interface SGDParams extends Params {
 
   /** The maximum number of epochs (default {@value #DEFAULT_MAX_ITER}). */
   default IntParam maxIter() {
-    return sgdParams().maxIter;
+    return sgdParams().get(MAX_ITER);
   }
 
   default int getMaxIter() {
@@ -101,7 +172,7 @@ public interface SGDParams extends Params {
    * 0 runs all {@code maxIter} epochs.
    */
   default DoubleParam tol() {
-    return sgdParams().tol;
+    return sgdParams().get(TOL);
   }
 
   default double getTol() {
@@ -113,7 +184,7 @@ public interface SGDParams extends Params {
    * training (default {@value #DEFAULT_N_ITER_NO_CHANGE}). Training returns the last epoch's model.
    */
   default IntParam nIterNoChange() {
-    return sgdParams().nIterNoChange;
+    return sgdParams().get(N_ITER_NO_CHANGE);
   }
 
   default int getNIterNoChange() {
@@ -127,7 +198,7 @@ public interface SGDParams extends Params {
    * for the regressor, is used only when no row of the sample trains.
    */
   default DoubleParam stepSize() {
-    return sgdParams().stepSize;
+    return sgdParams().get("stepSize");
   }
 
   default double getStepSize() {
@@ -139,7 +210,7 @@ public interface SGDParams extends Params {
    * invsqrt} (stepSize / sqrt(t)); default {@value #DEFAULT_STEP_SCHEDULE}.
    */
   default Param<String> stepSchedule() {
-    return sgdParams().stepSchedule;
+    return sgdParams().get(STEP_SCHEDULE);
   }
 
   default String getStepSchedule() {
@@ -148,7 +219,7 @@ public interface SGDParams extends Params {
 
   /** The factor per epoch of the {@code decay} schedule (default {@value #DEFAULT_DECAY_RATE}). */
   default DoubleParam decayRate() {
-    return sgdParams().decayRate;
+    return sgdParams().get(DECAY_RATE);
   }
 
   default double getDecayRate() {
@@ -157,7 +228,7 @@ public interface SGDParams extends Params {
 
   /** Tuples per update within a partition (default {@value #DEFAULT_BATCH_SIZE}). */
   default IntParam batchSize() {
-    return sgdParams().batchSize;
+    return sgdParams().get(BATCH_SIZE);
   }
 
   default int getBatchSize() {
@@ -166,7 +237,7 @@ public interface SGDParams extends Params {
 
   /** The regularization strength (default {@value #DEFAULT_REG_PARAM}). */
   default DoubleParam regParam() {
-    return sgdParams().regParam;
+    return sgdParams().get(REG_PARAM);
   }
 
   default double getRegParam() {
@@ -175,7 +246,7 @@ public interface SGDParams extends Params {
 
   /** The L1 share of the regularization: 0 is L2, 1 is L1 (default {@value #DEFAULT_ELASTIC_NET_PARAM}). */
   default DoubleParam elasticNetParam() {
-    return sgdParams().elasticNetParam;
+    return sgdParams().get(ELASTIC_NET_PARAM);
   }
 
   default double getElasticNetParam() {
@@ -184,7 +255,7 @@ public interface SGDParams extends Params {
 
   /** Whether to fit an intercept (default {@value #DEFAULT_FIT_INTERCEPT}). */
   default BooleanParam fitIntercept() {
-    return sgdParams().fitIntercept;
+    return sgdParams().get(FIT_INTERCEPT);
   }
 
   default boolean getFitIntercept() {
@@ -197,7 +268,7 @@ public interface SGDParams extends Params {
    * features; the penalty applies in that scale. Coefficients are always in the original scale.
    */
   default BooleanParam standardization() {
-    return sgdParams().standardization;
+    return sgdParams().get(STANDARDIZATION);
   }
 
   default boolean getStandardization() {
@@ -213,7 +284,7 @@ public interface SGDParams extends Params {
    * With L1, a coefficient the last iterate holds at zero stays zero.
    */
   default BooleanParam averaging() {
-    return sgdParams().averaging;
+    return sgdParams().get(AVERAGING);
   }
 
   default boolean getAveraging() {
@@ -222,7 +293,7 @@ public interface SGDParams extends Params {
 
   /** The column of row weights; empty (the default, {@link #DEFAULT_WEIGHT_COL}): every row weighs 1. */
   default Param<String> weightCol() {
-    return sgdParams().weightCol;
+    return sgdParams().get(WEIGHT_COL);
   }
 
   default String getWeightCol() {
@@ -236,7 +307,7 @@ public interface SGDParams extends Params {
    * columns' values in this order.
    */
   default Param<String[]> featuresCols() {
-    return sgdParams().featuresCols;
+    return sgdParams().get(FEATURES_COLS);
   }
 
   default String[] getFeaturesCols() {
@@ -245,7 +316,7 @@ public interface SGDParams extends Params {
 
   /** The seed of the CorgiPile order; when set it overrides the corgipile source's {@code seed} option. */
   default LongParam seed() {
-    return sgdParams().seed;
+    return sgdParams().get(SEED);
   }
 
   default long getSeed() {
@@ -254,7 +325,7 @@ public interface SGDParams extends Params {
 
   /** What to do with invalid rows: one of {@link #HANDLE_INVALID_VALUES}, default {@value #HANDLE_INVALID_ERROR}. */
   default Param<String> handleInvalid() {
-    return sgdParams().handleInvalid;
+    return sgdParams().get(HANDLE_INVALID);
   }
 
   default String getHandleInvalid() {
@@ -269,7 +340,7 @@ public interface SGDParams extends Params {
    * an error.
    */
   default Param<String> syncInterval() {
-    return sgdParams().syncInterval;
+    return sgdParams().get(SYNC_INTERVAL);
   }
 
   default String getSyncInterval() {
@@ -282,7 +353,7 @@ public interface SGDParams extends Params {
    * about 7.5 times fewer bytes); default {@value #DEFAULT_DELTA_COMPRESSION}.
    */
   default Param<String> deltaCompression() {
-    return sgdParams().deltaCompression;
+    return sgdParams().get(DELTA_COMPRESSION);
   }
 
   default String getDeltaCompression() {
@@ -296,7 +367,7 @@ public interface SGDParams extends Params {
    * (counted in the summary's {@code residualsLost}).
    */
   default BooleanParam errorFeedback() {
-    return sgdParams().errorFeedback;
+    return sgdParams().get(ERROR_FEEDBACK);
   }
 
   default boolean getErrorFeedback() {
@@ -309,7 +380,7 @@ public interface SGDParams extends Params {
    * taken as it is.
    */
   default DoubleParam syncStepSize() {
-    return sgdParams().syncStepSize;
+    return sgdParams().get(SYNC_STEP_SIZE);
   }
 
   default double getSyncStepSize() {
@@ -321,10 +392,134 @@ public interface SGDParams extends Params {
    * round to round (default {@value #DEFAULT_SYNC_MOMENTUM}).
    */
   default DoubleParam syncMomentum() {
-    return sgdParams().syncMomentum;
+    return sgdParams().get(SYNC_MOMENTUM);
   }
 
   default double getSyncMomentum() {
     return (Double) $(syncMomentum());
+  }
+
+  /**
+   * The setters of the training params, typed to return the estimator: one copy for both
+   * estimators. Models have the params too (copied from their estimator) but not these setters.
+   *
+   * @param <E> the estimator
+   */
+  interface Setters<E extends Setters<E>> extends SGDParams {
+    @SuppressWarnings("unchecked")
+    private E self() {
+      return (E) this;
+    }
+
+    default E setLoss(String value) {
+      set(loss(), value);
+      return self();
+    }
+
+    default E setMaxIter(int value) {
+      set(maxIter(), value);
+      return self();
+    }
+
+    default E setTol(double value) {
+      set(tol(), value);
+      return self();
+    }
+
+    default E setStepSize(double value) {
+      set(stepSize(), value);
+      return self();
+    }
+
+    default E setStepSchedule(String value) {
+      set(stepSchedule(), value);
+      return self();
+    }
+
+    default E setDecayRate(double value) {
+      set(decayRate(), value);
+      return self();
+    }
+
+    default E setBatchSize(int value) {
+      set(batchSize(), value);
+      return self();
+    }
+
+    default E setRegParam(double value) {
+      set(regParam(), value);
+      return self();
+    }
+
+    default E setElasticNetParam(double value) {
+      set(elasticNetParam(), value);
+      return self();
+    }
+
+    default E setNIterNoChange(int value) {
+      set(nIterNoChange(), value);
+      return self();
+    }
+
+    default E setFitIntercept(boolean value) {
+      set(fitIntercept(), value);
+      return self();
+    }
+
+    default E setStandardization(boolean value) {
+      set(standardization(), value);
+      return self();
+    }
+
+    default E setAveraging(boolean value) {
+      set(averaging(), value);
+      return self();
+    }
+
+    default E setWeightCol(String value) {
+      set(weightCol(), value);
+      return self();
+    }
+
+    /** Numeric columns to train on instead of {@code featuresCol}; see {@link #featuresCols()}. */
+    default E setFeaturesCols(String... value) {
+      set(featuresCols(), value);
+      return self();
+    }
+
+    default E setSeed(long value) {
+      set(seed(), value);
+      return self();
+    }
+
+    default E setHandleInvalid(String value) {
+      set(handleInvalid(), value);
+      return self();
+    }
+
+    default E setSyncInterval(String value) {
+      set(syncInterval(), value);
+      return self();
+    }
+
+    default E setDeltaCompression(String value) {
+      set(deltaCompression(), value);
+      return self();
+    }
+
+    default E setErrorFeedback(boolean value) {
+      set(errorFeedback(), value);
+      return self();
+    }
+
+    default E setSyncStepSize(double value) {
+      set(syncStepSize(), value);
+      return self();
+    }
+
+    default E setSyncMomentum(double value) {
+      set(syncMomentum(), value);
+      return self();
+    }
   }
 }

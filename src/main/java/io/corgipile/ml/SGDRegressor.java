@@ -2,7 +2,7 @@ package io.corgipile.ml;
 
 import io.corgipile.ml.common.FitJobs;
 import io.corgipile.ml.param.PendingParams;
-import io.corgipile.ml.param.SGDParamSet;
+import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.sgd.FeatureColumns;
 import io.corgipile.ml.sgd.LossFunction;
 import io.corgipile.ml.sgd.SGDConfig;
@@ -26,7 +26,7 @@ import org.apache.spark.sql.types.StructType;
  * other DataFrame, the order it has.
  */
 public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionModel>
-    implements SGDRegressorParams, SGDParamSetters<SGDRegressor>, DefaultParamsWritable {
+    implements SGDRegressorParams, SGDParams.Setters<SGDRegressor>, DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
 
   /** The values {@code loss} takes; the first is the default. */
@@ -35,24 +35,24 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
   // The stage's own copy of what every SGD stage repeats, as short as Java allows (the Scala parents
   // fix the class hierarchy, and fields, constructors and overrides of their methods cannot live
   // in an interface): see PendingParams for why the holder is made before super().
-  private final SGDParamSet sgdParams;
+  private final StageParams sgdParams;
 
   public SGDRegressor() {
     this(Identifiable$.MODULE$.randomUID("sgdRegressor"));
   }
 
   public SGDRegressor(String uid) {
-    this(PendingParams.enter(uid, SGDTask.REGRESSION));
+    this(PendingParams.enter(uid, SPECS));
   }
 
-  private SGDRegressor(SGDParamSet params) {
+  private SGDRegressor(StageParams params) {
     super();
     sgdParams = PendingParams.exit(params, this);
   }
 
   @Override
-  public SGDParamSet sgdParams() {
-    return sgdParams != null ? sgdParams : PendingParams.current(SGDParamSet.class);
+  public StageParams sgdParams() {
+    return sgdParams != null ? sgdParams : PendingParams.current();
   }
 
   /**

@@ -3,7 +3,7 @@ package io.corgipile.ml;
 import io.corgipile.ml.common.FitJobs;
 import io.corgipile.ml.lasso.LassoDataErrors;
 import io.corgipile.ml.lasso.LassoSolver;
-import io.corgipile.ml.param.LassoParamSet;
+import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.param.PendingParams;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;
@@ -34,24 +34,24 @@ public class ScheduledLasso extends Predictor<Vector, ScheduledLasso, ScheduledL
   private static final long serialVersionUID = 1L;
 
   // See PendingParams for why the holder is made before super().
-  private final LassoParamSet lassoParams;
+  private final StageParams lassoParams;
 
   public ScheduledLasso() {
     this(Identifiable$.MODULE$.randomUID("scheduledLasso"));
   }
 
   public ScheduledLasso(String uid) {
-    this(PendingParams.enter(new LassoParamSet(uid)));
+    this(PendingParams.enter(uid, SPECS));
   }
 
-  private ScheduledLasso(LassoParamSet params) {
+  private ScheduledLasso(StageParams params) {
     super();
     lassoParams = PendingParams.exit(params, this);
   }
 
   @Override
-  public LassoParamSet lassoParams() {
-    return lassoParams != null ? lassoParams : PendingParams.current(LassoParamSet.class);
+  public StageParams lassoParams() {
+    return lassoParams != null ? lassoParams : PendingParams.current();
   }
 
   /**

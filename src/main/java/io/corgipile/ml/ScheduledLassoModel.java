@@ -2,7 +2,7 @@ package io.corgipile.ml;
 
 import io.corgipile.ml.common.LinearFit;
 import io.corgipile.ml.common.LinearModelData;
-import io.corgipile.ml.param.LassoParamSet;
+import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.param.PendingParams;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
@@ -21,7 +21,7 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
     implements ScheduledLassoParams, MLWritable {
   private static final long serialVersionUID = 1L;
 
-  private final LassoParamSet lassoParams;
+  private final StageParams lassoParams;
   private final LinearFit fit;
   private final ScheduledLassoSummary summary;
 
@@ -35,10 +35,10 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
   }
 
   ScheduledLassoModel(String uid, Vector coefficients, double intercept, ScheduledLassoSummary summary) {
-    this(PendingParams.enter(new LassoParamSet(uid)), LinearFit.of(coefficients, intercept), summary);
+    this(PendingParams.enter(uid, SPECS), LinearFit.of(coefficients, intercept), summary);
   }
 
-  private ScheduledLassoModel(LassoParamSet params, LinearFit fit, ScheduledLassoSummary summary) {
+  private ScheduledLassoModel(StageParams params, LinearFit fit, ScheduledLassoSummary summary) {
     super();
     lassoParams = PendingParams.exit(params, this);
     this.fit = fit;
@@ -46,8 +46,8 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
   }
 
   @Override
-  public LassoParamSet lassoParams() {
-    return lassoParams != null ? lassoParams : PendingParams.current(LassoParamSet.class);
+  public StageParams lassoParams() {
+    return lassoParams != null ? lassoParams : PendingParams.current();
   }
 
   /**

@@ -3,16 +3,13 @@ package io.corgipile.ml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.corgipile.ml.compress.DeltaCompression;
 import io.corgipile.ml.sgd.FeatureScaling;
 import io.corgipile.ml.sgd.LossFunction;
 import io.corgipile.ml.sgd.PartitionSGD;
 import io.corgipile.ml.sgd.SGDConfig;
 import io.corgipile.ml.sgd.SGDPass;
-import io.corgipile.ml.sgd.SGDTask;
-import io.corgipile.ml.sgd.StepSchedule;
+import io.corgipile.ml.sgd.TestConfigs;
 import io.corgipile.ml.sgd.TrainingRow;
-import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.spark.FeatureVector;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,11 +36,11 @@ class DenseRowsTest {
   private static final int FEATURES = 6;
   private static final int ROWS = 300;
 
-  private static SGDConfig config(StepSchedule schedule, double l1, double l2, int batch) {
-    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(),
-        0.3, true, schedule, 0.9, batch, l1, l2, true, true, true, false, 1, 0, 1, null, SyncInterval.EPOCH, false,
-        DeltaCompression.NONE, false, 1, 0);
+  private static SGDConfig config(String schedule, double l1, double l2, int batch) {
+    return TestConfigs.logistic(new SGDClassifier().setStepSize(0.3).setStepSchedule(schedule).setDecayRate(0.9)
+        .setBatchSize(batch).setStandardization(true).setAveraging(true), l1, l2);
   }
+
 
   private static final StructType VECTOR_ROW = new StructType().add("label", DataTypes.DoubleType)
       .add("weight", DataTypes.DoubleType).add("features", SQLDataTypes.VectorType());
@@ -94,7 +91,7 @@ class DenseRowsTest {
       "adagrad, none, 0.01, 0.1, 3", "adagrad, scaled, 0, 0, 2"})
   void denseRowsTrainBitForBitAsTheSparseRowListingEveryEntry(String schedule, String scaling, double l1, double l2,
       int batch) {
-    SGDConfig config = config(StepSchedule.of(schedule), l1, l2, batch);
+    SGDConfig config = config(schedule, l1, l2, batch);
     double[] inverseStd = {0.5, 2, 1, 0, 0.1, 3};
     double[] scaledMean = {0.2, -1, 0, 0, 0.5, 0.3};
     FeatureScaling scales = switch (scaling) {
@@ -151,7 +148,7 @@ class DenseRowsTest {
   /** Dense rows of another size than the first row's fail the pass, after a dense or a sparse row alike. */
   @Test
   void aDenseRowOfAnotherSizeFailsThePass() {
-    SGDConfig config = config(StepSchedule.INVSQRT, 0, 0, 1);
+    SGDConfig config = config("invsqrt", 0, 0, 1);
     List<List<InternalRow>> mismatches = List.of(
         List.of(denseRow(new double[] {1, 2, 3}), denseRow(new double[] {1, 2, 3, 4})),
         List.of(sparseRow(3, new int[] {1}, new double[] {1}), denseRow(new double[] {1, 2, 3, 4})),

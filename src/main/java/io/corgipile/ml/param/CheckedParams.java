@@ -10,10 +10,10 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamValidators;
 
 /**
- * Params whose validation error says what is allowed. MLlib's own message names the param and the
- * value but not the allowed values; these do, for every estimator of the project.
+ * The param objects {@link ParamSpec} makes, whose validation error says what is allowed: MLlib's
+ * own message names the param and the value but not the allowed values.
  */
-public final class CheckedParams {
+final class CheckedParams {
   private CheckedParams() {}
 
   /** A string param that takes one of {@code allowed}, listed in its doc. */
@@ -32,9 +32,9 @@ public final class CheckedParams {
     return new CheckedDouble(uid, name, doc, allowed, isValid);
   }
 
-  /** The SGD estimators' {@code syncInterval}, in {@link SyncInterval#FORMAT}. */
-  static Param<String> syncInterval(String uid) {
-    return new SyncIntervalParam(uid);
+  /** A {@link SyncInterval}, in {@link SyncInterval#FORMAT}, listed in its doc. */
+  static Param<String> syncInterval(String uid, String name, String doc) {
+    return new SyncIntervalParam(uid, name, doc);
   }
 
   private static IllegalArgumentException invalid(Param<?> param, Object value, String allowed) {
@@ -94,8 +94,8 @@ public final class CheckedParams {
   private static final class SyncIntervalParam extends Param<String> {
     private static final long serialVersionUID = 1L;
 
-    SyncIntervalParam(String uid) {
-      super(uid, "syncInterval", "how often the partition models are averaged: " + SyncInterval.FORMAT);
+    SyncIntervalParam(String uid, String name, String doc) {
+      super(uid, name, doc + ": " + SyncInterval.FORMAT);
     }
 
     @Override

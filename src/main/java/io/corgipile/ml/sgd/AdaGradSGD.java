@@ -1,5 +1,6 @@
 package io.corgipile.ml.sgd;
 
+import io.corgipile.ml.SGDParams;
 import io.corgipile.spark.FeatureVector;
 
 /**
@@ -35,6 +36,8 @@ public final class AdaGradSGD implements PartitionSGD {
   private final double[] scaledMean;
 
   private final GradientBatch batch;
+  /** fitIntercept, read on every update. */
+  private final boolean fitIntercept;
   private long updates;
 
   // the iterates' sums, up to each coordinate's current update; null when averaging is off
@@ -63,7 +66,8 @@ public final class AdaGradSGD implements PartitionSGD {
     this.l1Received = config.l1() > 0 ? new double[n] : null;
     this.inverseStd = scaling == null ? null : scaling.inverseStd();
     this.scaledMean = scaling == null ? null : scaling.scaledMean();
-    this.batch = new GradientBatch(n, config.batchSize());
+    this.batch = new GradientBatch(n, config.get(SGDParams.BATCH_SIZE));
+    this.fitIntercept = config.get(SGDParams.FIT_INTERCEPT);
     this.sum = averageIterates ? new double[n] : null;
   }
 
@@ -138,7 +142,7 @@ public final class AdaGradSGD implements PartitionSGD {
         step(j, batch.sum(j) / rows);
       }
     }
-    if (config.fitIntercept()) {
+    if (fitIntercept) {
       double g = batch.interceptSum() / rows;
       interceptSquares += g * g;
       intercept -= rate(interceptSquares) * g;

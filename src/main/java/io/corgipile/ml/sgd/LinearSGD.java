@@ -1,5 +1,6 @@
 package io.corgipile.ml.sgd;
 
+import io.corgipile.ml.SGDParams;
 import io.corgipile.spark.FeatureVector;
 
 /**
@@ -45,6 +46,8 @@ public final class LinearSGD implements PartitionSGD {
   private double vm;
 
   private final GradientBatch batch;
+  /** fitIntercept, read on every update. */
+  private final boolean fitIntercept;
 
   // L1: total penalty per weight so far, and the penalty each weight has received
   private double l1Total;
@@ -70,13 +73,14 @@ public final class LinearSGD implements PartitionSGD {
   LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates, int averaged,
       boolean averageIterates, FeatureScaling scaling) {
     this.config = config;
-    this.epochRate = config.schedule().epochRate(config.stepSize(), config.decayRate(), epoch);
+    this.epochRate = config.schedule().epochRate(config.stepSize(), config.get(SGDParams.DECAY_RATE), epoch);
     this.v = coefficients;
     this.intercept = intercept;
     this.previousUpdates = previousUpdates;
     this.averaged = averaged;
     int n = coefficients.length;
-    this.batch = new GradientBatch(n, config.batchSize());
+    this.batch = new GradientBatch(n, config.get(SGDParams.BATCH_SIZE));
+    this.fitIntercept = config.get(SGDParams.FIT_INTERCEPT);
     this.l1Received = config.l1() > 0 ? new double[n] : null;
     this.sum = averageIterates ? new double[n] : null;
     this.inverseStd = scaling == null ? null : scaling.inverseStd();
@@ -195,7 +199,7 @@ public final class LinearSGD implements PartitionSGD {
     if (scaledMean != null) { // the dense part of the centered gradient, -d * m, summed over the batch
       c += step * batch.interceptSum() / scale;
     }
-    if (config.fitIntercept()) {
+    if (fitIntercept) {
       intercept -= step * batch.interceptSum();
     }
     if (l1Received != null) {

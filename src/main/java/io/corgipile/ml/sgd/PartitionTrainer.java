@@ -1,5 +1,6 @@
 package io.corgipile.ml.sgd;
 
+import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.compress.DeltaCompression;
 import io.corgipile.ml.compress.ErrorFeedback;
 import io.corgipile.ml.compress.QuantizedDelta;
@@ -84,7 +85,7 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
   }
 
   private boolean errorFeedback() {
-    return config.errorFeedback() && config.deltaCompression() != DeltaCompression.NONE;
+    return config.get(SGDParams.ERROR_FEEDBACK) && config.deltaCompression() != DeltaCompression.NONE;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.corgipile.ml.sync;
 
+import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.common.Moments;
 import io.corgipile.ml.sgd.FeatureScaling;
 import io.corgipile.ml.sgd.SGDConfig;
@@ -59,7 +60,7 @@ public final class FeatureSummary {
   private static FeatureScaling scaling(Moments total, SGDConfig config) {
     int n = total.numFeatures();
     double density = n == 0 ? 0 : total.nonZeros() / ((double) total.rows() * n);
-    boolean center = config.fitIntercept() && config.l1() == 0 && density >= MIN_DENSITY_TO_CENTER;
+    boolean center = config.get(SGDParams.FIT_INTERCEPT) && config.l1() == 0 && density >= MIN_DENSITY_TO_CENTER;
     double[] inverseStd = new double[n];
     double[] scaledMean = center ? new double[n] : null;
     for (int j = 0; j < n; j++) {

@@ -1,6 +1,7 @@
 package io.corgipile.ml.sync;
 
 import io.corgipile.ml.InvalidTrainingDataException;
+import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDTrainingSummary;
 import io.corgipile.ml.common.FitJobs;
 import io.corgipile.ml.common.LinearFit;
@@ -74,7 +75,7 @@ public final class SGDOptimizer {
       ReadScope.setSeed(sc, config.seed());
     }
     SyncSchedule schedule = SyncSchedule.of(config, trained, ReadScope.seed(sc));
-    FeatureScaling scaling = config.standardization() ? featureScaling(rows, sc) : null;
+    FeatureScaling scaling = config.get(SGDParams.STANDARDIZATION) ? featureScaling(rows, sc) : null;
     SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
     Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
     try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
@@ -133,25 +134,26 @@ public final class SGDOptimizer {
     String name = config.task().estimatorName();
     StartingModel model = StartingModel.initial(config.numMargins());
     TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());
-    EarlyStopping stopping = new EarlyStopping(config.tol(), config.nIterNoChange());
+    EarlyStopping stopping = new EarlyStopping(config.get(SGDParams.TOL), config.get(SGDParams.N_ITER_NO_CHANGE));
     RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
-    ServerStep server = new ServerStep(config.syncStepSize(), config.syncMomentum());
+    ServerStep server = new ServerStep(config.get(SGDParams.SYNC_STEP_SIZE), config.get(SGDParams.SYNC_MOMENTUM));
     int roundsSoFar = 0;
-    for (int epoch = 0; epoch < config.maxIter(); epoch++) {
+    int maxIter = config.get(SGDParams.MAX_ITER);
+    for (int epoch = 0; epoch < maxIter; epoch++) {
       int thisEpoch = epoch; // for the job's lambda
       int rounds = schedule.rounds(epoch);
       // With one round, each partition averages its iterates (from the second epoch on: the first is
       // burn-in, its early iterates far from the optimum). With several, a partition's pass is too
       // short for that, so the driver averages the rounds' models instead, in the first epoch those of
       // its second half: its last round alone left epoch-1 accuracy at the mercy of one round's buffers.
-      boolean partitionsAverage = config.averaging() && epoch > 0 && rounds == 1;
-      IterateMean epochMean = config.averaging() && rounds > 1 ? new IterateMean() : null;
+      boolean partitionsAverage = config.get(SGDParams.AVERAGING) && epoch > 0 && rounds == 1;
+      IterateMean epochMean = config.get(SGDParams.AVERAGING) && rounds > 1 ? new IterateMean() : null;
       int firstAveraged = epoch == 0 ? rounds / 2 : 0;
       EpochTotals totals = new EpochTotals();
       for (int round = 0; round < rounds; round++) {
         schedule.select(sc, epoch, round, rounds);
-        FitJobs.describe(sc, name, "epoch " + (epoch + 1) + "/" + config.maxIter()
+        FitJobs.describe(sc, name, "epoch " + (epoch + 1) + "/" + maxIter
             + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
         StartingModel from = model;
         int roundNumber = roundsSoFar++;
@@ -171,10 +173,10 @@ public final class SGDOptimizer {
       model = model.with(coefficients, intercepts);
       double objective = totals.lossSum / totals.weightSum + config.penalty(coefficients);
       history.add(objective, totals, coefficients, intercepts);
-      int left = config.maxIter() - epoch - 1; // at most: tol may stop training earlier
+      int left = maxIter - epoch - 1; // at most: tol may stop training earlier
       LOG.info(String.format(Locale.ROOT,
           "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
-          name, epoch + 1, config.maxIter(), objective, totals.rows, rounds, rounds == 1 ? "" : "s", totals.seconds,
+          name, epoch + 1, maxIter, objective, totals.rows, rounds, rounds == 1 ? "" : "s", totals.seconds,
           totals.rows / totals.seconds, left == 0 ? "last epoch"
               : String.format(Locale.ROOT, "at most %,.0f s left", left * history.meanSeconds())));
       if (!Double.isFinite(objective)) {

@@ -1,5 +1,6 @@
 package io.corgipile.ml.sync;
 
+import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.sgd.SGDConfig;
 import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.source.EpochRounds;
@@ -51,7 +52,7 @@ public final class SyncSchedule {
     String why = DatasetInternals.readsCachedData(trained) ? "the input is cached"
         : scan.isPresent() ? "the input is not read by the corgipile source"
         : "the input does not come from one corgipile scan without a shuffle (repartition, join, aggregation)";
-    if (config.syncIntervalSet() && !interval.isAuto()) {
+    if (config.isSet(SGDParams.SYNC_INTERVAL) && !interval.isAuto()) {
       throw new IllegalArgumentException(config.cannotTrain() + "syncInterval '" + interval + "' averages the"
           + " models several times per epoch, which needs the corgipile source to read each partition's next"
           + " slice per round, but " + why + ". Read the training data with format(\"corgipile\") and train on it"

@@ -3,8 +3,7 @@ package io.corgipile.ml.sgd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.corgipile.ml.compress.DeltaCompression;
-import io.corgipile.shuffle.SyncInterval;
+import io.corgipile.ml.SGDClassifier;
 import io.corgipile.spark.FeatureVector;
 import java.util.Random;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -25,11 +24,10 @@ class AdaGradSGDTest {
   private static final double STEP = 0.5;
 
   private static SGDConfig config(double l1, double l2, int batch) {
-    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(),
-        STEP, true,
-        StepSchedule.ADAGRAD, 1.0, batch, l1, l2, true, false, false, false, 1, 0, 1, null, SyncInterval.EPOCH, false,
-        DeltaCompression.NONE, false, 1, 0);
+    return TestConfigs.logistic(new SGDClassifier().setStepSize(STEP).setStepSchedule("adagrad").setDecayRate(1.0)
+        .setBatchSize(batch).setStandardization(false).setAveraging(false), l1, l2);
   }
+
 
   private static InternalRow sparseRow(int[] indices, double[] values) {
     InternalRow vector = new GenericInternalRow(new Object[] {(byte) 0, FEATURES,

@@ -3,8 +3,7 @@ package io.corgipile.ml.sgd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.corgipile.ml.compress.DeltaCompression;
-import io.corgipile.shuffle.SyncInterval;
+import io.corgipile.ml.SGDClassifier;
 import io.corgipile.spark.FeatureVector;
 import java.util.Random;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -19,11 +18,10 @@ class LinearSGDTest {
   private static final int ROWS = 200;
 
   private static SGDConfig config(double l1, double l2, boolean averaging) {
-    return new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2, new LossFunction.Logistic(),
-        0.3, true,
-        StepSchedule.CONSTANT, 1.0, 1, l1, l2, true, false, averaging, false, 1, 0, 1, null, SyncInterval.EPOCH, false,
-        DeltaCompression.NONE, false, 1, 0);
+    return TestConfigs.logistic(new SGDClassifier().setStepSize(0.3).setStepSchedule("constant").setDecayRate(1.0)
+        .setStandardization(false).setAveraging(averaging), l1, l2);
   }
+
 
   /** A sparse vector row, as VectorUDT stores it: (type 0, size, indices, values). */
   private static InternalRow sparseRow(int size, int[] indices, double[] values) {
@@ -111,11 +109,8 @@ class LinearSGDTest {
       scaledMean[j] = mean[j] * inverseStd[j];
     }
     FeatureScaling scaling = new FeatureScaling(inverseStd, centered ? scaledMean : null);
-    SGDConfig config = new SGDConfig(SGDTask.CLASSIFICATION, "features", new String[0], "label", "", 2,
-        new LossFunction.Logistic(),
-        0.3, true, StepSchedule.INVSQRT, 1.0, batch, 0, l2, true, true, averaging, false, 1, 0, 1, null,
-            SyncInterval.EPOCH,
-        false, DeltaCompression.NONE, false, 1, 0);
+    SGDConfig config = TestConfigs.logistic(new SGDClassifier().setStepSize(0.3).setStepSchedule("invsqrt")
+        .setDecayRate(1.0).setBatchSize(batch).setStandardization(true).setAveraging(averaging), 0, l2);
     LinearSGD lazy = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, scaling);
     LinearSGD explicit = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, null);
     Random random = new Random(5);
