@@ -19,7 +19,18 @@ public final class StepCalibration {
   /** Steps tried, largest first, each about a third of the one before. */
   public static final double[] CANDIDATES = {10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001};
 
-  private StepCalibration() {}
+  private final SGDConfig config;
+  private final FeatureScaling scaling;
+
+  /**
+   * @param config the run's settings, whose {@code stepSize} is the default kept when no candidate
+   *     trains (no valid row in the sample, or every one diverged)
+   * @param scaling the features' scaling, or null
+   */
+  public StepCalibration(SGDConfig config, FeatureScaling scaling) {
+    this.config = config;
+    this.scaling = scaling;
+  }
 
   /**
    * The chosen step and what each candidate scored.
@@ -40,31 +51,28 @@ public final class StepCalibration {
   }
 
   /** The sample: the first rows of partition 0, copied (a scan reuses its row objects). */
-  public static List<InternalRow> sample(JavaRDD<InternalRow> rows) {
-    return rows.mapPartitions(StepCalibration::first).collectPartitions(new int[] {0})[0];
+  public List<InternalRow> sample(JavaRDD<InternalRow> rows) {
+    int size = SAMPLE_ROWS;
+    return rows.mapPartitions(partition -> first(partition, size)).collectPartitions(new int[] {0})[0];
   }
 
-  private static Iterator<InternalRow> first(Iterator<InternalRow> rows) {
+  private static Iterator<InternalRow> first(Iterator<InternalRow> rows, int size) {
     List<InternalRow> first = new ArrayList<>();
-    while (rows.hasNext() && first.size() < SAMPLE_ROWS) {
+    while (rows.hasNext() && first.size() < size) {
       first.add(rows.next().copy());
     }
     return first.iterator();
   }
 
-  /**
-   * @param config the run's settings, whose {@code stepSize} is the default kept when no candidate
-   *     trains (no valid row in the sample, or every one diverged)
-   * @param scaling the features' scaling, or null
-   */
-  public static Choice choose(List<InternalRow> sample, SGDConfig config, FeatureScaling scaling) {
+  /** Trains one pass over {@code sample} with each candidate step, and keeps the best. */
+  public Choice choose(List<InternalRow> sample) {
     double[] objectives = new double[CANDIDATES.length];
     double best = Double.POSITIVE_INFINITY;
     double step = config.stepSize();
     long rows = 0;
     for (int i = 0; i < CANDIDATES.length; i++) {
       SGDConfig trial = config.withStepSize(CANDIDATES[i]);
-      SGDPass pass = new SGDPass(trial, 0, null, size -> fresh(size, trial, scaling), false);
+      SGDPass pass = new SGDPass(trial, 0, null, size -> fresh(size, trial), false);
       pass.train(sample.iterator());
       rows = Math.max(rows, pass.count); // a pass that diverged stopped early
       objectives[i] = pass.models() == null || pass.diverged ? Double.POSITIVE_INFINITY
@@ -78,7 +86,7 @@ public final class StepCalibration {
   }
 
   /** One model per margin, from zeros, with the last iterate (no averaging): the model one pass leaves. */
-  private static PartitionSGD[] fresh(int numFeatures, SGDConfig config, FeatureScaling scaling) {
+  private PartitionSGD[] fresh(int numFeatures, SGDConfig config) {
     PartitionSGD[] models = new PartitionSGD[config.numMargins()];
     for (int k = 0; k < models.length; k++) {
       models[k] = PartitionSGD.create(new double[numFeatures], 0, null, config, 0, 0, 1, false, scaling);

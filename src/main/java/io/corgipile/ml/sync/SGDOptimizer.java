@@ -121,7 +121,8 @@ public final class SGDOptimizer {
   private SGDConfig calibrated(JavaRDD<InternalRow> rows, SparkContext sc, FeatureScaling scaling) {
     readEpochZero(sc, "step size calibration");
     long began = System.nanoTime();
-    StepCalibration.Choice choice = StepCalibration.choose(StepCalibration.sample(rows), config, scaling);
+    StepCalibration calibration = new StepCalibration(config, scaling);
+    StepCalibration.Choice choice = calibration.choose(calibration.sample(rows));
     LOG.info(String.format(Locale.ROOT, "%s: stepSize %s chosen on %,d rows of partition 0 in %.2f s (objective"
         + " after one pass per step: %s)", config.task().estimatorName(), choice.stepSize(), choice.sampleRows(),
         (System.nanoTime() - began) / 1e9, choice.describe()));

@@ -35,8 +35,8 @@ class StepCalibrationTest {
 
   /** The sample of {@code data}'s training rows ({@link TrainingRow}'s layout) for {@code config}. */
   private static List<InternalRow> sample(Dataset<Row> data, SGDConfig config) {
-    return StepCalibration.sample(DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
-        .toJavaRDD());
+    return new StepCalibration(config, null).sample(DatasetInternals.internalRows(
+        data.select(TrainingRow.columns(config, data))).toJavaRDD());
   }
 
   private static SGDConfig config(SGDParams estimator, SGDTask task, MarginsLoss loss) {
@@ -62,7 +62,7 @@ class StepCalibrationTest {
     Dataset<Row> wide = TrainingData.linear(3_000, 4, 52, 2).selectExpr("features", "label * 10 as label");
     SGDRegressor regressor = new SGDRegressor().setStandardization(false).setStepSchedule("constant");
     SGDConfig config = config(regressor, SGDTask.REGRESSION, new LossFunction.Squared());
-    StepCalibration.Choice choice = StepCalibration.choose(sample(wide, config), config, null);
+    StepCalibration.Choice choice = new StepCalibration(config, null).choose(sample(wide, config));
 
     double[] objectives = choice.objectives();
     assertThat(objectives[0]).isInfinite(); // stepSize 10
@@ -96,7 +96,7 @@ class StepCalibrationTest {
     SGDClassifier classifier = new SGDClassifier().setHandleInvalid("skip");
     Dataset<Row> invalid = corgipile.selectExpr("features", "-1.0 as label");
     SGDConfig config = config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic());
-    StepCalibration.Choice choice = StepCalibration.choose(sample(invalid, config), config, null);
+    StepCalibration.Choice choice = new StepCalibration(config, null).choose(sample(invalid, config));
     assertThat(choice.sampleRows()).isZero();
     assertThat(choice.stepSize()).isEqualTo(SGDClassifierParams.DEFAULT_STEP_SIZE);
   }
