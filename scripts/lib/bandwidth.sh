@@ -41,11 +41,11 @@ bandwidth_benchmark() {
   command -v unshare >/dev/null && command -v tc >/dev/null && command -v ip >/dev/null \
     || bandwidth_fail "Cannot limit bandwidth: unshare, tc and ip (util-linux, iproute2) are needed"
 
-  compile_benchmarks
+  compile_test_classes
   record_provenance "scripts/bench bandwidth" "${all[@]}"
   benchmark_java
   jar="$(project_jar)"
-  classpath="$(benchmark_classpath)"
+  classpath="$(test_classpath)"
   # scripts/local-cluster reads the cached compile classpath; Maven must not run in the namespace,
   # which has no network
   maven_classpath compile >/dev/null

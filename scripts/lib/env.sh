@@ -30,14 +30,14 @@ project_jar() {
   echo "$PWD/$jar"
 }
 
-# The benchmarks (src/bench/java) are compiled with the tests into target/test-classes, so the jar
-# does not carry them; this compiles them and everything they use.
-compile_benchmarks() {
+# The benchmarks (src/bench/java) and the demo (src/examples/java) are compiled with the tests into
+# target/test-classes, so the jar does not carry them; this compiles them and everything they use.
+compile_test_classes() {
   mvn -q -B -Dstyle.color=never test-compile >&2
 }
 
-# The classpath of the compiled benchmarks, with the test-scope dependencies (JMH, XChart).
-benchmark_classpath() {
+# The classpath of the compiled tests, benchmarks and demo, with the test-scope dependencies (JMH, XChart).
+test_classpath() {
   echo "target/test-classes:target/classes:$(maven_classpath test)"
 }
 
@@ -85,7 +85,7 @@ run_benchmark() {
     shift
   done
   [[ $# -gt 0 ]] && shift
-  compile_benchmarks
+  compile_test_classes
   record_provenance "$script" "$@"
   benchmark_java
   local limit rate
@@ -96,14 +96,14 @@ run_benchmark() {
     return 2
   fi
   if [[ -z "$limit" ]]; then
-    exec "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@"
+    exec "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(test_classpath)" "io.corgipile.bench.$class" "$@"
   fi
   if [[ "$class" == ScanBenchmark ]]; then
     # the table is generated (or found) outside the limit; only the measurement runs in it
-    "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(benchmark_classpath)" "io.corgipile.bench.$class" "$@" --generate-only
+    "${BENCH_JAVA[@]}" "${jvm[@]}" -cp "$(test_classpath)" "io.corgipile.bench.$class" "$@" --generate-only
   fi
   # G1 as without a limit: in a cgroup under 2 GiB the JVM would pick the serial collector itself
-  run_in_memory_cgroup "$limit" "$rate" "${BENCH_JAVA[@]}" -XX:+UseG1GC "${jvm[@]}" -cp "$(benchmark_classpath)" \
+  run_in_memory_cgroup "$limit" "$rate" "${BENCH_JAVA[@]}" -XX:+UseG1GC "${jvm[@]}" -cp "$(test_classpath)" \
     "io.corgipile.bench.$class" "$@"
 }
 
@@ -140,7 +140,7 @@ run_in_memory_cgroup() {
   local limit="$1" rate="$2" created status=0 d
   local -a cgroups
   shift 2
-  created="$(java -cp "$(benchmark_classpath)" io.corgipile.bench.MemoryCgroup create "$limit" \
+  created="$(java -cp "$(test_classpath)" io.corgipile.bench.MemoryCgroup create "$limit" \
     "corgipile-bench-$$" ${rate:+"$rate"})" || return 2
   mapfile -t cgroups <<< "$created"
   echo "[bench] running in memory cgroup ${cgroups[0]} (limit $limit${rate:+, reads capped at $rate/s per disk})" >&2

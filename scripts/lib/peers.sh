@@ -24,7 +24,7 @@ peers_benchmark() {
   done
   CORGIPILE_JAR="$PWD/$(realpath --relative-to=. "$(project_jar)")"
   export CORGIPILE_JAR
-  compile_benchmarks
+  compile_test_classes
   record_provenance "scripts/bench peers" "${all[@]}"
   benchmark_java
   for count in ${rows//,/ }; do
@@ -34,7 +34,7 @@ peers_benchmark() {
         train=*) train="${line#train=}" ;;
         test=*) test="${line#test=}" ;;
       esac
-    done < <("${BENCH_JAVA[@]}" -Dlog4j2.configurationFile=conf/log4j2.properties -cp "$(benchmark_classpath)" \
+    done < <("${BENCH_JAVA[@]}" -Dlog4j2.configurationFile=conf/log4j2.properties -cp "$(test_classpath)" \
       io.corgipile.bench.PeerTables "$data" "$count")
     [[ -n "$train" && -n "$test" ]] || { echo "scripts/bench peers: Cannot prepare the $count-row table" >&2; return 2; }
     tables+=(--table "$(sed -n 's/^rows=//p' "$(dirname "$train")/_COMPLETE"):$train:$test")
