@@ -124,7 +124,7 @@ public final class ScanSettings implements Serializable {
     // Unlike Spark's scan, read pages with plain positioned reads unless told otherwise: a part of a
     // row group (blockSize) reads one range per column, and Hadoop's local file system serves
     // vectored reads of many ranges through a thread pool: a 1M-row epoch in 2,500-row parts took
-    // about 3.5 s with them, 1.5 s without (docs/benchmarks/peers.md).
+    // about 3.5 s with them, 1.5 s without (a measurement made when this was chosen, not kept).
     if (conf.get(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED) == null) {
       conf.setBoolean(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED, false);
     }
