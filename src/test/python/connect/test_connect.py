@@ -1,6 +1,7 @@
 """The wrappers as a Spark Connect client: the corgipile source, a Pipeline, save and load, and
 what the Connect server of Spark 4.2 does not give a client, failing in Python with the reason."""
 
+import json
 import re
 
 import pytest
@@ -15,6 +16,7 @@ from corgipile.ml import (
     ScheduledLassoModel,
     SGDClassificationModel,
     SGDClassifier,
+    SGDRegressor,
 )
 
 
@@ -78,14 +80,19 @@ def test_what_the_server_does_not_give_fails_in_python(pipeline_model):
             getattr(model, what)
 
 
-def test_unset_params_have_no_default_on_the_client():
-    clf = SGDClassifier(maxIter=3)
-    assert clf.getMaxIter() == 3
-    with pytest.raises(
-        ConnectUnsupportedError,
-        match=re.escape(f"Cannot get param stepSize of {clf.uid} in a Spark Connect session: it is not set"),
-    ):
-        clf.getStepSize()
+@pytest.mark.parametrize("cls", [SGDClassifier, SGDRegressor, ScheduledLasso], ids=lambda c: c.__name__)
+def test_the_client_knows_the_defaults_of_the_java_class_on_the_server(cls, tmp_path):
+    """The defaults come with the wheel (the build's param catalog), so the client has them with no JVM:
+    the same as the Java class on the server saves, and not sent to it as set."""
+    estimator = cls(maxIter=3)
+    assert estimator.getMaxIter() == 3
+    estimator.save(str(tmp_path / "estimator"))
+    (metadata,) = (tmp_path / "estimator" / "metadata").glob("part-*")
+    saved = json.loads(metadata.read_text())
+    assert saved["paramMap"] == {"maxIter": 3}
+    unset = cls()
+    assert unset.getMaxIter() == saved["defaultParamMap"]["maxIter"] != 3
+    assert {p.name: unset.getOrDefault(p) for p in unset.params if unset.hasDefault(p)} == saved["defaultParamMap"]
 
 
 def test_bad_param_value_fails_at_fit_with_the_java_message(table):

@@ -1,6 +1,6 @@
-"""What makes a pyspark wrapper of an io.corgipile.ml stage: its Java class named explicitly, its
-param docs and defaults taken from the Java object, values checked by the JVM as they are set, and
-load that does not guess the Python class from the Java one.
+"""What makes a pyspark wrapper of an io.corgipile.ml stage: its Java class named explicitly, values
+checked by the JVM as they are set, and load that does not guess the Python class from the Java one.
+(Its params, their docs and defaults come from the Java stage through the build's catalog: _params.py.)
 
 pyspark's default guess replaces "org.apache.spark" with "pyspark" in the Java class name and
 imports the result; for "io.corgipile.ml" that lands in Python's standard "io" module.
@@ -78,34 +78,6 @@ class JavaMirror:
         """The Java object in this process, or None (not made yet, or it lives on a Spark Connect server)."""
         return None if is_remote() else self._java_obj
 
-    def _mirror_java(self) -> None:
-        """Takes each param's whole doc and its default from the Java object, their one home."""
-        java_obj = self._classic_java_obj()
-        if java_obj is None:
-            return
-        defaults = {}
-        for param in self.params:
-            if not java_obj.hasParam(param.name):
-                continue
-            java_param = java_obj.getParam(param.name)
-            param.doc = java_param.doc()
-            if java_obj.hasDefault(java_param):
-                value = java_obj.getDefault(java_param).get()
-                defaults[param.name] = list(value) if _is_list(param) else value
-        self._setDefault(**defaults)
-
-    def getOrDefault(self, param: Any) -> Any:
-        """In a Spark Connect session the defaults stay in the Java class on the server: an unset
-        param has none here, which this says rather than pyspark's bare KeyError."""
-        param = self._resolveParam(param)
-        if is_remote() and not self.isDefined(param):
-            raise ConnectUnsupportedError(
-                f"Cannot get param {param.name} of {self.uid} in a Spark Connect session: it is not set, and"
-                " its default is known to the Java class on the server only (set it, or see explainParams()"
-                " in a classic session)"
-            )
-        return super().getOrDefault(param)
-
     def _set(self, **kwargs: Any):
         """Lets the JVM check each value first, so a bad one fails here with the Java message."""
         java_obj = self._classic_java_obj()
@@ -146,7 +118,3 @@ class JavaMirror:
         stage._resetUid(java_stage.uid())
         stage._transfer_params_from_java()
         return stage
-
-
-def _is_list(param: Param) -> bool:
-    return param.typeConverter.__name__.startswith("toList")

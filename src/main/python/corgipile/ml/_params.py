@@ -1,355 +1,164 @@
-"""The params of the SGD stages, as the Java interfaces SGDParams, SGDClassifierParams and
-SGDRegressorParams declare them, and of ScheduledLasso and its model (Java's ScheduledLassoParams).
+"""The params of the io.corgipile.ml stages, declared from the Java stages themselves.
 
-pyspark needs each Param declared on the class. Each doc here is the first words of the Java doc;
-the whole Java doc (with the allowed values) and the default are taken from the Java object when a
-stage is made (see _java.JavaMirror), so the Java classes stay their one home.
-src/test/python/classic/test_params.py checks names, docs and converters against the Java stages.
+The build writes a catalog of each Java stage's params (params.json beside this module, in the
+wheel): io.corgipile.build.PythonParamCatalog (src/build/java) makes the Java stages and reads, through
+MLlib's public API, each param's name, whole doc, type and default, and whether the Java class has
+its setter. stage_params() turns one stage's entry into a pyspark Params mixin: a Param per param
+with the TypeConverter of its type, a getter per param, a setter where Java has one, and the defaults,
+set on every instance, so a Spark Connect client knows them too. A param added in Java (its accessor,
+default and setter) so reaches Python with no edit here. The params that pyspark's own base classes
+declare (featuresCol, labelCol, ...) are not in the catalog: pyspark's wrappers bring them.
+
+The catalog is made at build time, not at import, because a Spark Connect client has no JVM to ask.
+It is JSON rather than a generated module because it is data, read once at import: a module would be
+generated code to format and check, and the catalog is read by tests and tools as well.
 """
 
-from typing import List
+import difflib
+import functools
+import inspect
+import json
+from importlib import resources
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from pyspark.ml.param import Param, Params, TypeConverters
 
-
-def _param(name: str, doc: str, converter) -> Param:
-    return Param(Params._dummy(), name, doc, typeConverter=converter)
-
-
-class _SGDParams(Params):
-    """The params of both estimators and both models."""
-
-    loss = _param("loss", "the loss to minimize", TypeConverters.toString)
-    maxIter = _param("maxIter", "the maximum number of epochs", TypeConverters.toInt)
-    tol = _param(
-        "tol", "the relative improvement on the best epoch objective so far that counts", TypeConverters.toFloat
-    )
-    nIterNoChange = _param(
-        "nIterNoChange",
-        "with tol above 0, the epochs in a row without an improvement of tol that stop training",
-        TypeConverters.toInt,
-    )
-    stepSize = _param("stepSize", "the initial learning rate", TypeConverters.toFloat)
-    stepSchedule = _param("stepSchedule", "how the learning rate changes", TypeConverters.toString)
-    decayRate = _param("decayRate", "the factor per epoch of the decay schedule", TypeConverters.toFloat)
-    batchSize = _param("batchSize", "tuples per update within a partition", TypeConverters.toInt)
-    regParam = _param("regParam", "the regularization strength", TypeConverters.toFloat)
-    elasticNetParam = _param("elasticNetParam", "the L1 share of the regularization", TypeConverters.toFloat)
-    fitIntercept = _param("fitIntercept", "whether to fit an intercept term", TypeConverters.toBoolean)
-    standardization = _param(
-        "standardization",
-        "whether to train on the features divided by their standard deviations",
-        TypeConverters.toBoolean,
-    )
-    averaging = _param("averaging", "whether an epoch ends on a mean of iterates", TypeConverters.toBoolean)
-    weightCol = _param("weightCol", "the column of row weights", TypeConverters.toString)
-    featuresCols = _param("featuresCols", "numeric columns to train on and predict from", TypeConverters.toListString)
-    seed = _param("seed", "the seed of the CorgiPile order", TypeConverters.toInt)
-    handleInvalid = _param(
-        "handleInvalid",
-        "what to do with a row whose features, label or weight is null or not finite",
-        TypeConverters.toString,
-    )
-    syncInterval = _param("syncInterval", "how often the partition models are averaged", TypeConverters.toString)
-    deltaCompression = _param(
-        "deltaCompression", "how a partition's model change travels to the driver", TypeConverters.toString
-    )
-    errorFeedback = _param(
-        "errorFeedback",
-        "with int8 deltas, whether each partition adds what rounding lost in its last round to its next delta",
-        TypeConverters.toBoolean,
-    )
-    syncStepSize = _param(
-        "syncStepSize",
-        "with several rounds per epoch, the driver's step on the averaged change of the partition models",
-        TypeConverters.toFloat,
-    )
-    syncMomentum = _param(
-        "syncMomentum", "with several rounds per epoch, the momentum of the driver's steps", TypeConverters.toFloat
-    )
-
-    def getLoss(self) -> str:
-        return self.getOrDefault(self.loss)
-
-    def getMaxIter(self) -> int:
-        return self.getOrDefault(self.maxIter)
-
-    def getTol(self) -> float:
-        return self.getOrDefault(self.tol)
-
-    def getNIterNoChange(self) -> int:
-        return self.getOrDefault(self.nIterNoChange)
-
-    def getStepSize(self) -> float:
-        return self.getOrDefault(self.stepSize)
-
-    def getStepSchedule(self) -> str:
-        return self.getOrDefault(self.stepSchedule)
-
-    def getDecayRate(self) -> float:
-        return self.getOrDefault(self.decayRate)
-
-    def getBatchSize(self) -> int:
-        return self.getOrDefault(self.batchSize)
-
-    def getRegParam(self) -> float:
-        return self.getOrDefault(self.regParam)
-
-    def getElasticNetParam(self) -> float:
-        return self.getOrDefault(self.elasticNetParam)
-
-    def getFitIntercept(self) -> bool:
-        return self.getOrDefault(self.fitIntercept)
-
-    def getStandardization(self) -> bool:
-        return self.getOrDefault(self.standardization)
-
-    def getAveraging(self) -> bool:
-        return self.getOrDefault(self.averaging)
-
-    def getWeightCol(self) -> str:
-        return self.getOrDefault(self.weightCol)
-
-    def getFeaturesCols(self) -> List[str]:
-        return self.getOrDefault(self.featuresCols)
-
-    def getSeed(self) -> int:
-        return self.getOrDefault(self.seed)
-
-    def getHandleInvalid(self) -> str:
-        return self.getOrDefault(self.handleInvalid)
-
-    def getSyncInterval(self) -> str:
-        return self.getOrDefault(self.syncInterval)
-
-    def getDeltaCompression(self) -> str:
-        return self.getOrDefault(self.deltaCompression)
-
-    def getErrorFeedback(self) -> bool:
-        return self.getOrDefault(self.errorFeedback)
-
-    def getSyncStepSize(self) -> float:
-        return self.getOrDefault(self.syncStepSize)
-
-    def getSyncMomentum(self) -> float:
-        return self.getOrDefault(self.syncMomentum)
-
-
-class _SGDClassifierParams(_SGDParams):
-    """The params of SGDClassifier and SGDClassificationModel."""
-
-    threshold = _param("threshold", "predict 1 when the probability of 1 exceeds this", TypeConverters.toFloat)
-    family = _param(
-        "family",
-        "binomial (one margin, labels 0 and 1), multinomial (one margin per class,"
-        " labels 0..K-1, logistic loss only) or auto",
-        TypeConverters.toString,
-    )
-
-    def getThreshold(self) -> float:
-        return self.getOrDefault(self.threshold)
-
-    def getFamily(self) -> str:
-        return self.getOrDefault(self.family)
-
-
-class _SGDRegressorParams(_SGDParams):
-    """The params of SGDRegressor and SGDRegressionModel."""
-
-    epsilon = _param("epsilon", "where the huber loss turns from squared to linear", TypeConverters.toFloat)
-
-    def getEpsilon(self) -> float:
-        return self.getOrDefault(self.epsilon)
-
-
-class _SGDSetters(_SGDParams):
-    """The setters of the training params, shared by the two estimators as Java's SGDParamSetters."""
-
-    def setLoss(self, value: str):
-        return self._set(loss=value)
-
-    def setMaxIter(self, value: int):
-        return self._set(maxIter=value)
-
-    def setTol(self, value: float):
-        return self._set(tol=value)
-
-    def setNIterNoChange(self, value: int):
-        return self._set(nIterNoChange=value)
-
-    def setStepSize(self, value: float):
-        return self._set(stepSize=value)
-
-    def setStepSchedule(self, value: str):
-        return self._set(stepSchedule=value)
-
-    def setDecayRate(self, value: float):
-        return self._set(decayRate=value)
-
-    def setBatchSize(self, value: int):
-        return self._set(batchSize=value)
-
-    def setRegParam(self, value: float):
-        return self._set(regParam=value)
-
-    def setElasticNetParam(self, value: float):
-        return self._set(elasticNetParam=value)
-
-    def setFitIntercept(self, value: bool):
-        return self._set(fitIntercept=value)
-
-    def setStandardization(self, value: bool):
-        return self._set(standardization=value)
-
-    def setAveraging(self, value: bool):
-        return self._set(averaging=value)
-
-    def setWeightCol(self, value: str):
-        return self._set(weightCol=value)
-
-    def setFeaturesCols(self, value: List[str]):
-        return self._set(featuresCols=value)
-
-    def setSeed(self, value: int):
-        return self._set(seed=value)
-
-    def setHandleInvalid(self, value: str):
-        return self._set(handleInvalid=value)
-
-    def setSyncInterval(self, value: str):
-        return self._set(syncInterval=value)
-
-    def setDeltaCompression(self, value: str):
-        return self._set(deltaCompression=value)
-
-    def setErrorFeedback(self, value: bool):
-        return self._set(errorFeedback=value)
-
-    def setSyncStepSize(self, value: float):
-        return self._set(syncStepSize=value)
-
-    def setSyncMomentum(self, value: float):
-        return self._set(syncMomentum=value)
-
-
-class _ScheduledLassoParams(Params):
-    """The params of ScheduledLasso and ScheduledLassoModel, as Java's ScheduledLassoParams declares
-    them (besides the Predictor's featuresCol, labelCol and predictionCol)."""
-
-    regParam = _param("regParam", "the penalty's strength", TypeConverters.toFloat)
-    elasticNetParam = _param("elasticNetParam", "the L1 share alpha of the penalty", TypeConverters.toFloat)
-    scheduleSize = _param("scheduleSize", "coefficients updated together in a round", TypeConverters.toInt)
-    candidateFactor = _param(
-        "candidateFactor",
-        "with the dependency check, candidates sampled per coefficient scheduled",
-        TypeConverters.toFloat,
-    )
-    priorityFloor = _param("priorityFloor", "added to every coefficient's priority", TypeConverters.toFloat)
-    correlationThreshold = _param(
-        "correlationThreshold",
-        "with the dependency check, the largest absolute"
-        " correlation a candidate may have with a coefficient already scheduled in its"
-        " round",
-        TypeConverters.toFloat,
-    )
-    scheduler = _param("scheduler", "how a round's coefficients are picked", TypeConverters.toString)
-    maxIter = _param("maxIter", "the most rounds", TypeConverters.toInt)
-    tol = _param(
-        "tol",
-        "training stops when the objective changed by less than this, relative, over the last sweep",
-        TypeConverters.toFloat,
-    )
-    refreshInterval = _param(
-        "refreshInterval",
-        "passes over the data between recomputing the cached residuals from the coefficients",
-        TypeConverters.toInt,
-    )
-    fitIntercept = _param("fitIntercept", "whether to fit an intercept term", TypeConverters.toBoolean)
-    standardization = _param(
-        "standardization",
-        "whether the penalty applies to the coefficients of the standardized features",
-        TypeConverters.toBoolean,
-    )
-    seed = _param("seed", "the seed of the scheduler's draws", TypeConverters.toInt)
-
-    def getRegParam(self) -> float:
-        return self.getOrDefault(self.regParam)
-
-    def getElasticNetParam(self) -> float:
-        return self.getOrDefault(self.elasticNetParam)
-
-    def getScheduleSize(self) -> int:
-        return self.getOrDefault(self.scheduleSize)
-
-    def getCandidateFactor(self) -> float:
-        return self.getOrDefault(self.candidateFactor)
-
-    def getPriorityFloor(self) -> float:
-        return self.getOrDefault(self.priorityFloor)
-
-    def getCorrelationThreshold(self) -> float:
-        return self.getOrDefault(self.correlationThreshold)
-
-    def getScheduler(self) -> str:
-        return self.getOrDefault(self.scheduler)
-
-    def getMaxIter(self) -> int:
-        return self.getOrDefault(self.maxIter)
-
-    def getTol(self) -> float:
-        return self.getOrDefault(self.tol)
-
-    def getRefreshInterval(self) -> int:
-        return self.getOrDefault(self.refreshInterval)
-
-    def getFitIntercept(self) -> bool:
-        return self.getOrDefault(self.fitIntercept)
-
-    def getStandardization(self) -> bool:
-        return self.getOrDefault(self.standardization)
-
-    def getSeed(self) -> int:
-        return self.getOrDefault(self.seed)
-
-
-class _ScheduledLassoSetters(_ScheduledLassoParams):
-    """The setters of the training params, as Java's ScheduledLasso has them."""
-
-    def setRegParam(self, value: float):
-        return self._set(regParam=value)
-
-    def setElasticNetParam(self, value: float):
-        return self._set(elasticNetParam=value)
-
-    def setScheduleSize(self, value: int):
-        return self._set(scheduleSize=value)
-
-    def setCandidateFactor(self, value: float):
-        return self._set(candidateFactor=value)
-
-    def setPriorityFloor(self, value: float):
-        return self._set(priorityFloor=value)
-
-    def setCorrelationThreshold(self, value: float):
-        return self._set(correlationThreshold=value)
-
-    def setScheduler(self, value: str):
-        return self._set(scheduler=value)
-
-    def setMaxIter(self, value: int):
-        return self._set(maxIter=value)
-
-    def setTol(self, value: float):
-        return self._set(tol=value)
-
-    def setRefreshInterval(self, value: int):
-        return self._set(refreshInterval=value)
-
-    def setFitIntercept(self, value: bool):
-        return self._set(fitIntercept=value)
-
-    def setStandardization(self, value: bool):
-        return self._set(standardization=value)
-
-    def setSeed(self, value: int):
-        return self._set(seed=value)
+# The catalog's types: each one's pyspark converter and the Python type its values have.
+_TYPES: Dict[str, tuple] = {
+    "int": (TypeConverters.toInt, int),
+    "float": (TypeConverters.toFloat, float),
+    "bool": (TypeConverters.toBoolean, bool),
+    "str": (TypeConverters.toString, str),
+    "list[str]": (TypeConverters.toListString, List[str]),
+    "list[float]": (TypeConverters.toListFloat, List[float]),
+    "list[int]": (TypeConverters.toListInt, List[int]),
+}
+
+
+def _load_catalog() -> Mapping[str, List[Dict[str, Any]]]:
+    try:
+        text = resources.files(__package__).joinpath("params.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ImportError(
+            "Cannot import corgipile.ml: its param catalog corgipile/ml/params.json is missing; the Maven"
+            " build writes it (mvn package, into target/generated-python) and scripts/build-wheel puts it in"
+            " the wheel: install corgipile from that wheel"
+        ) from None
+    return json.loads(text)["stages"]
+
+
+CATALOG = _load_catalog()
+"""Each Java stage's params by its class name, as the build read them: name, doc, type, default (when
+the stage has one) and setter (whether the Java class has it)."""
+
+
+def _capitalized(name: str) -> str:
+    return name[0].upper() + name[1:]
+
+
+def _getter(name: str, value_type: Any, doc: str) -> Callable:
+    def getter(self):
+        return self.getOrDefault(name)
+
+    getter.__name__ = f"get{_capitalized(name)}"
+    getter.__doc__ = f"Gets the value of {name} or its default: {doc}."
+    getter.__annotations__ = {"return": value_type}
+    return getter
+
+
+def _setter(name: str, value_type: Any, doc: str) -> Callable:
+    def setter(self, value):
+        return self._set(**{name: value})
+
+    setter.__name__ = f"set{_capitalized(name)}"
+    setter.__doc__ = f"Sets the value of {name}: {doc}."
+    setter.__annotations__ = {"value": value_type}
+    return setter
+
+
+def stage_params(java_class: str) -> type:
+    """The Params mixin of the Java stage ``java_class`` from the catalog: its params, their getters,
+    the setters its Java class has, and its defaults, set when an instance is made."""
+    try:
+        entries = CATALOG[java_class]
+    except KeyError:
+        raise ImportError(
+            f"Cannot declare the params of {java_class}: the param catalog has no such stage (it has"
+            f" {', '.join(CATALOG)}); rebuild the wheel after mvn package"
+        ) from None
+    defaults = {entry["name"]: entry["default"] for entry in entries if "default" in entry}
+    mixin_name = f"_{java_class.rsplit('.', 1)[-1]}Params"
+
+    class _StageParams(Params):
+        def __init__(self, *args: Any):
+            super().__init__(*args)
+            self._setDefault(**defaults)
+
+    for entry in entries:
+        name, doc = entry["name"], entry["doc"]
+        if entry["type"] not in _TYPES:
+            raise ImportError(
+                f"Cannot declare param {name} of {java_class}: the catalog's type {entry['type']} is none of"
+                f" {', '.join(_TYPES)}"
+            )
+        converter, value_type = _TYPES[entry["type"]]
+        methods = [_getter(name, value_type, doc)] + ([_setter(name, value_type, doc)] if entry["setter"] else [])
+        setattr(_StageParams, name, Param(Params._dummy(), name, doc, typeConverter=converter))
+        for method in methods:
+            method.__qualname__ = f"{mixin_name}.{method.__name__}"
+            setattr(_StageParams, method.__name__, method)
+    _StageParams.__name__ = _StageParams.__qualname__ = mixin_name
+    _StageParams.__doc__ = f"The params of {java_class}, from the param catalog the build wrote."
+    return _StageParams
+
+
+_SGDClassifierParams = stage_params("io.corgipile.ml.SGDClassifier")
+_SGDClassificationModelParams = stage_params("io.corgipile.ml.SGDClassificationModel")
+_SGDRegressorParams = stage_params("io.corgipile.ml.SGDRegressor")
+_SGDRegressionModelParams = stage_params("io.corgipile.ml.SGDRegressionModel")
+_ScheduledLassoParams = stage_params("io.corgipile.ml.ScheduledLasso")
+_ScheduledLassoModelParams = stage_params("io.corgipile.ml.ScheduledLassoModel")
+
+
+@functools.lru_cache(maxsize=None)
+def param_names(cls: type) -> Tuple[str, ...]:
+    """The names of the params declared on ``cls``, by the catalog or by pyspark, sorted."""
+    return tuple(sorted(name for name in dir(cls) if isinstance(getattr(cls, name, None), Param)))
+
+
+def check_keywords(stage: Params, method: str, kwargs: Mapping[str, Any]) -> None:
+    """Fails as Python does on an unknown keyword argument, naming the params ``stage`` takes."""
+    names = param_names(type(stage))
+    for keyword in kwargs:
+        if keyword not in names:
+            close = difflib.get_close_matches(keyword, names, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise TypeError(
+                f"{type(stage).__name__}.{method}() got an unexpected keyword argument '{keyword}'{hint};"
+                f" it takes the params of {type(stage).__name__}: {', '.join(names)}"
+            )
+
+
+def _value_type(param: Param) -> Any:
+    for converter, value_type in _TYPES.values():
+        if param.typeConverter is converter:
+            return value_type
+    return Any
+
+
+def keyword_params(cls: type) -> type:
+    """Gives ``cls.__init__`` and ``cls.setParams``, which take ``**params``, the signature of one
+    keyword-only argument per param of ``cls``, for help() and editors (a class decorator)."""
+    keywords = [
+        inspect.Parameter(
+            name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Optional[_value_type(getattr(cls, name))],
+        )
+        for name in param_names(cls)
+    ]
+    this = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    vars(cls)["__init__"].__signature__ = inspect.Signature([this, *keywords])
+    vars(cls)["setParams"].__signature__ = inspect.Signature([this, *keywords], return_annotation=cls.__name__)
+    return cls

@@ -1,23 +1,28 @@
 """pyspark wrappers of io.corgipile.ml.SGDClassifier and SGDClassificationModel."""
 
-from typing import Any, List, Optional
+from typing import Any, List
 
-from pyspark import keyword_only
 from pyspark.ml.classification import (
     _JavaProbabilisticClassificationModel,
     _JavaProbabilisticClassifier,
 )
 from pyspark.ml.linalg import Matrix, Vector
+from pyspark.ml.param import Params
 from pyspark.ml.util import JavaMLReadable, JavaMLWritable
 
 from corgipile.ml._java import JavaMirror, require_classic
-from corgipile.ml._params import _SGDClassifierParams, _SGDSetters
+from corgipile.ml._params import (
+    _SGDClassificationModelParams,
+    _SGDClassifierParams,
+    check_keywords,
+    keyword_params,
+)
 from corgipile.ml.summary import _HasTrainingSummary
 
 
-class _SGDThresholdSetters(_SGDClassifierParams):
+class _SGDThresholdSetters(Params):
     """threshold and MLlib's thresholds clear each other, so the last of the two set decides, as in
-    Java's SGDThresholdSetter and LogisticRegression."""
+    Java's SGDThresholdSetter and LogisticRegression: these setters come before the catalog's."""
 
     def setThreshold(self, value: float):
         self._set(threshold=value)
@@ -33,12 +38,12 @@ class _SGDThresholdSetters(_SGDClassifierParams):
         return self
 
 
+@keyword_params
 class SGDClassifier(
     JavaMirror,
     _SGDThresholdSetters,
     _JavaProbabilisticClassifier["SGDClassificationModel"],
     _SGDClassifierParams,
-    _SGDSetters,
     JavaMLWritable,
     JavaMLReadable["SGDClassifier"],
 ):
@@ -49,92 +54,22 @@ class SGDClassifier(
 
     _java_class = "io.corgipile.ml.SGDClassifier"
 
-    @keyword_only
-    def __init__(
-        self,
-        *,
-        featuresCol: Optional[str] = None,
-        labelCol: Optional[str] = None,
-        predictionCol: Optional[str] = None,
-        rawPredictionCol: Optional[str] = None,
-        probabilityCol: Optional[str] = None,
-        thresholds: Optional[List[float]] = None,
-        loss: Optional[str] = None,
-        maxIter: Optional[int] = None,
-        tol: Optional[float] = None,
-        nIterNoChange: Optional[int] = None,
-        stepSize: Optional[float] = None,
-        stepSchedule: Optional[str] = None,
-        decayRate: Optional[float] = None,
-        batchSize: Optional[int] = None,
-        regParam: Optional[float] = None,
-        elasticNetParam: Optional[float] = None,
-        fitIntercept: Optional[bool] = None,
-        standardization: Optional[bool] = None,
-        averaging: Optional[bool] = None,
-        weightCol: Optional[str] = None,
-        featuresCols: Optional[List[str]] = None,
-        seed: Optional[int] = None,
-        handleInvalid: Optional[str] = None,
-        syncInterval: Optional[str] = None,
-        deltaCompression: Optional[str] = None,
-        errorFeedback: Optional[bool] = None,
-        syncStepSize: Optional[float] = None,
-        syncMomentum: Optional[float] = None,
-        threshold: Optional[float] = None,
-        family: Optional[str] = None,
-    ):
+    def __init__(self, **params: Any):
+        """Takes any param of the class by keyword, as setParams."""
+        check_keywords(self, "__init__", params)
         super().__init__()
         self._java_obj = self._new_java_obj(self._java_class, self.uid)
-        self._mirror_java()
-        self.setParams(**self._input_kwargs)
+        self.setParams(**params)
 
-    @keyword_only
-    def setParams(
-        self,
-        *,
-        featuresCol: Optional[str] = None,
-        labelCol: Optional[str] = None,
-        predictionCol: Optional[str] = None,
-        rawPredictionCol: Optional[str] = None,
-        probabilityCol: Optional[str] = None,
-        thresholds: Optional[List[float]] = None,
-        loss: Optional[str] = None,
-        maxIter: Optional[int] = None,
-        tol: Optional[float] = None,
-        nIterNoChange: Optional[int] = None,
-        stepSize: Optional[float] = None,
-        stepSchedule: Optional[str] = None,
-        decayRate: Optional[float] = None,
-        batchSize: Optional[int] = None,
-        regParam: Optional[float] = None,
-        elasticNetParam: Optional[float] = None,
-        fitIntercept: Optional[bool] = None,
-        standardization: Optional[bool] = None,
-        averaging: Optional[bool] = None,
-        weightCol: Optional[str] = None,
-        featuresCols: Optional[List[str]] = None,
-        seed: Optional[int] = None,
-        handleInvalid: Optional[str] = None,
-        syncInterval: Optional[str] = None,
-        deltaCompression: Optional[str] = None,
-        errorFeedback: Optional[bool] = None,
-        syncStepSize: Optional[float] = None,
-        syncMomentum: Optional[float] = None,
-        threshold: Optional[float] = None,
-        family: Optional[str] = None,
-    ) -> "SGDClassifier":
-        """Sets the given params; threshold and thresholds clear each other, so of the two the one
-        given last wins."""
-        kwargs = dict(self._input_kwargs)
-        thresholds = {name: kwargs.pop(name) for name in list(kwargs) if name in ("threshold", "thresholds")}
-        self._set(**kwargs)
+    def setParams(self, **params: Any) -> "SGDClassifier":
+        """Sets the given params, any param of the class by keyword; threshold and thresholds clear
+        each other, so of the two the one given last wins."""
+        check_keywords(self, "setParams", params)
+        thresholds = {name: params.pop(name) for name in list(params) if name in ("threshold", "thresholds")}
+        self._set(**params)
         for name, value in thresholds.items():
             self.setThreshold(value) if name == "threshold" else self.setThresholds(value)
         return self
-
-    def setFamily(self, value: str) -> "SGDClassifier":
-        return self._set(family=value)
 
     def _create_model(self, java_model: Any) -> "SGDClassificationModel":
         return SGDClassificationModel(java_model)
@@ -144,7 +79,7 @@ class SGDClassificationModel(
     JavaMirror,
     _SGDThresholdSetters,
     _JavaProbabilisticClassificationModel[Vector],
-    _SGDClassifierParams,
+    _SGDClassificationModelParams,
     JavaMLWritable,
     JavaMLReadable["SGDClassificationModel"],
     _HasTrainingSummary,
@@ -152,13 +87,6 @@ class SGDClassificationModel(
     """A linear classifier trained by SGDClassifier, as LogisticRegressionModel."""
 
     _java_class = "io.corgipile.ml.SGDClassificationModel"
-
-    def __init__(self, java_model: Any = None):
-        super().__init__(java_model)
-        self._mirror_java()
-
-    def setFeaturesCols(self, value: List[str]) -> "SGDClassificationModel":
-        return self._set(featuresCols=value)
 
     @property
     def coefficients(self) -> Vector:

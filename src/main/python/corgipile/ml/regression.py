@@ -1,22 +1,28 @@
 """pyspark wrappers of io.corgipile.ml.SGDRegressor, ScheduledLasso and their models."""
 
-from typing import Any, List, Optional
+from typing import Any
 
-from pyspark import keyword_only
 from pyspark.ml.linalg import Vector
 from pyspark.ml.regression import _JavaRegressionModel, _JavaRegressor
 from pyspark.ml.util import JavaMLReadable, JavaMLWritable
 
 from corgipile.ml._java import JavaMirror, require_classic
-from corgipile.ml._params import _ScheduledLassoParams, _ScheduledLassoSetters, _SGDRegressorParams, _SGDSetters
+from corgipile.ml._params import (
+    _ScheduledLassoModelParams,
+    _ScheduledLassoParams,
+    _SGDRegressionModelParams,
+    _SGDRegressorParams,
+    check_keywords,
+    keyword_params,
+)
 from corgipile.ml.summary import _HasLassoSummary, _HasTrainingSummary
 
 
+@keyword_params
 class SGDRegressor(
     JavaMirror,
     _JavaRegressor["SGDRegressionModel"],
     _SGDRegressorParams,
-    _SGDSetters,
     JavaMLWritable,
     JavaMLReadable["SGDRegressor"],
 ):
@@ -27,78 +33,17 @@ class SGDRegressor(
 
     _java_class = "io.corgipile.ml.SGDRegressor"
 
-    @keyword_only
-    def __init__(
-        self,
-        *,
-        featuresCol: Optional[str] = None,
-        labelCol: Optional[str] = None,
-        predictionCol: Optional[str] = None,
-        loss: Optional[str] = None,
-        maxIter: Optional[int] = None,
-        tol: Optional[float] = None,
-        nIterNoChange: Optional[int] = None,
-        stepSize: Optional[float] = None,
-        stepSchedule: Optional[str] = None,
-        decayRate: Optional[float] = None,
-        batchSize: Optional[int] = None,
-        regParam: Optional[float] = None,
-        elasticNetParam: Optional[float] = None,
-        fitIntercept: Optional[bool] = None,
-        standardization: Optional[bool] = None,
-        averaging: Optional[bool] = None,
-        weightCol: Optional[str] = None,
-        featuresCols: Optional[List[str]] = None,
-        seed: Optional[int] = None,
-        handleInvalid: Optional[str] = None,
-        syncInterval: Optional[str] = None,
-        deltaCompression: Optional[str] = None,
-        errorFeedback: Optional[bool] = None,
-        syncStepSize: Optional[float] = None,
-        syncMomentum: Optional[float] = None,
-        epsilon: Optional[float] = None,
-    ):
+    def __init__(self, **params: Any):
+        """Takes any param of the class by keyword, as setParams."""
+        check_keywords(self, "__init__", params)
         super().__init__()
         self._java_obj = self._new_java_obj(self._java_class, self.uid)
-        self._mirror_java()
-        self.setParams(**self._input_kwargs)
+        self.setParams(**params)
 
-    @keyword_only
-    def setParams(
-        self,
-        *,
-        featuresCol: Optional[str] = None,
-        labelCol: Optional[str] = None,
-        predictionCol: Optional[str] = None,
-        loss: Optional[str] = None,
-        maxIter: Optional[int] = None,
-        tol: Optional[float] = None,
-        nIterNoChange: Optional[int] = None,
-        stepSize: Optional[float] = None,
-        stepSchedule: Optional[str] = None,
-        decayRate: Optional[float] = None,
-        batchSize: Optional[int] = None,
-        regParam: Optional[float] = None,
-        elasticNetParam: Optional[float] = None,
-        fitIntercept: Optional[bool] = None,
-        standardization: Optional[bool] = None,
-        averaging: Optional[bool] = None,
-        weightCol: Optional[str] = None,
-        featuresCols: Optional[List[str]] = None,
-        seed: Optional[int] = None,
-        handleInvalid: Optional[str] = None,
-        syncInterval: Optional[str] = None,
-        deltaCompression: Optional[str] = None,
-        errorFeedback: Optional[bool] = None,
-        syncStepSize: Optional[float] = None,
-        syncMomentum: Optional[float] = None,
-        epsilon: Optional[float] = None,
-    ) -> "SGDRegressor":
-        """Sets the given params."""
-        return self._set(**self._input_kwargs)
-
-    def setEpsilon(self, value: float) -> "SGDRegressor":
-        return self._set(epsilon=value)
+    def setParams(self, **params: Any) -> "SGDRegressor":
+        """Sets the given params, any param of the class by keyword."""
+        check_keywords(self, "setParams", params)
+        return self._set(**params)
 
     def _create_model(self, java_model: Any) -> "SGDRegressionModel":
         return SGDRegressionModel(java_model)
@@ -107,7 +52,7 @@ class SGDRegressor(
 class SGDRegressionModel(
     JavaMirror,
     _JavaRegressionModel[Vector],
-    _SGDRegressorParams,
+    _SGDRegressionModelParams,
     JavaMLWritable,
     JavaMLReadable["SGDRegressionModel"],
     _HasTrainingSummary,
@@ -115,13 +60,6 @@ class SGDRegressionModel(
     """A linear regression model trained by SGDRegressor: prediction = w.x + b."""
 
     _java_class = "io.corgipile.ml.SGDRegressionModel"
-
-    def __init__(self, java_model: Any = None):
-        super().__init__(java_model)
-        self._mirror_java()
-
-    def setFeaturesCols(self, value: List[str]) -> "SGDRegressionModel":
-        return self._set(featuresCols=value)
 
     @property
     def coefficients(self) -> Vector:
@@ -136,10 +74,10 @@ class SGDRegressionModel(
         return self._call_java("intercept")
 
 
+@keyword_params
 class ScheduledLasso(
     JavaMirror,
     _JavaRegressor["ScheduledLassoModel"],
-    _ScheduledLassoSetters,
     _ScheduledLassoParams,
     JavaMLWritable,
     JavaMLReadable["ScheduledLasso"],
@@ -154,55 +92,17 @@ class ScheduledLasso(
 
     _java_class = "io.corgipile.ml.ScheduledLasso"
 
-    @keyword_only
-    def __init__(
-        self,
-        *,
-        featuresCol: Optional[str] = None,
-        labelCol: Optional[str] = None,
-        predictionCol: Optional[str] = None,
-        regParam: Optional[float] = None,
-        elasticNetParam: Optional[float] = None,
-        scheduleSize: Optional[int] = None,
-        candidateFactor: Optional[float] = None,
-        priorityFloor: Optional[float] = None,
-        correlationThreshold: Optional[float] = None,
-        scheduler: Optional[str] = None,
-        maxIter: Optional[int] = None,
-        tol: Optional[float] = None,
-        refreshInterval: Optional[int] = None,
-        fitIntercept: Optional[bool] = None,
-        standardization: Optional[bool] = None,
-        seed: Optional[int] = None,
-    ):
+    def __init__(self, **params: Any):
+        """Takes any param of the class by keyword, as setParams."""
+        check_keywords(self, "__init__", params)
         super().__init__()
         self._java_obj = self._new_java_obj(self._java_class, self.uid)
-        self._mirror_java()
-        self.setParams(**self._input_kwargs)
+        self.setParams(**params)
 
-    @keyword_only
-    def setParams(
-        self,
-        *,
-        featuresCol: Optional[str] = None,
-        labelCol: Optional[str] = None,
-        predictionCol: Optional[str] = None,
-        regParam: Optional[float] = None,
-        elasticNetParam: Optional[float] = None,
-        scheduleSize: Optional[int] = None,
-        candidateFactor: Optional[float] = None,
-        priorityFloor: Optional[float] = None,
-        correlationThreshold: Optional[float] = None,
-        scheduler: Optional[str] = None,
-        maxIter: Optional[int] = None,
-        tol: Optional[float] = None,
-        refreshInterval: Optional[int] = None,
-        fitIntercept: Optional[bool] = None,
-        standardization: Optional[bool] = None,
-        seed: Optional[int] = None,
-    ) -> "ScheduledLasso":
-        """Sets the given params."""
-        return self._set(**self._input_kwargs)
+    def setParams(self, **params: Any) -> "ScheduledLasso":
+        """Sets the given params, any param of the class by keyword."""
+        check_keywords(self, "setParams", params)
+        return self._set(**params)
 
     def _create_model(self, java_model: Any) -> "ScheduledLassoModel":
         return ScheduledLassoModel(java_model)
@@ -211,7 +111,7 @@ class ScheduledLasso(
 class ScheduledLassoModel(
     JavaMirror,
     _JavaRegressionModel[Vector],
-    _ScheduledLassoParams,
+    _ScheduledLassoModelParams,
     JavaMLWritable,
     JavaMLReadable["ScheduledLassoModel"],
     _HasLassoSummary,
@@ -219,10 +119,6 @@ class ScheduledLassoModel(
     """A linear regression model trained by ScheduledLasso: prediction = w.x + b."""
 
     _java_class = "io.corgipile.ml.ScheduledLassoModel"
-
-    def __init__(self, java_model: Any = None):
-        super().__init__(java_model)
-        self._mirror_java()
 
     @property
     def coefficients(self) -> Vector:
