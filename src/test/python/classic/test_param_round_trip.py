@@ -2,12 +2,15 @@
 stage with that value and comes back from it (pyspark's _to_java and _from_java, as save, load and
 Pipelines use them)."""
 
+import re
+
 import pytest
 
 from corgipile.ml import ScheduledLasso, SGDClassifier, SGDRegressor
+from corgipile.ml._params import CATALOG
 
-# A valid value other than the default for every param; the test fails when a param is missing here,
-# so a new Java param cannot go untested.
+# A valid value other than the default for each param, picked by hand; a param missing here (one added
+# in Java) gets one derived from its catalog entry (_derived_value), so it cannot go untested either.
 SHARED = {
     "averaging": False,
     "batchSize": 8,
@@ -67,14 +70,61 @@ VALUES = {
 
 def _java_value(java, name):
     value = java.getOrDefault(java.getParam(name))
-    return list(value) if name == "featuresCols" else value
+    return value if isinstance(value, (bool, int, float, str)) else list(value)
+
+
+def _java_accepts(java, name, value) -> bool:
+    try:
+        java.getParam(name).validate(value)
+        return True
+    except Exception:
+        return False
+
+
+def _derived_value(java, entry):
+    """A value of the param's type other than its default that the Java param accepts; for a string,
+    one of the words of its doc (a choice's doc lists what it takes)."""
+    kind, default = entry["type"], entry.get("default")
+    if kind.startswith("list"):
+        return {"list[str]": ["a", "b"], "list[float]": [0.25, 0.75], "list[int]": [1, 2]}[kind]
+    if kind == "bool":
+        return not default
+    if kind == "int":
+        candidates = [(default or 0) + 1, 2]
+    elif kind == "float":
+        candidates = [(default or 0) / 2, (default or 0) * 2, 0.5, 2.0]
+    else:
+        candidates = re.findall(r"[\w+-]+", entry["doc"])
+    for value in candidates:
+        if value != default and _java_accepts(java, entry["name"], value):
+            return value
+    raise AssertionError(f"no value derived for param {entry['name']}: add one to VALUES")
+
+
+def _values(cls, java, derived_only=False):
+    """VALUES[cls], and a derived value for each param of the catalog it does not name."""
+    derived = {entry["name"]: _derived_value(java, entry) for entry in CATALOG[cls._java_class]}
+    if derived_only:
+        return derived
+    return {**{name: value for name, value in derived.items() if name not in VALUES[cls]}, **VALUES[cls]}
 
 
 @pytest.mark.parametrize("cls", list(VALUES), ids=lambda c: c.__name__)
 def test_every_param_round_trips_through_the_java_stage(spark, cls):
-    values = VALUES[cls]
+    _round_trip(cls, lambda java: _values(cls, java))
+
+
+@pytest.mark.parametrize("cls", list(VALUES), ids=lambda c: c.__name__)
+def test_the_derived_values_round_trip(spark, cls):
+    """What a param added in Java gets, tried on every param of today's catalog."""
+    _round_trip(cls, lambda java: _values(cls, java, derived_only=True), every_param=False)
+
+
+def _round_trip(cls, values_of, every_param=True):
     estimator = cls()
-    assert sorted(p.name for p in estimator.params if p.name != "thresholds") == sorted(values)
+    values = values_of(estimator._java_obj)
+    if every_param:
+        assert sorted(p.name for p in estimator.params if p.name != "thresholds") == sorted(values)
     for name, value in values.items():
         assert estimator.getOrDefault(name) != value, f"{name}: pick a value other than the default"
     estimator.setParams(**values)
