@@ -65,6 +65,8 @@ public interface SGDParams extends Params {
   double DEFAULT_SYNC_STEP_SIZE = 1.0;
   /** Default of {@link #syncMomentum()}. */
   double DEFAULT_SYNC_MOMENTUM = 0.0;
+  /** Default of {@link #calibrationRows()}. */
+  int DEFAULT_CALIBRATION_ROWS = 2_000;
   /** Default of {@link #syncInterval()}: one round per shuffle buffer, at most a few per epoch. */
   String DEFAULT_SYNC_INTERVAL = SyncInterval.AUTO.toString();
 
@@ -116,11 +118,14 @@ public interface SGDParams extends Params {
       + " step on the averaged change of the partition models", DEFAULT_SYNC_STEP_SIZE);
   ParamSpec<Double> SYNC_MOMENTUM = ParamSpec.number("syncMomentum", "with several rounds per epoch, the momentum of"
       + " the driver's steps", "in [0, 1)", ParamValidators.inRange(0, 1, true, false), DEFAULT_SYNC_MOMENTUM);
+  ParamSpec<Integer> CALIBRATION_ROWS = ParamSpec.atLeast("calibrationRows", "when stepSize is not set, the rows it"
+      + " is chosen on: the first of partition 0 in epoch 0's order", 1, DEFAULT_CALIBRATION_ROWS);
 
   /** The params of both estimators and both models but {@code loss} and {@code stepSize}. */
   List<ParamSpec<?>> COMMON_SPECS = List.of(MAX_ITER, TOL, N_ITER_NO_CHANGE, STEP_SCHEDULE, DECAY_RATE, BATCH_SIZE,
       REG_PARAM, ELASTIC_NET_PARAM, FIT_INTERCEPT, STANDARDIZATION, AVERAGING, WEIGHT_COL, FEATURES_COLS, SEED,
-      HANDLE_INVALID, SYNC_INTERVAL, DELTA_COMPRESSION, ERROR_FEEDBACK, SYNC_STEP_SIZE, SYNC_MOMENTUM);
+      HANDLE_INVALID, SYNC_INTERVAL, DELTA_COMPRESSION, ERROR_FEEDBACK, SYNC_STEP_SIZE, SYNC_MOMENTUM,
+      CALIBRATION_ROWS);
 
   /** The {@code loss} of an estimator whose losses are {@code losses}, the first the default. */
   static ParamSpec<String> lossSpec(List<String> losses) {
@@ -132,7 +137,7 @@ public interface SGDParams extends Params {
     return ParamSpec.positive("stepSize", "the initial learning rate; when not set, the one of "
         + StepCalibration.CANDIDATES.length + " steps from " + StepCalibration.CANDIDATES[0] + " down to "
         + StepCalibration.CANDIDATES[StepCalibration.CANDIDATES.length - 1] + " that trains best in one pass over the"
-        + " first " + StepCalibration.SAMPLE_ROWS + " rows of partition 0 (summary().stepSize() says which)",
+        + " first calibrationRows rows of partition 0 (summary().stepSize() says which)",
         defaultValue);
   }
 
@@ -400,6 +405,20 @@ public interface SGDParams extends Params {
   }
 
   /**
+   * When {@code stepSize} is not set, the rows {@link StepCalibration} chooses it on: the first of
+   * partition 0 in epoch 0's order (default {@value #DEFAULT_CALIBRATION_ROWS}). More rows, a
+   * choice less swayed by the first rows' mix, at the cost of a pass per candidate step over them
+   * on the driver; partition 0 gives at most its rows.
+   */
+  default IntParam calibrationRows() {
+    return sgdParams().get(CALIBRATION_ROWS);
+  }
+
+  default int getCalibrationRows() {
+    return (Integer) $(calibrationRows());
+  }
+
+  /**
    * The setters of the training params, typed to return the estimator: one copy for both
    * estimators. Models have the params too (copied from their estimator) but not these setters.
    *
@@ -519,6 +538,11 @@ public interface SGDParams extends Params {
 
     default E setSyncMomentum(double value) {
       set(syncMomentum(), value);
+      return self();
+    }
+
+    default E setCalibrationRows(int value) {
+      set(calibrationRows(), value);
       return self();
     }
   }

@@ -1,5 +1,6 @@
 package io.corgipile.ml.sgd;
 
+import io.corgipile.ml.SGDParams;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -11,11 +12,10 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * The initial step when {@code stepSize} is not set, as Bottou ("Stochastic Gradient Descent Tricks",
  * 2012) advises: train one pass over a small sample with each of {@link #CANDIDATES}, on the schedule
  * training will use, and keep the step whose model has the lowest objective on the sample. The sample
- * is the first {@value #SAMPLE_ROWS} rows of partition 0 in epoch 0's order (over {@code corgipile},
- * rows of its first shuffled buffer), so the step is the same for the same seed, data and partitions.
+ * is the first {@code calibrationRows} rows of partition 0 in epoch 0's order (over {@code corgipile},
+ * rows of its first shuffled buffers), so the step is the same for the same seed, data and partitions.
  */
 public final class StepCalibration {
-  public static final int SAMPLE_ROWS = 2_000;
   /** Steps tried, largest first, each about a third of the one before. */
   public static final double[] CANDIDATES = {10, 3, 1, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001};
 
@@ -52,7 +52,7 @@ public final class StepCalibration {
 
   /** The sample: the first rows of partition 0, copied (a scan reuses its row objects). */
   public List<InternalRow> sample(JavaRDD<InternalRow> rows) {
-    int size = SAMPLE_ROWS;
+    int size = config.get(SGDParams.CALIBRATION_ROWS);
     return rows.mapPartitions(partition -> first(partition, size)).collectPartitions(new int[] {0})[0];
   }
 

@@ -18,6 +18,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The step chosen when stepSize is not set: from the first rows of partition 0, the same for a seed. */
 class StepCalibrationTest {
@@ -43,17 +45,37 @@ class StepCalibrationTest {
     return SGDConfig.of(estimator, task, "features", "label", task == SGDTask.CLASSIFICATION ? 2 : 0, loss);
   }
 
-  @Test
-  void theSampleIsTheFirstRowsOfPartitionZero() {
-    List<InternalRow> sample = sample(corgipile,
-        config(new SGDClassifier(), SGDTask.CLASSIFICATION, new LossFunction.Logistic()));
+  @ParameterizedTest
+  @ValueSource(ints = {SGDParams.DEFAULT_CALIBRATION_ROWS, 500})
+  void theSampleIsTheFirstCalibrationRowsOfPartitionZero(int calibrationRows) {
+    SGDClassifier classifier = new SGDClassifier();
+    if (calibrationRows != SGDParams.DEFAULT_CALIBRATION_ROWS) {
+      classifier.setCalibrationRows(calibrationRows);
+    }
+    List<InternalRow> sample = sample(corgipile, config(classifier, SGDTask.CLASSIFICATION,
+        new LossFunction.Logistic()));
     List<Row> first = corgipile.select("features", "label").javaRDD()
         .mapPartitionsWithIndex((i, it) -> i == 0 ? it : java.util.Collections.emptyIterator(), true)
-        .take(StepCalibration.SAMPLE_ROWS);
-    assertThat(sample).hasSize(StepCalibration.SAMPLE_ROWS);
+        .take(calibrationRows);
+    assertThat(sample).hasSize(calibrationRows);
     for (int i = 0; i < sample.size(); i++) {
       assertThat(sample.get(i).getDouble(TrainingRow.LABEL)).isEqualTo(first.get(i).getDouble(1));
     }
+  }
+
+  @Test
+  void aFitChoosesOnCalibrationRows() {
+    // on these rows, 50 choose another step than the default 2,000: the fit must use the 50
+    SGDClassifier few = new SGDClassifier().setCalibrationRows(50).setStandardization(false).setMaxIter(1);
+    SGDClassifier many = new SGDClassifier().setStandardization(false).setMaxIter(1);
+    double chosenOnFew = choice(few).stepSize();
+    assertThat(chosenOnFew).isNotEqualTo(choice(many).stepSize());
+    assertThat(few.fit(corgipile).summary().stepSize()).isEqualTo(chosenOnFew);
+  }
+
+  private static StepCalibration.Choice choice(SGDClassifier classifier) {
+    SGDConfig config = config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic());
+    return new StepCalibration(config, null).choose(sample(corgipile, config));
   }
 
   @Test
