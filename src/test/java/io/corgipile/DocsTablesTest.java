@@ -2,6 +2,7 @@ package io.corgipile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.corgipile.build.PythonParamCatalog;
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDRegressor;
 import io.corgipile.ml.ScheduledLasso;
@@ -39,8 +40,7 @@ class DocsTablesTest {
   private static final Path TRAINING = Path.of("docs/training.md");
   private static final Path LASSO = Path.of("docs/lasso.md");
   /** The columns MLlib's Predictor and classifiers declare; the docs link MLlib for those. */
-  private static final Set<String> MLLIB_COLUMN_PARAMS =
-      Set.of("featuresCol", "labelCol", "predictionCol", "rawPredictionCol", "probabilityCol", "thresholds");
+  private static final Set<String> MLLIB_COLUMN_PARAMS = PythonParamCatalog.PYSPARK_PARAMS;
 
   /** A table row: its names (the code spans of the first cell) and its other cells. */
   private record Row(List<String> names, String values, String defaults) {}

@@ -45,9 +45,9 @@ public final class PythonParamCatalog {
   /**
    * The params pyspark's base classes of the wrappers declare themselves (its Predictor, Classifier
    * and ProbabilisticClassifier wrappers and their models), with pyspark's docs and defaults; the
-   * catalog leaves them out. They are MLlib's column params, as in DocsTablesTest.
+   * catalog leaves them out. They are MLlib's column params, which the docs' tables leave out too.
    */
-  static final Set<String> PYSPARK_PARAMS =
+  public static final Set<String> PYSPARK_PARAMS =
       Set.of("featuresCol", "labelCol", "predictionCol", "rawPredictionCol", "probabilityCol", "thresholds");
 
   /** The service files that list the stages, as Spark Connect finds them. */
