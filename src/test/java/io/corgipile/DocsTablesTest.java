@@ -31,14 +31,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The documentation's option and param tables and its list of scan metrics against the code: every
- * name, every default and every allowed value the code has, so they cannot drift from their one home.
- * (The site's own links and anchors are checked by its strict build, scripts/build-docs.)
+ * name, every default and every allowed value the code has, so they cannot drift from their one
+ * home. (The site's own links and anchors are checked by its strict build, scripts/build-docs.)
  */
 class DocsTablesTest {
   private static final Pattern CODE = Pattern.compile("`([^`]*)`");
   private static final Path DATA_SOURCE = Path.of("docs/data-source.md");
   private static final Path TRAINING = Path.of("docs/training.md");
   private static final Path LASSO = Path.of("docs/lasso.md");
+
   /** The columns MLlib's Predictor and classifiers declare; the docs link MLlib for those. */
   private static final Set<String> MLLIB_COLUMN_PARAMS = PythonParamCatalog.PYSPARK_PARAMS;
 
@@ -51,21 +52,27 @@ class DocsTablesTest {
     Map<String, String> descriptions = new TreeMap<>();
     Map<String, Object> options = readOptions(descriptions);
     assertThat(rows.stream().flatMap(r -> r.names().stream()).sorted())
-        .as("options in the docs' table").containsExactlyElementsOf(options.keySet());
+        .as("options in the docs' table")
+        .containsExactlyElementsOf(options.keySet());
     for (Map.Entry<String, Object> option : options.entrySet()) {
       Object defaultValue = option.getValue();
       if (defaultValue != null) {
         assertThat(codeSpans(row(rows, option.getKey()).defaults()))
-            .as("documented default of option %s", option.getKey()).contains(String.valueOf(defaultValue));
+            .as("documented default of option %s", option.getKey())
+            .contains(String.valueOf(defaultValue));
       }
     }
-    descriptions.forEach((option, description) -> assertThat(row(rows, option).defaults().trim())
-        .as("documented default of option %s", option).isEqualTo(description));
+    descriptions.forEach(
+        (option, description) ->
+            assertThat(row(rows, option).defaults().trim())
+                .as("documented default of option %s", option)
+                .isEqualTo(description));
     assertThat(descriptions).containsKey(ReadOptions.PARTITIONS);
     assertThat(codeSpans(row(rows, ReadOptions.SHUFFLE).values()))
         .containsAll(Arrays.stream(ShuffleMode.values()).map(ShuffleMode::optionValue).toList());
     assertThat(codeSpans(row(rows, ReadOptions.BLOCK_ASSIGNMENT).values()))
-        .containsAll(Arrays.stream(BlockAssignment.values()).map(BlockAssignment::optionValue).toList());
+        .containsAll(
+            Arrays.stream(BlockAssignment.values()).map(BlockAssignment::optionValue).toList());
   }
 
   @Test
@@ -82,16 +89,19 @@ class DocsTablesTest {
         if (estimator.hasDefault(param)) {
           Object value = estimator.getDefault(param).get();
           assertThat(mentions(row.defaults(), value))
-              .as("documented default of %s for %s is %s: %s", param.name(), estimator.getClass().getSimpleName(),
-                  value, row.defaults())
+              .as(
+                  "documented default of %s for %s is %s: %s",
+                  param.name(), estimator.getClass().getSimpleName(), value, row.defaults())
               .isTrue();
         }
       }
     }
     assertThat(rows.stream().flatMap(r -> r.names().stream()))
-        .as("params in the docs' table").allMatch(documented::contains);
+        .as("params in the docs' table")
+        .allMatch(documented::contains);
     assertThat(codeSpans(row(rows, "loss").values()))
-        .containsAll(SGDClassifier.SUPPORTED_LOSSES).containsAll(SGDRegressor.SUPPORTED_LOSSES);
+        .containsAll(SGDClassifier.SUPPORTED_LOSSES)
+        .containsAll(SGDRegressor.SUPPORTED_LOSSES);
   }
 
   @Test
@@ -106,18 +116,22 @@ class DocsTablesTest {
       documented.add(param.name());
       Object value = lasso.getDefault(param).get();
       assertThat(mentions(row(rows, param.name()).defaults(), value))
-          .as("documented default of %s for ScheduledLasso is %s", param.name(), value).isTrue();
+          .as("documented default of %s for ScheduledLasso is %s", param.name(), value)
+          .isTrue();
     }
-    assertThat(rows.stream().flatMap(r -> r.names().stream())).as("lasso params in the docs' table")
+    assertThat(rows.stream().flatMap(r -> r.names().stream()))
+        .as("lasso params in the docs' table")
         .containsExactlyInAnyOrderElementsOf(documented);
-    assertThat(codeSpans(row(rows, "scheduler").values())).containsAll(ScheduledLassoParams.SCHEDULERS);
+    assertThat(codeSpans(row(rows, "scheduler").values()))
+        .containsAll(ScheduledLassoParams.SCHEDULERS);
   }
 
   /**
    * The option names in {@link ReadOptions}, each with its {@code _DEFAULT} value or null; those
    * whose default is described in words instead go into {@code descriptions} too.
    */
-  private static Map<String, Object> readOptions(Map<String, String> descriptions) throws IllegalAccessException {
+  private static Map<String, Object> readOptions(Map<String, String> descriptions)
+      throws IllegalAccessException {
     Map<String, Field> fields = new LinkedHashMap<>();
     for (Field f : ReadOptions.class.getFields()) {
       if (Modifier.isStatic(f.getModifiers())) {
@@ -127,7 +141,9 @@ class DocsTablesTest {
     Map<String, Object> options = new TreeMap<>();
     for (Field f : fields.values()) {
       String name = f.getName();
-      if (f.getType() != String.class || name.endsWith("_DEFAULT") || name.endsWith("_DEFAULT_DESCRIPTION")
+      if (f.getType() != String.class
+          || name.endsWith("_DEFAULT")
+          || name.endsWith("_DEFAULT_DESCRIPTION")
           || name.equals("SESSION_CONF_PREFIX")) {
         continue;
       }
@@ -152,7 +168,9 @@ class DocsTablesTest {
       }
     }
     assertThat(names).hasSizeGreaterThanOrEqualTo(5);
-    assertThat(codeSpans(section(DATA_SOURCE, "## Metrics"))).as("metrics the docs name").containsAll(names);
+    assertThat(codeSpans(section(DATA_SOURCE, "## Metrics")))
+        .as("metrics the docs name")
+        .containsAll(names);
   }
 
   /** The text of {@code page} from the heading {@code heading} to the next heading. */
@@ -190,7 +208,9 @@ class DocsTablesTest {
   }
 
   private static Row row(List<Row> rows, String name) {
-    return rows.stream().filter(r -> r.names().contains(name)).findFirst()
+    return rows.stream()
+        .filter(r -> r.names().contains(name))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("the docs have no table row for " + name));
   }
 

@@ -38,19 +38,30 @@ public final class ListeningSockets {
 
     @Override
     public String toString() {
-      return "pid " + pid + " (" + command + ") listens on " + address.getHostAddress() + ":" + port;
+      return "pid "
+          + pid
+          + " ("
+          + command
+          + ") listens on "
+          + address.getHostAddress()
+          + ":"
+          + port;
     }
   }
 
   private ListeningSockets() {}
 
-  /** The listening sockets of the processes and all their descendants; a process that exits meanwhile has none. */
+  /**
+   * The listening sockets of the processes and all their descendants; a process that exits
+   * meanwhile has none.
+   */
   public static List<Socket> of(Stream<ProcessHandle> processes) {
     Set<ProcessHandle> all = new LinkedHashSet<>();
-    processes.forEach(p -> {
-      all.add(p);
-      p.descendants().forEach(all::add);
-    });
+    processes.forEach(
+        p -> {
+          all.add(p);
+          p.descendants().forEach(all::add);
+        });
     List<Socket> sockets = new ArrayList<>();
     for (ProcessHandle p : all) {
       sockets.addAll(of(p));
@@ -64,23 +75,27 @@ public final class ListeningSockets {
    */
   public static final class Watch implements AutoCloseable {
     private final Set<Socket> seen = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService poller =
-        Executors.newSingleThreadScheduledExecutor();
+    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
 
     /**
-     * The first failure of a poll: a scheduled task that throws is never run again, so it is kept for {@link #seen}.
+     * The first failure of a poll: a scheduled task that throws is never run again, so it is kept
+     * for {@link #seen}.
      */
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
     public Watch(Supplier<Stream<ProcessHandle>> processes) {
-      poller.scheduleWithFixedDelay(() -> {
-        try {
-          seen.addAll(of(processes.get()));
-        } catch (RuntimeException e) {
-          failure.compareAndSet(null, e);
-          throw e;
-        }
-      }, 0, 200, TimeUnit.MILLISECONDS);
+      poller.scheduleWithFixedDelay(
+          () -> {
+            try {
+              seen.addAll(of(processes.get()));
+            } catch (RuntimeException e) {
+              failure.compareAndSet(null, e);
+              throw e;
+            }
+          },
+          0,
+          200,
+          TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -90,7 +105,8 @@ public final class ListeningSockets {
      */
     public Set<Socket> seen() {
       if (failure.get() != null) {
-        throw new IllegalStateException("Cannot tell the sockets seen: polling stopped", failure.get());
+        throw new IllegalStateException(
+            "Cannot tell the sockets seen: polling stopped", failure.get());
       }
       return Set.copyOf(seen);
     }
@@ -118,8 +134,12 @@ public final class ListeningSockets {
       }
       String command = process.info().commandLine().orElse("?");
       List<Socket> sockets = new ArrayList<>();
-      listening.values().forEach(addresses -> addresses.forEach(
-          a -> sockets.add(new Socket(pid, abbreviate(command), address(a), port(a)))));
+      listening
+          .values()
+          .forEach(
+              addresses ->
+                  addresses.forEach(
+                      a -> sockets.add(new Socket(pid, abbreviate(command), address(a), port(a)))));
       return sockets;
     } catch (IOException e) {
       if (endedWhileRead(e)) {
@@ -184,9 +204,12 @@ public final class ListeningSockets {
   }
 
   private static String abbreviate(String command) {
-    // class paths make command lines kilobytes long; the main class and the start say which process it is
-    String shorter = command.replaceAll("-cp \\S+|-classpath \\S+", "-cp ...")
-        .replaceAll("(-XX|--add-|-D)\\S*\\s*", "");
+    // class paths make command lines kilobytes long; the main class and the start say which process
+    // it is
+    String shorter =
+        command
+            .replaceAll("-cp \\S+|-classpath \\S+", "-cp ...")
+            .replaceAll("(-XX|--add-|-D)\\S*\\s*", "");
     return shorter.substring(0, Math.min(200, shorter.length()));
   }
 }

@@ -10,7 +10,10 @@ import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.config.Property;
 
-/** The messages one logger emits while open, by level. Open in {@code @BeforeEach}, close in {@code @AfterEach}. */
+/**
+ * The messages one logger emits while open, by level. Open in {@code @BeforeEach}, close in
+ * {@code @AfterEach}.
+ */
 public final class LogCapture implements AutoCloseable {
   private final String appenderName = "capture-" + System.identityHashCode(this);
   private final List<LogEvent> events = new CopyOnWriteArrayList<>();
@@ -24,14 +27,15 @@ public final class LogCapture implements AutoCloseable {
 
   public LogCapture(String loggerName) {
     config = context.getConfiguration().getLoggerConfig(loggerName);
-    appender = new AbstractAppender(appenderName, null, null, true, Property.EMPTY_ARRAY) {
-      @Override
-      public void append(LogEvent event) {
-        if (event.getLoggerName().equals(loggerName)) {
-          events.add(event.toImmutable());
-        }
-      }
-    };
+    appender =
+        new AbstractAppender(appenderName, null, null, true, Property.EMPTY_ARRAY) {
+          @Override
+          public void append(LogEvent event) {
+            if (event.getLoggerName().equals(loggerName)) {
+              events.add(event.toImmutable());
+            }
+          }
+        };
     appender.start();
     config.addAppender(appender, Level.ALL, null);
     context.updateLoggers();
@@ -39,7 +43,10 @@ public final class LogCapture implements AutoCloseable {
 
   /** The formatted messages logged at exactly {@code level}, in order. */
   public List<String> messages(Level level) {
-    return events.stream().filter(e -> e.getLevel() == level).map(e -> e.getMessage().getFormattedMessage()).toList();
+    return events.stream()
+        .filter(e -> e.getLevel() == level)
+        .map(e -> e.getMessage().getFormattedMessage())
+        .toList();
   }
 
   public void clear() {

@@ -33,7 +33,8 @@ class ReadmeLinksTest {
   @ParameterizedTest
   @ValueSource(strings = {"[a](docs/missing.md)", "[a](docs/missing.md#anchor)"})
   void aLinkToAMissingFileIsFound(String text) {
-    assertThat(relativeLinks(text)).singleElement()
+    assertThat(relativeLinks(text))
+        .singleElement()
         .satisfies(target -> assertThat(Path.of(target)).doesNotExist());
   }
 

@@ -14,14 +14,15 @@ public final class SharedSpark {
    */
   public static synchronized SparkSession get() {
     if (session == null) {
-      session = SparkSession.builder()
-          .master("local[2,2]")
-          .appName("corgipile-tests")
-          .config("spark.ui.enabled", "false")
-          .config("spark.sql.shuffle.partitions", "4")
-          .config("spark.driver.bindAddress", "127.0.0.1")
-          .config("spark.driver.host", "127.0.0.1")
-          .getOrCreate();
+      session =
+          SparkSession.builder()
+              .master("local[2,2]")
+              .appName("corgipile-tests")
+              .config("spark.ui.enabled", "false")
+              .config("spark.sql.shuffle.partitions", "4")
+              .config("spark.driver.bindAddress", "127.0.0.1")
+              .config("spark.driver.host", "127.0.0.1")
+              .getOrCreate();
     }
     return session;
   }

@@ -14,22 +14,41 @@ import java.util.stream.Collectors;
 
 /**
  * Turns the convergence benchmark's measurements ({@code scripts/bench}) into files: a CSV per
- * experiment, PNG plots per dataset and {@code summary.md}, which compares the strategies and judges
- * issue 4's goals. Every number of the summary is computed from the records given, so the sides of a
- * ratio were measured in the same run.
+ * experiment, PNG plots per dataset and {@code summary.md}, which compares the strategies and
+ * judges issue 4's goals. Every number of the summary is computed from the records given, so the
+ * sides of a ratio were measured in the same run.
  *
- * <p>It lives in src/bench, compiled with the tests, and XChart in test scope, so the library jar carries neither.
+ * <p>It lives in src/bench, compiled with the tests, and XChart in test scope, so the library jar
+ * carries neither.
  */
 final class BenchReport {
   /** Where the benchmarks write by default: beside their pages in the docs site. */
   static final Path RESULTS = Path.of("docs", "benchmarks", "results");
+
   static final String STRATEGIES = "strategies";
   static final String BUFFER_SWEEP = "buffer-sweep";
-  /** The order of the summary's rows and of the plots' legends; other strategies follow as they come. */
-  static final List<String> STRATEGY_ORDER = List.of("none", "window", "block", "corgipile", "shuffle-once",
-      "full-shuffle", "mllib-lr", "mllib-svc");
-  /** The accuracy corgipile may lose against a full shuffle (0.5 points); also the time-to-target margin. */
+
+  /**
+   * The order of the summary's rows and of the plots' legends; other strategies follow as they
+   * come.
+   */
+  static final List<String> STRATEGY_ORDER =
+      List.of(
+          "none",
+          "window",
+          "block",
+          "corgipile",
+          "shuffle-once",
+          "full-shuffle",
+          "mllib-lr",
+          "mllib-svc");
+
+  /**
+   * The accuracy corgipile may lose against a full shuffle (0.5 points); also the time-to-target
+   * margin.
+   */
   static final double ACCURACY_MARGIN = 0.005;
+
   static final double MAX_SLOWDOWN_VS_NONE = 1.15;
   static final double MIN_SPEEDUP_VS_FULL_SHUFFLE = 3.0;
   static final String SUMMARY = "summary.md";
@@ -46,7 +65,8 @@ final class BenchReport {
    * @param header markdown saying how the run was made (command, date, machine, data); may be empty
    * @param notes free text from the runner, shown under "Notes"; may be empty
    */
-  static void write(Path dir, List<EpochRecord> records, String header, String notes) throws IOException {
+  static void write(Path dir, List<EpochRecord> records, String header, String notes)
+      throws IOException {
     records.forEach(BenchReport::checkNames);
     Files.createDirectories(dir);
     List<BenchRun> runs = BenchRun.group(records);
@@ -61,8 +81,8 @@ final class BenchReport {
   private static void checkNames(EpochRecord r) {
     for (String name : List.of(r.experiment(), r.dataset())) {
       if (!FILE_NAME.matcher(name).matches()) {
-        throw new IllegalArgumentException("experiment and dataset names become file names; not usable: '"
-            + name + "'");
+        throw new IllegalArgumentException(
+            "experiment and dataset names become file names; not usable: '" + name + "'");
       }
     }
   }
@@ -75,14 +95,17 @@ final class BenchReport {
   static List<BenchRun> select(List<BenchRun> runs, String experiment, String dataset) {
     return runs.stream()
         .filter(r -> r.experiment().equals(experiment) && r.dataset().equals(dataset))
-        .sorted(Comparator.comparingInt((BenchRun r) -> strategyRank(r.strategy()))
-            .thenComparingDouble(BenchRun::bufferPercent))
+        .sorted(
+            Comparator.comparingInt((BenchRun r) -> strategyRank(r.strategy()))
+                .thenComparingDouble(BenchRun::bufferPercent))
         .collect(Collectors.toList());
   }
 
   private static int strategyRank(String strategy) {
     int i = STRATEGY_ORDER.indexOf(strategy);
-    return i < 0 ? STRATEGY_ORDER.size() : i; // the sort is stable: unknown strategies keep their order
+    return i < 0
+        ? STRATEGY_ORDER.size()
+        : i; // the sort is stable: unknown strategies keep their order
   }
 
   /** The first run of {@code strategy}, or null. */

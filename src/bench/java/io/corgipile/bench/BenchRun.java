@@ -8,26 +8,36 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
-
 /** The epochs of one training run, in epoch order. */
-record BenchRun(String experiment, String dataset, String strategy, double bufferPercent, List<EpochRecord> epochs) {
+record BenchRun(
+    String experiment,
+    String dataset,
+    String strategy,
+    double bufferPercent,
+    List<EpochRecord> epochs) {
 
   /** Groups records by experiment, dataset, strategy and buffer, in the order they first appear. */
   static List<BenchRun> group(List<EpochRecord> records) {
     Map<List<Object>, List<EpochRecord>> byRun = new LinkedHashMap<>();
     for (EpochRecord r : records) {
       // Double.equals treats NaN as equal to itself, so runs without a buffer group too
-      byRun.computeIfAbsent(List.of(r.experiment(), r.dataset(), r.strategy(), r.bufferPercent()),
-          k -> new ArrayList<>()).add(r);
+      byRun
+          .computeIfAbsent(
+              List.of(r.experiment(), r.dataset(), r.strategy(), r.bufferPercent()),
+              k -> new ArrayList<>())
+          .add(r);
     }
     return byRun.values().stream().map(BenchRun::of).collect(Collectors.toList());
   }
 
   private static BenchRun of(List<EpochRecord> epochs) {
-    List<EpochRecord> sorted = epochs.stream().sorted(Comparator.comparingInt(EpochRecord::epoch))
-        .collect(Collectors.toList());
+    List<EpochRecord> sorted =
+        epochs.stream()
+            .sorted(Comparator.comparingInt(EpochRecord::epoch))
+            .collect(Collectors.toList());
     EpochRecord first = sorted.get(0);
-    return new BenchRun(first.experiment(), first.dataset(), first.strategy(), first.bufferPercent(), sorted);
+    return new BenchRun(
+        first.experiment(), first.dataset(), first.strategy(), first.bufferPercent(), sorted);
   }
 
   /** MLlib's solvers fit in one batch and report it as epoch 1. */
@@ -65,7 +75,11 @@ record BenchRun(String experiment, String dataset, String strategy, double buffe
 
   /** The mean over the epochs where {@code value} is not NaN; NaN if there are none. */
   double mean(ToDoubleFunction<EpochRecord> value) {
-    return epochs.stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+    return epochs.stream()
+        .mapToDouble(value)
+        .filter(v -> !Double.isNaN(v))
+        .average()
+        .orElse(Double.NaN);
   }
 
   double[] values(ToDoubleFunction<EpochRecord> value) {

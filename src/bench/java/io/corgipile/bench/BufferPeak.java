@@ -37,7 +37,10 @@ final class BufferPeak extends SparkListener {
     peak.set(0);
   }
 
-  /** The largest value a task reported since {@link #reset()}, once the finished tasks' events arrived. */
+  /**
+   * The largest value a task reported since {@link #reset()}, once the finished tasks' events
+   * arrived.
+   */
   long peak() {
     drain();
     return peak.get();
@@ -47,7 +50,8 @@ final class BufferPeak extends SparkListener {
     try {
       spark.sparkContext().listenerBus().waitUntilEmpty();
     } catch (TimeoutException e) {
-      throw new IllegalStateException("Cannot read peakBufferBytes: Spark's listener bus did not drain", e);
+      throw new IllegalStateException(
+          "Cannot read peakBufferBytes: Spark's listener bus did not drain", e);
     }
   }
 

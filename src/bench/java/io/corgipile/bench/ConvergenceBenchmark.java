@@ -44,39 +44,55 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.api.java.UDF0;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * The convergence and speed experiments of issue 4: every shuffle strategy trains the same
- * {@link SGDClassifier} on the same label- or date-sorted data, next to MLlib's batch solvers;
- * every epoch is measured (objective, test accuracy and AUC, seconds, bytes read, how well the
- * stream mixes labels), and {@link BenchReport} writes CSVs, plots and a summary.
+ * The convergence and speed experiments of issue 4: every shuffle strategy trains the same {@link
+ * SGDClassifier} on the same label- or date-sorted data, next to MLlib's batch solvers; every epoch
+ * is measured (objective, test accuracy and AUC, seconds, bytes read, how well the stream mixes
+ * labels), and {@link BenchReport} writes CSVs, plots and a summary.
  *
  * <p>Each measured run has a JVM of its own, started by this one after it prepared the data, and
  * first trains the same strategy for {@value #WARM_UP_EPOCHS} epochs on the test table: in one
  * shared JVM the order of the runs decided which strategy looked faster (none 0.53 s against block
- * 0.45 s per epoch in one order, about equal in the other, on docs/benchmarks/results/small's data).
+ * 0.45 s per epoch in one order, about equal in the other, on docs/benchmarks/results/small's
+ * data).
  *
- * <p>Usage: {@code ConvergenceBenchmark [small|full|tiny] [--out DIR] [--data DIR] [--datasets LIST]
- * [--epochs N] [--partitions N] [--in-process]}.
+ * <p>Usage: {@code ConvergenceBenchmark [small|full|tiny] [--out DIR] [--data DIR] [--datasets
+ * LIST] [--epochs N] [--partitions N] [--in-process]}.
  */
 public final class ConvergenceBenchmark {
   static final double[] SWEEP_PERCENTS = {1, 2, 5, 10, 20};
   static final double BUFFER_PERCENT = 10;
   static final int WARM_UP_EPOCHS = 2;
-  /** The datasets a run can measure; {@link #DEFAULT_DATASETS} unless {@code --datasets} says otherwise. */
+
+  /**
+   * The datasets a run can measure; {@link #DEFAULT_DATASETS} unless {@code --datasets} says
+   * otherwise.
+   */
   static final List<String> DATASETS = List.of("higgs", "flights", "separable", "classes");
+
   static final List<String> DEFAULT_DATASETS = List.of("higgs", "flights");
-  static final List<String> STRATEGIES = List.of("none", "window", "block", "corgipile", "shuffle-once",
-      "full-shuffle", "mllib-lr", "mllib-svc");
+  static final List<String> STRATEGIES =
+      List.of(
+          "none",
+          "window",
+          "block",
+          "corgipile",
+          "shuffle-once",
+          "full-shuffle",
+          "mllib-lr",
+          "mllib-svc");
 
   private ConvergenceBenchmark() {}
 
   /** How big a run is. */
   enum Size {
-    TINY(20_000, 20_000, 2), SMALL(200_000, 300_000, 10), FULL(11_000_000, Long.MAX_VALUE, 10);
+    TINY(20_000, 20_000, 2),
+    SMALL(200_000, 300_000, 10),
+    FULL(11_000_000, Long.MAX_VALUE, 10);
 
     final long higgsRows;
     final long flightsRows;
@@ -93,71 +109,136 @@ public final class ConvergenceBenchmark {
    * The run's settings. {@code run} and {@code records} are set only in a JVM measuring one run for
    * its parent: which run, and the CSV file its records go to.
    */
-  record Settings(Size size, Path out, Path data, List<String> datasets, int epochs, int partitions,
-      boolean inProcess, boolean resume, RunSpec run, Path records, List<String> strategies, String sgdParams) {
-    /** The options; {@code --run} and {@code --records} are the parent's, for a JVM measuring one run. */
-    static final CommandLine COMMAND_LINE = new CommandLine("run the benchmark", List.of(
-        new Option("out", "DIR", "results folder"),
-        new Option("data", "DIR", "generated and downloaded data"),
-        new Option("datasets", "LIST", "comma list among " + String.join(",", DATASETS)),
-        new Option("epochs", "N", "epochs per SGD run"),
-        new Option("partitions", "N", "Spark partitions and local cores"),
-        new Option("strategies", "LIST", "only these strategies, at the 10% buffer, without the buffer sweep:"
-            + " comma list among " + String.join(",", STRATEGIES)),
-        new Option("sgd-params", "LIST", "params of the SGD strategies' SGDClassifier other than its defaults:"
-            + " comma list of name=value (maxIter and tol are the benchmark's)"),
-        Option.flag("in-process", "measure every run in this JVM"),
-        Option.flag("resume", "keep the runs already in the results folder's CSVs"),
-        new Option("memory-limit", "SIZE", "run in a memory cgroup of this size (set up by scripts/bench)"),
-        new Option("read-limit", "RATE", "with --memory-limit, reads capped at RATE bytes/s per disk (set up by "
-            + "scripts/bench)"),
-        new Option("run", "SPEC", "measure only this run (dataset:experiment:strategy:percent)"),
-        new Option("records", "FILE", "the CSV file the run's records go to")), 1);
+  record Settings(
+      Size size,
+      Path out,
+      Path data,
+      List<String> datasets,
+      int epochs,
+      int partitions,
+      boolean inProcess,
+      boolean resume,
+      RunSpec run,
+      Path records,
+      List<String> strategies,
+      String sgdParams) {
+    /**
+     * The options; {@code --run} and {@code --records} are the parent's, for a JVM measuring one
+     * run.
+     */
+    static final CommandLine COMMAND_LINE =
+        new CommandLine(
+            "run the benchmark",
+            List.of(
+                new Option("out", "DIR", "results folder"),
+                new Option("data", "DIR", "generated and downloaded data"),
+                new Option("datasets", "LIST", "comma list among " + String.join(",", DATASETS)),
+                new Option("epochs", "N", "epochs per SGD run"),
+                new Option("partitions", "N", "Spark partitions and local cores"),
+                new Option(
+                    "strategies",
+                    "LIST",
+                    "only these strategies, at the 10% buffer, without the buffer sweep:"
+                        + " comma list among "
+                        + String.join(",", STRATEGIES)),
+                new Option(
+                    "sgd-params",
+                    "LIST",
+                    "params of the SGD strategies' SGDClassifier other than its defaults:"
+                        + " comma list of name=value (maxIter and tol are the benchmark's)"),
+                Option.flag("in-process", "measure every run in this JVM"),
+                Option.flag("resume", "keep the runs already in the results folder's CSVs"),
+                new Option(
+                    "memory-limit",
+                    "SIZE",
+                    "run in a memory cgroup of this size (set up by scripts/bench)"),
+                new Option(
+                    "read-limit",
+                    "RATE",
+                    "with --memory-limit, reads capped at RATE bytes/s per disk (set up by "
+                        + "scripts/bench)"),
+                new Option(
+                    "run", "SPEC", "measure only this run (dataset:experiment:strategy:percent)"),
+                new Option("records", "FILE", "the CSV file the run's records go to")),
+            1);
 
     static Settings parse(String[] argv) {
       Arguments args = COMMAND_LINE.parse(argv);
-      Size size = args.positional().isEmpty() ? Size.SMALL
-          : args.choice("size", args.positional().get(0), Size.values());
+      Size size =
+          args.positional().isEmpty()
+              ? Size.SMALL
+              : args.choice("size", args.positional().get(0), Size.values());
       RunSpec run = args.optional("run").map(RunSpec::parse).orElse(null);
       Path records = args.optional("records").map(Path::of).orElse(null);
       if ((run == null) != (records == null)) {
-        throw new IllegalArgumentException("Cannot run the benchmark: --run and --records go together");
+        throw new IllegalArgumentException(
+            "Cannot run the benchmark: --run and --records go together");
       }
       String limit = args.optional("memory-limit").orElse(null);
-      args.optional("read-limit").ifPresent(rate -> {
-        ReadLimit.parseRate(rate);
-        if (limit == null) {
-          throw new IllegalArgumentException("Cannot use --read-limit without --memory-limit: the data would be read "
-              + "from the page cache");
-        }
-      });
+      args.optional("read-limit")
+          .ifPresent(
+              rate -> {
+                ReadLimit.parseRate(rate);
+                if (limit == null) {
+                  throw new IllegalArgumentException(
+                      "Cannot use --read-limit without --memory-limit: the data would be read "
+                          + "from the page cache");
+                }
+              });
       if (limit != null) {
         MemoryCgroup.parseLimit(limit);
         if (System.getenv("BENCH_CGROUP") == null) {
-          throw new IllegalArgumentException("Cannot run the benchmark with --memory-limit " + limit + ": this JVM is "
-              + "in no memory cgroup; start it through scripts/bench, which sets one up (BENCH_CGROUP)");
+          throw new IllegalArgumentException(
+              "Cannot run the benchmark with --memory-limit "
+                  + limit
+                  + ": this JVM is in no memory cgroup; start it through scripts/bench, which sets"
+                  + " one up (BENCH_CGROUP)");
         }
       }
-      return new Settings(size, args.path("out", BenchReport.RESULTS.resolve(EnumChoice.text(size))),
+      return new Settings(
+          size,
+          args.path("out", BenchReport.RESULTS.resolve(EnumChoice.text(size))),
           args.path("data", Path.of("target/bench-data")),
           args.optional("datasets").map(d -> List.of(d.split(","))).orElse(DEFAULT_DATASETS),
-          args.atLeast("epochs", size.epochs, 1), args.atLeast("partitions", 2, 1), args.flag("in-process"),
-          args.flag("resume"), run, records, args.optional("strategies").map(ConvergenceBenchmark::strategies)
-              .orElse(null), args.optional("sgd-params").orElse(""));
+          args.atLeast("epochs", size.epochs, 1),
+          args.atLeast("partitions", 2, 1),
+          args.flag("in-process"),
+          args.flag("resume"),
+          run,
+          records,
+          args.optional("strategies").map(ConvergenceBenchmark::strategies).orElse(null),
+          args.optional("sgd-params").orElse(""));
     }
 
     /** The runs over {@code dataset} these settings measure. */
     List<RunSpec> plan(String dataset) {
       List<RunSpec> all = ConvergenceBenchmark.plan(dataset);
-      return strategies == null ? all : all.stream()
-          .filter(r -> r.experiment().equals(BenchReport.STRATEGIES) && strategies.contains(r.strategy())).toList();
+      return strategies == null
+          ? all
+          : all.stream()
+              .filter(
+                  r ->
+                      r.experiment().equals(BenchReport.STRATEGIES)
+                          && strategies.contains(r.strategy()))
+              .toList();
     }
 
     /** The arguments that make a JVM measure {@code spec} under these settings. */
     List<String> childArgs(RunSpec spec, Path recordsFile) {
-      return List.of(EnumChoice.text(size), "--data", data.toString(), "--epochs",
-          Integer.toString(epochs), "--partitions", Integer.toString(partitions), "--run", spec.arg(),
-          "--records", recordsFile.toString(), "--sgd-params", sgdParams);
+      return List.of(
+          EnumChoice.text(size),
+          "--data",
+          data.toString(),
+          "--epochs",
+          Integer.toString(epochs),
+          "--partitions",
+          Integer.toString(partitions),
+          "--run",
+          spec.arg(),
+          "--records",
+          recordsFile.toString(),
+          "--sgd-params",
+          sgdParams);
     }
   }
 
@@ -170,8 +251,13 @@ public final class ConvergenceBenchmark {
     static RunSpec parse(String arg) {
       String[] parts = arg.split(":");
       if (parts.length != 4 || !STRATEGIES.contains(parts[2])) {
-        throw new IllegalArgumentException("Cannot run the benchmark: --run takes dataset:experiment:strategy:percent"
-            + " with a strategy among " + STRATEGIES + ", not '" + arg + "'");
+        throw new IllegalArgumentException(
+            "Cannot run the benchmark: --run takes dataset:experiment:strategy:percent"
+                + " with a strategy among "
+                + STRATEGIES
+                + ", not '"
+                + arg
+                + "'");
       }
       return new RunSpec(parts[0], parts[1], parts[2], Double.parseDouble(parts[3]));
     }
@@ -186,26 +272,42 @@ public final class ConvergenceBenchmark {
     List<String> chosen = List.of(list.split(","));
     for (String s : chosen) {
       if (!STRATEGIES.contains(s)) {
-        throw new IllegalArgumentException("Cannot run the benchmark: --strategies takes a comma list among "
-            + String.join(",", STRATEGIES) + ", not '" + s + "'");
+        throw new IllegalArgumentException(
+            "Cannot run the benchmark: --strategies takes a comma list among "
+                + String.join(",", STRATEGIES)
+                + ", not '"
+                + s
+                + "'");
       }
     }
     return chosen;
   }
 
-  /** {@code sgd} with the params of {@code list} ("name=value,..."), each value read as its param's type. */
+  /**
+   * {@code sgd} with the params of {@code list} ("name=value,..."), each value read as its param's
+   * type.
+   */
   static SGDClassifier withParams(SGDClassifier sgd, String list) {
     for (String pair : list.isEmpty() ? new String[0] : list.split(",")) {
       String[] nameValue = pair.split("=", 2);
       if (nameValue.length != 2 || !sgd.hasParam(nameValue[0])) {
-        throw new IllegalArgumentException("Cannot run the benchmark: --sgd-params takes name=value pairs of"
-            + " SGDClassifier params, not '" + pair + "'");
+        throw new IllegalArgumentException(
+            "Cannot run the benchmark: --sgd-params takes name=value pairs of"
+                + " SGDClassifier params, not '"
+                + pair
+                + "'");
       }
       Param<Object> param = sgd.getParam(nameValue[0]);
       String value = nameValue[1];
-      sgd.set(param, param instanceof DoubleParam ? Double.valueOf(value) : param instanceof IntParam
-          ? Integer.valueOf(value) : param instanceof LongParam ? Long.valueOf(value) : param instanceof BooleanParam
-          ? Boolean.valueOf(value) : value);
+      sgd.set(
+          param,
+          param instanceof DoubleParam
+              ? Double.valueOf(value)
+              : param instanceof IntParam
+                  ? Integer.valueOf(value)
+                  : param instanceof LongParam
+                      ? Long.valueOf(value)
+                      : param instanceof BooleanParam ? Boolean.valueOf(value) : value);
     }
     return sgd;
   }
@@ -213,10 +315,13 @@ public final class ConvergenceBenchmark {
   /** The datasets of more than two classes: LinearSVC, binary only, sits them out. */
   static final List<String> MULTICLASS_DATASETS = List.of("classes");
 
-  /** The runs over one dataset: every strategy at a 10% buffer, then corgipile at every sweep size. */
+  /**
+   * The runs over one dataset: every strategy at a 10% buffer, then corgipile at every sweep size.
+   */
   static List<RunSpec> plan(String dataset) {
     List<RunSpec> plan = new ArrayList<>();
-    STRATEGIES.stream().filter(s -> !(s.equals("mllib-svc") && MULTICLASS_DATASETS.contains(dataset)))
+    STRATEGIES.stream()
+        .filter(s -> !(s.equals("mllib-svc") && MULTICLASS_DATASETS.contains(dataset)))
         .forEach(s -> plan.add(new RunSpec(dataset, BenchReport.STRATEGIES, s, BUFFER_PERCENT)));
     for (double percent : SWEEP_PERCENTS) {
       plan.add(new RunSpec(dataset, BenchReport.BUFFER_SWEEP, "corgipile", percent));
@@ -241,18 +346,28 @@ public final class ConvergenceBenchmark {
   }
 
   private static SparkSession session(Settings settings) {
-    return SparkSession.builder().appName("corgipile-bench")
+    return SparkSession.builder()
+        .appName("corgipile-bench")
         .master(System.getProperty("spark.master", "local[" + settings.partitions() + "]"))
         .config("spark.ui.enabled", "false")
         .getOrCreate();
   }
 
-  /** Every run in this JVM (the tests, {@code --in-process}); writes the report and returns its records. */
-  static List<EpochRecord> run(SparkSession spark, Settings settings) throws IOException, InterruptedException {
+  /**
+   * Every run in this JVM (the tests, {@code --in-process}); writes the report and returns its
+   * records.
+   */
+  static List<EpochRecord> run(SparkSession spark, Settings settings)
+      throws IOException, InterruptedException {
     Report report = new Report(settings, spark, false);
     Map<String, Experiments> experiments = new HashMap<>();
-    measureAll(prepare(spark, settings, report), report, (data, spec) -> experiments
-        .computeIfAbsent(data.name(), name -> new Experiments(spark, settings, data)).measure(spec));
+    measureAll(
+        prepare(spark, settings, report),
+        report,
+        (data, spec) ->
+            experiments
+                .computeIfAbsent(data.name(), name -> new Experiments(spark, settings, data))
+                .measure(spec));
     return report.write();
   }
 
@@ -300,18 +415,25 @@ public final class ConvergenceBenchmark {
   }
 
   /** Measures {@code spec} in a new JVM with this one's options and class path. */
-  static List<EpochRecord> fork(Settings settings, RunSpec spec) throws IOException, InterruptedException {
+  static List<EpochRecord> fork(Settings settings, RunSpec spec)
+      throws IOException, InterruptedException {
     Path records = Files.createTempFile("corgipile-bench-", ".csv");
     try {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConvergenceBenchmark.class.getName()));
+      command.addAll(
+          List.of(
+              "-cp", System.getProperty("java.class.path"), ConvergenceBenchmark.class.getName()));
       command.addAll(settings.childArgs(spec, records));
       int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
       if (exit != 0) {
-        throw new IOException("Cannot measure run " + spec.arg() + ": the JVM measuring it exited with status "
-            + exit + " (its error is in the output above)");
+        throw new IOException(
+            "Cannot measure run "
+                + spec.arg()
+                + ": the JVM measuring it exited with status "
+                + exit
+                + " (its error is in the output above)");
       }
       return ReportCsv.read(records);
     } finally {
@@ -325,8 +447,8 @@ public final class ConvergenceBenchmark {
     try {
       RunSpec spec = settings.run();
       Dataset data = dataset(spark, settings, spec.dataset(), false);
-      BenchReport.writeString(settings.records(),
-          ReportCsv.csv(new Experiments(spark, settings, data).measure(spec)));
+      BenchReport.writeString(
+          settings.records(), ReportCsv.csv(new Experiments(spark, settings, data).measure(spec)));
     } finally {
       spark.stop();
     }
@@ -348,14 +470,19 @@ public final class ConvergenceBenchmark {
     return prepared;
   }
 
-  private static Dataset dataset(SparkSession spark, Settings settings, String name, boolean shuffleCopy) {
+  private static Dataset dataset(
+      SparkSession spark, Settings settings, String name, boolean shuffleCopy) {
     return switch (name) {
       case "higgs" -> higgs(spark, settings, shuffleCopy);
       case "flights" -> flights(spark, settings, shuffleCopy);
       case "separable" -> separable(spark, settings, shuffleCopy);
       case "classes" -> classes(spark, settings, shuffleCopy);
-      default -> throw new IllegalArgumentException("Cannot run the benchmark: unknown dataset '" + name
-          + "'; datasets are " + String.join(", ", DATASETS));
+      default ->
+          throw new IllegalArgumentException(
+              "Cannot run the benchmark: unknown dataset '"
+                  + name
+                  + "'; datasets are "
+                  + String.join(", ", DATASETS));
     };
   }
 
@@ -369,22 +496,31 @@ public final class ConvergenceBenchmark {
 
     Report(Settings settings, SparkSession spark, boolean forked) {
       this.settings = settings;
-      this.header = String.format(Locale.ROOT, "Run: `%s` (%s), size %s, %d epochs, %d partitions, Spark %s"
-          + " local[%d] on a %d-core machine, %s; %s, after %d warm-up epochs of the same strategy on the"
-          + " test table.%n",
-          System.getenv().getOrDefault("BENCH_COMMAND", "ConvergenceBenchmark"),
-          System.getenv().getOrDefault("BENCH_CODE", "code version unknown"),
-          EnumChoice.text(settings.size()), settings.epochs(), settings.partitions(), spark.version(),
-          settings.partitions(), Runtime.getRuntime().availableProcessors(), java.time.LocalDate.now(),
-          forked ? "each run in a JVM of its own" : "every run in one JVM", WARM_UP_EPOCHS);
+      this.header =
+          String.format(
+              Locale.ROOT,
+              "Run: `%s` (%s), size %s, %d epochs, %d partitions, Spark %s local[%d] on a %d-core"
+                  + " machine, %s; %s, after %d warm-up epochs of the same strategy on the test"
+                  + " table.%n",
+              System.getenv().getOrDefault("BENCH_COMMAND", "ConvergenceBenchmark"),
+              System.getenv().getOrDefault("BENCH_CODE", "code version unknown"),
+              EnumChoice.text(settings.size()),
+              settings.epochs(),
+              settings.partitions(),
+              spark.version(),
+              settings.partitions(),
+              Runtime.getRuntime().availableProcessors(),
+              java.time.LocalDate.now(),
+              forked ? "each run in a JVM of its own" : "every run in one JVM",
+              WARM_UP_EPOCHS);
       if (settings.resume()) {
         loadEarlierRuns();
       }
     }
 
     /**
-     * With {@code --resume}, the runs a stopped run of the same settings already wrote to the results
-     * folder: they are kept, and only the others are measured.
+     * With {@code --resume}, the runs a stopped run of the same settings already wrote to the
+     * results folder: they are kept, and only the others are measured.
      */
     private void loadEarlierRuns() {
       try {
@@ -395,18 +531,28 @@ public final class ConvergenceBenchmark {
           }
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("Cannot resume from " + settings.out() + ": " + e.getMessage(), e);
+        throw new UncheckedIOException(
+            "Cannot resume from " + settings.out() + ": " + e.getMessage(), e);
       }
       long runs = BenchRun.group(records).size();
-      note("Resumed: " + runs + " runs come from an earlier invocation of the benchmark on the same data,"
-          + " which " + settings.out() + " held when this one started.");
+      note(
+          "Resumed: "
+              + runs
+              + " runs come from an earlier invocation of the benchmark on the same data,"
+              + " which "
+              + settings.out()
+              + " held when this one started.");
     }
 
     /** Whether {@code spec} was measured: by this run, or by the run it resumes. */
     boolean has(RunSpec spec) {
-      return records.stream().anyMatch(r -> r.dataset().equals(spec.dataset())
-          && r.experiment().equals(spec.experiment()) && r.strategy().equals(spec.strategy())
-          && (Double.isNaN(r.bufferPercent()) || r.bufferPercent() == spec.percent()));
+      return records.stream()
+          .anyMatch(
+              r ->
+                  r.dataset().equals(spec.dataset())
+                      && r.experiment().equals(spec.experiment())
+                      && r.strategy().equals(spec.strategy())
+                      && (Double.isNaN(r.bufferPercent()) || r.bufferPercent() == spec.percent()));
     }
 
     void describe(Dataset data) {
@@ -420,19 +566,28 @@ public final class ConvergenceBenchmark {
     void add(Dataset data, RunSpec spec, List<EpochRecord> measured) {
       for (EpochRecord r : measured) {
         // the shuffled copy's cost comes before shuffle-once's first epoch
-        records.add(spec.strategy().equals("shuffle-once")
-            ? r.withCumulativeSeconds(r.cumulativeSeconds() + data.shuffleSeconds()) : r);
+        records.add(
+            spec.strategy().equals("shuffle-once")
+                ? r.withCumulativeSeconds(r.cumulativeSeconds() + data.shuffleSeconds())
+                : r);
       }
     }
 
     /** The sweep's 10% point: a copy of the strategies' corgipile run. */
     void addStrategiesCorgipileRun(Dataset data, RunSpec spec) {
-      records.stream().filter(r -> r.dataset().equals(data.name())
-              && r.experiment().equals(BenchReport.STRATEGIES) && r.strategy().equals("corgipile")).toList()
+      records.stream()
+          .filter(
+              r ->
+                  r.dataset().equals(data.name())
+                      && r.experiment().equals(BenchReport.STRATEGIES)
+                      && r.strategy().equals("corgipile"))
+          .toList()
           .forEach(r -> records.add(r.withExperiment(spec.experiment())));
     }
 
-    /** A long run writes its report after every run, so stopping it early keeps what it measured. */
+    /**
+     * A long run writes its report after every run, so stopping it early keeps what it measured.
+     */
     void checkpoint() {
       if (settings.size() == Size.FULL) {
         write();
@@ -450,67 +605,119 @@ public final class ConvergenceBenchmark {
     }
   }
 
-  /** {@code 10} for 10.0, {@code 0.5} for 0.5: as the bufferSize option and the reports write it. */
+  /**
+   * {@code 10} for 10.0, {@code 0.5} for 0.5: as the bufferSize option and the reports write it.
+   */
   static String percentText(double percent) {
     return java.math.BigDecimal.valueOf(percent).stripTrailingZeros().toPlainString();
   }
 
   /** A dataset's tables and how to turn its columns into features. */
-  record Dataset(String name, String sortedTrain, String shuffledTrain, double shuffleSeconds, String test,
-      PipelineStage[] featureStages, String description) {}
+  record Dataset(
+      String name,
+      String sortedTrain,
+      String shuffledTrain,
+      double shuffleSeconds,
+      String test,
+      PipelineStage[] featureStages,
+      String description) {}
 
   private static Dataset higgs(SparkSession spark, Settings settings, boolean shuffleCopy) {
-    return generated(spark, settings, shuffleCopy, "higgs", HiggsShapedData::generate,
-        HiggsShapedData.featureStages(), String.format(Locale.ROOT, "higgs: %,d generated HIGGS-shaped rows (28"
-            + " dense features), sorted by label; test: other generated rows.", settings.size().higgsRows));
+    return generated(
+        spark,
+        settings,
+        shuffleCopy,
+        "higgs",
+        HiggsShapedData::generate,
+        HiggsShapedData.featureStages(),
+        String.format(
+            Locale.ROOT,
+            "higgs: %,d generated HIGGS-shaped rows (28"
+                + " dense features), sorted by label; test: other generated rows.",
+            settings.size().higgsRows));
   }
 
   /**
    * Issue 12's first example of defaults that undertrain: features uniform on [0, 1], unscaled (no
-   * StandardScaler: the estimator's standardization is what is measured), label 1 where f0 + f1 > 1,
-   * so the classes are separable and MLlib's LogisticRegression gets every test row right.
+   * StandardScaler: the estimator's standardization is what is measured), label 1 where f0 + f1 >
+   * 1, so the classes are separable and MLlib's LogisticRegression gets every test row right.
    */
   private static Dataset separable(SparkSession spark, Settings settings, boolean shuffleCopy) {
-    return generated(spark, settings, shuffleCopy, "separable", ConvergenceBenchmark::separableRows,
+    return generated(
+        spark,
+        settings,
+        shuffleCopy,
+        "separable",
+        ConvergenceBenchmark::separableRows,
         assembled(SEPARABLE_FEATURES),
-        String.format(Locale.ROOT, "separable: %,d generated rows of %d features uniform on [0, 1], unscaled, label"
-            + " f0 + f1 > 1, sorted by label; test: other generated rows.", settings.size().higgsRows,
+        String.format(
+            Locale.ROOT,
+            "separable: %,d generated rows of %d features uniform on [0, 1], unscaled, label"
+                + " f0 + f1 > 1, sorted by label; test: other generated rows.",
+            settings.size().higgsRows,
             SEPARABLE_FEATURES));
   }
 
   /**
-   * Issue 12's multiclass set: {@value #CLASSES} classes of overlapping Gaussian clusters in {@value
-   * #CLASS_FEATURES} dimensions, sorted by class, where storage order hurts most; MLlib's
+   * Issue 12's multiclass set: {@value #CLASSES} classes of overlapping Gaussian clusters in
+   * {@value #CLASS_FEATURES} dimensions, sorted by class, where storage order hurts most; MLlib's
    * LogisticRegression (family auto) fits it multinomial.
    */
   private static Dataset classes(SparkSession spark, Settings settings, boolean shuffleCopy) {
-    return generated(spark, settings, shuffleCopy, "classes", ConvergenceBenchmark::classRows,
+    return generated(
+        spark,
+        settings,
+        shuffleCopy,
+        "classes",
+        ConvergenceBenchmark::classRows,
         assembled(CLASS_FEATURES),
-        String.format(Locale.ROOT, "classes: %,d generated rows, %d classes of Gaussian clusters (unit variance,"
-            + " centers N(0, %.2f^2) per coordinate) in %d dimensions, sorted by class; test: other generated rows.",
-            settings.size().higgsRows, CLASSES, CLASS_SPREAD, CLASS_FEATURES));
+        String.format(
+            Locale.ROOT,
+            "classes: %,d generated rows, %d classes of Gaussian clusters (unit variance, centers"
+                + " N(0, %.2f^2) per coordinate) in %d dimensions, sorted by class; test: other"
+                + " generated rows.",
+            settings.size().higgsRows,
+            CLASSES,
+            CLASS_SPREAD,
+            CLASS_FEATURES));
   }
 
   private static final int CLASSES = 10;
   private static final int CLASS_FEATURES = 50;
-  /** The spread of the cluster centers: chosen so the classes overlap (LogisticRegression about 0.8 accurate). */
+
+  /**
+   * The spread of the cluster centers: chosen so the classes overlap (LogisticRegression about 0.8
+   * accurate).
+   */
   private static final double CLASS_SPREAD = 0.35;
 
   /**
-   * Columns {@code id, f0 .. f49, label}: label uniform over the classes, features the class's center
-   * plus unit noise; the same rows for the same seed and partitions, and the same centers for every seed.
+   * Columns {@code id, f0 .. f49, label}: label uniform over the classes, features the class's
+   * center plus unit noise; the same rows for the same seed and partitions, and the same centers
+   * for every seed.
    */
-  static org.apache.spark.sql.Dataset<Row> classRows(SparkSession spark, long rows, long seed, int partitions) {
+  static org.apache.spark.sql.Dataset<Row> classRows(
+      SparkSession spark, long rows, long seed, int partitions) {
     java.util.Random centers = new java.util.Random(CLASSES);
-    org.apache.spark.sql.Dataset<Row> d = spark.range(0, rows, 1, partitions).toDF()
-        .withColumn("label", functions.floor(rand(seed * 1000 + 999).multiply(CLASSES)).cast("double"));
+    org.apache.spark.sql.Dataset<Row> d =
+        spark
+            .range(0, rows, 1, partitions)
+            .toDF()
+            .withColumn(
+                "label", functions.floor(rand(seed * 1000 + 999).multiply(CLASSES)).cast("double"));
     for (int j = 0; j < CLASS_FEATURES; j++) {
       Column[] center = new Column[CLASSES];
       for (int k = 0; k < CLASSES; k++) {
         center[k] = functions.lit(CLASS_SPREAD * centers.nextGaussian());
       }
-      d = d.withColumn("f" + j, functions.randn(seed * 1000 + j)
-          .plus(functions.element_at(functions.array(center), col("label").cast("int").plus(1))));
+      d =
+          d.withColumn(
+              "f" + j,
+              functions
+                  .randn(seed * 1000 + j)
+                  .plus(
+                      functions.element_at(
+                          functions.array(center), col("label").cast("int").plus(1))));
     }
     return d;
   }
@@ -519,21 +726,30 @@ public final class ConvergenceBenchmark {
   private static PipelineStage[] assembled(int numFeatures) {
     String[] features = new String[numFeatures];
     Arrays.setAll(features, i -> "f" + i);
-    return new PipelineStage[] {new VectorAssembler().setInputCols(features).setOutputCol("features")};
+    return new PipelineStage[] {
+      new VectorAssembler().setInputCols(features).setOutputCol("features")
+    };
   }
 
   /** Rows of a generated set: the same for the same seed and partitions. */
   @FunctionalInterface
   interface RowGenerator {
-    org.apache.spark.sql.Dataset<Row> rows(SparkSession spark, long rows, long seed, int partitions);
+    org.apache.spark.sql.Dataset<Row> rows(
+        SparkSession spark, long rows, long seed, int partitions);
   }
 
   /**
    * A generated set of the size's {@code higgsRows} rows, sorted by label, and other generated rows
    * as its test set, written under the data folder unless they are there already.
    */
-  private static Dataset generated(SparkSession spark, Settings settings, boolean shuffleCopy, String name,
-      RowGenerator generator, PipelineStage[] features, String description) {
+  private static Dataset generated(
+      SparkSession spark,
+      Settings settings,
+      boolean shuffleCopy,
+      String name,
+      RowGenerator generator,
+      PipelineStage[] features,
+      String description) {
     long rows = settings.size().higgsRows;
     Path dir = settings.data().resolve(name + "-" + rows);
     String sorted = dir.resolve("train-sorted-by-label").toString();
@@ -542,11 +758,19 @@ public final class ConvergenceBenchmark {
       System.err.printf(Locale.ROOT, "[bench] generating %,d %s rows under %s%n", rows, name, dir);
       // At least 100 row groups, so a 10% buffer holds 5 of a partition's, and at most 4 MB each of
       // HIGGS-shaped rows (about 18,000), so the full size has about 600, as bench-scan's table.
-      generator.rows(spark, rows, 1, settings.partitions()).orderBy(col("label"), col("id"))
-          .coalesce(1).write().mode("overwrite")
-          .option("parquet.block.row.count.limit", Math.max(100, Math.min(18_000, rows / 100))).parquet(sorted);
-      generator.rows(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions())
-          .write().mode("overwrite").parquet(test);
+      generator
+          .rows(spark, rows, 1, settings.partitions())
+          .orderBy(col("label"), col("id"))
+          .coalesce(1)
+          .write()
+          .mode("overwrite")
+          .option("parquet.block.row.count.limit", Math.max(100, Math.min(18_000, rows / 100)))
+          .parquet(sorted);
+      generator
+          .rows(spark, Math.min(200_000, Math.max(2_000, rows / 5)), 2, settings.partitions())
+          .write()
+          .mode("overwrite")
+          .parquet(test);
     }
     return withShuffledCopy(spark, shuffleCopy, name, sorted, test, features, dir, description);
   }
@@ -554,12 +778,14 @@ public final class ConvergenceBenchmark {
   private static final int SEPARABLE_FEATURES = 4;
 
   /** Columns {@code id, f0 .. f3, label}; the same rows for the same seed and partitions. */
-  static org.apache.spark.sql.Dataset<Row> separableRows(SparkSession spark, long rows, long seed, int partitions) {
+  static org.apache.spark.sql.Dataset<Row> separableRows(
+      SparkSession spark, long rows, long seed, int partitions) {
     org.apache.spark.sql.Dataset<Row> d = spark.range(0, rows, 1, partitions).toDF();
     for (int i = 0; i < SEPARABLE_FEATURES; i++) {
       d = d.withColumn("f" + i, rand(seed * 1000 + i));
     }
-    return d.withColumn("label", functions.when(col("f0").plus(col("f1")).gt(1), 1.0).otherwise(0.0));
+    return d.withColumn(
+        "label", functions.when(col("f0").plus(col("f1")).gt(1), 1.0).otherwise(0.0));
   }
 
   private static Dataset flights(SparkSession spark, Settings settings, boolean shuffleCopy) {
@@ -567,15 +793,30 @@ public final class ConvergenceBenchmark {
     Path source = FlightsData.fetch(dir);
     long rows = Math.min(settings.size().flightsRows, FLIGHTS_ROWS);
     // about 150 row groups, as the 10% buffer then holds several of a partition's
-    FlightsData.Prepared prepared = FlightsData.prepare(spark, source,
-        dir.resolve("prepared-" + EnumChoice.text(settings.size())), rows,
-        (int) Math.max(1_000, rows / 150));
-    return withShuffledCopy(spark, shuffleCopy, "flights", prepared.train().toString(), prepared.test().toString(),
-        FlightsData.featurePipeline().getStages(), dir.resolve("shuffled-" + settings.size().name()),
-        String.format(Locale.ROOT, "flights: %,d training rows of flights-3m in date order (%d row groups),"
-            + " %,d test rows; %.1f%% delayed over 15 minutes; origin, destination, weekday and hour one-hot"
-            + " (sparse vectors), distance standardized.", prepared.trainRows(), prepared.trainRowGroups(),
-            prepared.testRows(), 100 * prepared.trainPositiveShare()));
+    FlightsData.Prepared prepared =
+        FlightsData.prepare(
+            spark,
+            source,
+            dir.resolve("prepared-" + EnumChoice.text(settings.size())),
+            rows,
+            (int) Math.max(1_000, rows / 150));
+    return withShuffledCopy(
+        spark,
+        shuffleCopy,
+        "flights",
+        prepared.train().toString(),
+        prepared.test().toString(),
+        FlightsData.featurePipeline().getStages(),
+        dir.resolve("shuffled-" + settings.size().name()),
+        String.format(
+            Locale.ROOT,
+            "flights: %,d training rows of flights-3m in date order (%d row groups), %,d test rows;"
+                + " %.1f%% delayed over 15 minutes; origin, destination, weekday and hour one-hot"
+                + " (sparse vectors), distance standardized.",
+            prepared.trainRows(),
+            prepared.trainRowGroups(),
+            prepared.testRows(),
+            100 * prepared.trainPositiveShare()));
   }
 
   private static final long FLIGHTS_ROWS = 3_000_000;
@@ -584,8 +825,15 @@ public final class ConvergenceBenchmark {
    * Writes the copy shuffled with orderBy(rand()) and times it: the cost shuffle-once pays. Without
    * {@code shuffleCopy} (a JVM measuring one run) the copy its parent wrote is used, untimed.
    */
-  private static Dataset withShuffledCopy(SparkSession spark, boolean shuffleCopy, String name, String sorted,
-      String test, PipelineStage[] features, Path dir, String description) {
+  private static Dataset withShuffledCopy(
+      SparkSession spark,
+      boolean shuffleCopy,
+      String name,
+      String sorted,
+      String test,
+      PipelineStage[] features,
+      Path dir,
+      String description) {
     String shuffled = dir.resolve("train-shuffled-once").toString();
     double seconds = Double.NaN;
     if (shuffleCopy) {
@@ -616,11 +864,13 @@ public final class ConvergenceBenchmark {
 
     /**
      * Under --memory-limit every run starts with none of its data in the page cache, wherever the
-     * pages are charged (the data was prepared, and earlier runs read it, maybe outside the cgroup).
+     * pages are charged (the data was prepared, and earlier runs read it, maybe outside the
+     * cgroup).
      */
     private void evictUnderMemoryLimit() {
       if (memoryLimited) {
-        List<java.nio.file.Path> files = new ArrayList<>(List.of(java.nio.file.Path.of(data.sortedTrain())));
+        List<java.nio.file.Path> files =
+            new ArrayList<>(List.of(java.nio.file.Path.of(data.sortedTrain())));
         if (data.shuffledTrain() != null) {
           files.add(java.nio.file.Path.of(data.shuffledTrain()));
         }
@@ -628,10 +878,18 @@ public final class ConvergenceBenchmark {
       }
     }
 
-    /** Trains {@code spec}'s strategy briefly on the test table, then measures it on the training table. */
+    /**
+     * Trains {@code spec}'s strategy briefly on the test table, then measures it on the training
+     * table.
+     */
     List<EpochRecord> measure(RunSpec spec) {
-      System.err.printf(Locale.ROOT, "[bench] %s: %s %s%n", data.name(), spec.experiment(), spec.strategy()
-          + (isBuffered(spec.strategy()) ? " " + percentText(spec.percent()) + "%" : ""));
+      System.err.printf(
+          Locale.ROOT,
+          "[bench] %s: %s %s%n",
+          data.name(),
+          spec.experiment(),
+          spec.strategy()
+              + (isBuffered(spec.strategy()) ? " " + percentText(spec.percent()) + "%" : ""));
       // loads and compiles what the measured run uses, on other rows
       PipelineStage warmUp = solver(spec.strategy());
       warmUp.set(warmUp.getParam("maxIter"), WARM_UP_EPOCHS);
@@ -642,28 +900,39 @@ public final class ConvergenceBenchmark {
       return sgd(spec, input(spec, data.sortedTrain(), data.shuffledTrain()));
     }
 
-    /** Every SGD strategy trains the same classifier, for all epochs; MLlib's solvers keep their defaults. */
+    /**
+     * Every SGD strategy trains the same classifier, for all epochs; MLlib's solvers keep their
+     * defaults.
+     */
     private PipelineStage solver(String strategy) {
       return switch (strategy) {
         case "mllib-lr" -> new LogisticRegression();
         case "mllib-svc" -> new LinearSVC();
-        default -> withParams(new SGDClassifier().setMaxIter(settings.epochs()).setTol(0), settings.sgdParams());
+        default ->
+            withParams(
+                new SGDClassifier().setMaxIter(settings.epochs()).setTol(0), settings.sgdParams());
       };
     }
 
     /** What {@code spec}'s strategy reads: {@code sorted} in its order, or {@code shuffled}. */
     private org.apache.spark.sql.Dataset<Row> input(RunSpec spec, String sorted, String shuffled) {
       return switch (spec.strategy()) {
-        case "none", "window", "block", "corgipile" -> corgipile(sorted, spec.strategy(), spec.percent());
+        case "none", "window", "block", "corgipile" ->
+            corgipile(sorted, spec.strategy(), spec.percent());
         case "shuffle-once" -> spark.read().parquet(shuffled);
         case "full-shuffle" -> fullShuffleEveryEpoch(sorted);
         default -> spark.read().parquet(sorted); // MLlib's solvers: order does not matter to them
       };
     }
 
-    private org.apache.spark.sql.Dataset<Row> corgipile(String path, String shuffle, double percent) {
-      return spark.read().format("corgipile").option("shuffle", shuffle)
-          .option("bufferSize", percentText(percent) + "%").option("partitions", settings.partitions())
+    private org.apache.spark.sql.Dataset<Row> corgipile(
+        String path, String shuffle, double percent) {
+      return spark
+          .read()
+          .format("corgipile")
+          .option("shuffle", shuffle)
+          .option("bufferSize", percentText(percent) + "%")
+          .option("partitions", settings.partitions())
           .load(path);
     }
 
@@ -673,12 +942,14 @@ public final class ConvergenceBenchmark {
      */
     private org.apache.spark.sql.Dataset<Row> fullShuffleEveryEpoch(String path) {
       // jobs outside training (the scaler's fit, the sort's sampling) run without an epoch: 0
-      UDF0<Integer> epoch = () -> {
-        Integer running = ReadScope.of(TaskContext.get()).epoch();
-        return running == null ? 0 : running;
-      };
+      UDF0<Integer> epoch =
+          () -> {
+            Integer running = ReadScope.of(TaskContext.get()).epoch();
+            return running == null ? 0 : running;
+          };
       org.apache.spark.sql.Dataset<Row> train = spark.read().parquet(path);
-      List<Column> hashed = new ArrayList<>(Arrays.stream(train.columns()).map(c -> col(c)).toList());
+      List<Column> hashed =
+          new ArrayList<>(Arrays.stream(train.columns()).map(c -> col(c)).toList());
       hashed.add(udf(epoch, DataTypes.IntegerType).asNondeterministic().apply());
       // coalesce keeps the sorted order, and the partition count of the other strategies
       return train.orderBy(xxhash64(hashed.toArray(new Column[0]))).coalesce(settings.partitions());
@@ -692,22 +963,40 @@ public final class ConvergenceBenchmark {
       PipelineModel model = pipeline(solver(spec.strategy())).fit(train);
       long peak = heap.stop().peakUsed();
       long bufferPeak = buffers.peak();
-      SGDClassificationModel sgd = (SGDClassificationModel) model.stages()[model.stages().length - 1];
+      SGDClassificationModel sgd =
+          (SGDClassificationModel) model.stages()[model.stages().length - 1];
       SGDTrainingSummary summary = sgd.summary();
-      org.apache.spark.sql.Dataset<Row> test = features(model, spark.read().parquet(data.test())).cache();
+      org.apache.spark.sql.Dataset<Row> test =
+          features(model, spark.read().parquet(data.test())).cache();
       List<EpochRecord> records = new ArrayList<>();
       double cumulative = 0;
       for (int e = 0; e < summary.totalIterations(); e++) {
-        SGDClassificationModel epochModel = new SGDClassificationModel(sgd.uid(),
-            summary.coefficientMatrixHistory()[e], summary.interceptVectorHistory()[e]);
+        SGDClassificationModel epochModel =
+            new SGDClassificationModel(
+                sgd.uid(),
+                summary.coefficientMatrixHistory()[e],
+                summary.interceptVectorHistory()[e]);
         org.apache.spark.sql.Dataset<Row> predictions = epochModel.transform(test);
         cumulative += summary.secondsPerEpoch()[e];
-        ProcIo io = metrics.ioOfEpoch(e + 1); // before ShuffleQuality's job, which sets the epoch too
-        records.add(new EpochRecord(spec.experiment(), data.name(), spec.strategy(),
-            isBuffered(spec.strategy()) ? spec.percent() : Double.NaN,
-            e + 1, summary.objectiveHistory()[e], accuracy(predictions), auc(predictions),
-            summary.secondsPerEpoch()[e], cumulative, io.rchar(),
-            ShuffleQuality.of(spark, train, e, spec.percent()), peak, io.readBytes(), bufferPeak));
+        ProcIo io =
+            metrics.ioOfEpoch(e + 1); // before ShuffleQuality's job, which sets the epoch too
+        records.add(
+            new EpochRecord(
+                spec.experiment(),
+                data.name(),
+                spec.strategy(),
+                isBuffered(spec.strategy()) ? spec.percent() : Double.NaN,
+                e + 1,
+                summary.objectiveHistory()[e],
+                accuracy(predictions),
+                auc(predictions),
+                summary.secondsPerEpoch()[e],
+                cumulative,
+                io.rchar(),
+                ShuffleQuality.of(spark, train, e, spec.percent()),
+                peak,
+                io.readBytes(),
+                bufferPeak));
       }
       test.unpersist();
       return records;
@@ -723,14 +1012,30 @@ public final class ConvergenceBenchmark {
       HeapPeak heap = HeapPeak.start();
       metrics.reset();
       long start = System.nanoTime();
-      PipelineModel model = pipeline(solver(spec.strategy())).fit(input(spec, data.sortedTrain(), null));
+      PipelineModel model =
+          pipeline(solver(spec.strategy())).fit(input(spec, data.sortedTrain(), null));
       double seconds = (System.nanoTime() - start) / 1e9;
       long peak = heap.stop().peakUsed();
       ProcIo io = metrics.ioOfAll();
-      org.apache.spark.sql.Dataset<Row> predictions = model.transform(spark.read().parquet(data.test())).cache();
-      EpochRecord record = new EpochRecord(spec.experiment(), data.name(), spec.strategy(), Double.NaN, 1, Double.NaN,
-          accuracy(predictions), auc(predictions), seconds, seconds, io.rchar(), Double.NaN, peak, io.readBytes(),
-          buffers.peak());
+      org.apache.spark.sql.Dataset<Row> predictions =
+          model.transform(spark.read().parquet(data.test())).cache();
+      EpochRecord record =
+          new EpochRecord(
+              spec.experiment(),
+              data.name(),
+              spec.strategy(),
+              Double.NaN,
+              1,
+              Double.NaN,
+              accuracy(predictions),
+              auc(predictions),
+              seconds,
+              seconds,
+              io.rchar(),
+              Double.NaN,
+              peak,
+              io.readBytes(),
+              buffers.peak());
       predictions.unpersist();
       return record;
     }
@@ -742,8 +1047,8 @@ public final class ConvergenceBenchmark {
     }
 
     /** {@code data} through the fitted feature stages of {@code model}, without its classifier. */
-    private static org.apache.spark.sql.Dataset<Row> features(PipelineModel model,
-        org.apache.spark.sql.Dataset<Row> data) {
+    private static org.apache.spark.sql.Dataset<Row> features(
+        PipelineModel model, org.apache.spark.sql.Dataset<Row> data) {
       Transformer[] stages = model.stages();
       for (int i = 0; i < stages.length - 1; i++) {
         data = stages[i].transform(data);
@@ -752,13 +1057,16 @@ public final class ConvergenceBenchmark {
     }
 
     private static double accuracy(org.apache.spark.sql.Dataset<Row> predictions) {
-      return new MulticlassClassificationEvaluator().setMetricName("accuracy").evaluate(predictions);
+      return new MulticlassClassificationEvaluator()
+          .setMetricName("accuracy")
+          .evaluate(predictions);
     }
 
     /** NaN for more than two classes. */
     private static double auc(org.apache.spark.sql.Dataset<Row> predictions) {
       Vector first = predictions.select("rawPrediction").head().getAs(0);
-      return first.size() > 2 ? Double.NaN
+      return first.size() > 2
+          ? Double.NaN
           : new BinaryClassificationEvaluator().setMetricName("areaUnderROC").evaluate(predictions);
     }
   }

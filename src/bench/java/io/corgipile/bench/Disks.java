@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The machine's whole disks as {@code /sys/block} lists them (partitions are not there), without loop,
- * RAM and empty devices: what {@link ReadLimit} caps, and whose readahead the reports name, since a
- * random block order reads what the readahead brings in past each block again later.
+ * The machine's whole disks as {@code /sys/block} lists them (partitions are not there), without
+ * loop, RAM and empty devices: what {@link ReadLimit} caps, and whose readahead the reports name,
+ * since a random block order reads what the readahead brings in past each block again later.
  */
 final class Disks {
   static final Path SYS_BLOCK = Path.of("/sys/block");
@@ -37,9 +37,16 @@ final class Disks {
         }
         Optional<String> dev = MemoryCgroup.read(d.resolve("dev")).map(String::trim);
         Optional<String> size = MemoryCgroup.read(d.resolve("size")).map(String::trim);
-        if (dev.isPresent() && dev.get().matches("\\d+:\\d+") && size.isPresent() && !size.get().equals("0")) {
-          long readAhead = MemoryCgroup.read(d.resolve("queue/read_ahead_kb")).map(String::trim)
-              .filter(s -> s.matches("\\d+")).map(Long::parseLong).orElse(-1L);
+        if (dev.isPresent()
+            && dev.get().matches("\\d+:\\d+")
+            && size.isPresent()
+            && !size.get().equals("0")) {
+          long readAhead =
+              MemoryCgroup.read(d.resolve("queue/read_ahead_kb"))
+                  .map(String::trim)
+                  .filter(s -> s.matches("\\d+"))
+                  .map(Long::parseLong)
+                  .orElse(-1L);
           disks.add(new Disk(name, dev.get(), readAhead));
         }
       }
@@ -51,9 +58,15 @@ final class Disks {
   static String describeReadAhead(Path sysBlock) {
     try {
       List<Disk> disks = list(sysBlock);
-      return disks.isEmpty() ? "disks unknown" : disks.stream()
-          .map(d -> d.name() + " read_ahead_kb " + (d.readAheadKb() < 0 ? "unknown" : d.readAheadKb()))
-          .collect(Collectors.joining(", "));
+      return disks.isEmpty()
+          ? "disks unknown"
+          : disks.stream()
+              .map(
+                  d ->
+                      d.name()
+                          + " read_ahead_kb "
+                          + (d.readAheadKb() < 0 ? "unknown" : d.readAheadKb()))
+              .collect(Collectors.joining(", "));
     } catch (IOException e) {
       return "disks unknown";
     }

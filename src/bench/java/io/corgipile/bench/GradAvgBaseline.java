@@ -38,9 +38,9 @@ import org.apache.spark.storage.StorageLevel;
  * rounded up, and an epoch has as many steps as the largest partition has mini-batches; smaller
  * partitions run out early and send empty gradients after.
  *
- * <p>Partitions' gradients are collected and summed on the driver in partition order rather than
- * by {@code treeAggregate}, whose merges follow the order tasks finish in: the model is then the
- * same bit for bit on every run.
+ * <p>Partitions' gradients are collected and summed on the driver in partition order rather than by
+ * {@code treeAggregate}, whose merges follow the order tasks finish in: the model is then the same
+ * bit for bit on every run.
  */
 final class GradAvgBaseline {
   private GradAvgBaseline() {}
@@ -53,8 +53,14 @@ final class GradAvgBaseline {
    * @param bytesToExecutors each step's broadcast model, serialized, times the executors it reaches
    * @param bytesFromExecutors task results of the steps' jobs, as Spark's task metrics count them
    */
-  record EpochResult(double[] coefficients, double intercept, int steps, long rows, double seconds,
-      long bytesToExecutors, long bytesFromExecutors) {}
+  record EpochResult(
+      double[] coefficients,
+      double intercept,
+      int steps,
+      long rows,
+      double seconds,
+      long bytesToExecutors,
+      long bytesFromExecutors) {}
 
   /** One partition's cached rows: features and 0/1 labels. */
   private record Rows(Vector[] features, double[] labels) implements Serializable {}
@@ -65,21 +71,32 @@ final class GradAvgBaseline {
    *
    * @param stepsPerEpoch the steps an epoch should take; the largest partition's mini-batches
    */
-  static List<EpochResult> train(Dataset<Row> train, int epochs, int stepsPerEpoch, double learningRate, long seed) {
+  static List<EpochResult> train(
+      Dataset<Row> train, int epochs, int stepsPerEpoch, double learningRate, long seed) {
     if (stepsPerEpoch < 1) {
-      throw new IllegalArgumentException("Cannot train gradavg with " + stepsPerEpoch
-          + " steps per epoch: it needs at least 1");
+      throw new IllegalArgumentException(
+          "Cannot train gradavg with " + stepsPerEpoch + " steps per epoch: it needs at least 1");
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(train.sparkSession().sparkContext());
     List<EpochResult> results = new ArrayList<>();
     long began = System.nanoTime();
-    JavaRDD<Rows> cached = train.select("features", "label").javaRDD().mapPartitions(GradAvgBaseline::rows)
-        .persist(StorageLevel.MEMORY_ONLY());
+    JavaRDD<Rows> cached =
+        train
+            .select("features", "label")
+            .javaRDD()
+            .mapPartitions(GradAvgBaseline::rows)
+            .persist(StorageLevel.MEMORY_ONLY());
     String run = "gradavg-" + UUID.randomUUID();
     try (TaskResultMeter meter = TaskResultMeter.start(jsc.sc(), run)) {
       // caches the rows, and sizes the batches and the model
-      List<int[]> sizes = cached.map(r -> new int[] {r.labels().length,
-          r.labels().length == 0 ? 0 : r.features()[0].size()}).collect();
+      List<int[]> sizes =
+          cached
+              .map(
+                  r ->
+                      new int[] {
+                        r.labels().length, r.labels().length == 0 ? 0 : r.features()[0].size()
+                      })
+              .collect();
       int largest = sizes.stream().mapToInt(s -> s[0]).max().orElse(0);
       int numFeatures = sizes.stream().mapToInt(s -> s[1]).max().orElse(0);
       if (largest == 0) {
@@ -95,8 +112,12 @@ final class GradAvgBaseline {
         long bytesFrom = 0;
         // the epoch's order, drawn once per partition rather than again by every step
         int e = epoch;
-        JavaRDD<Rows> ordered = cached.mapPartitionsWithIndex((partition, it) -> List.of(
-            inOrder(it.next(), seed, e, partition)).iterator(), true).persist(StorageLevel.MEMORY_ONLY());
+        JavaRDD<Rows> ordered =
+            cached
+                .mapPartitionsWithIndex(
+                    (partition, it) -> List.of(inOrder(it.next(), seed, e, partition)).iterator(),
+                    true)
+                .persist(StorageLevel.MEMORY_ONLY());
         try {
           for (int s = 0; s < steps; s++) {
             String stepId = Integer.toString(step++);
@@ -114,8 +135,15 @@ final class GradAvgBaseline {
           ordered.unpersist(false);
         }
         long now = System.nanoTime();
-        results.add(new EpochResult(Arrays.copyOf(model, numFeatures), model[numFeatures], steps, rows,
-            (now - began) / 1e9, bytesTo, bytesFrom));
+        results.add(
+            new EpochResult(
+                Arrays.copyOf(model, numFeatures),
+                model[numFeatures],
+                steps,
+                rows,
+                (now - began) / 1e9,
+                bytesTo,
+                bytesFrom));
         began = now;
       }
     } finally {
@@ -128,9 +156,11 @@ final class GradAvgBaseline {
    * One step's job: the partitions' gradient sums at {@code model}, added in partition order, with
    * the rows they cover last.
    */
-  private static double[] step(JavaRDD<Rows> ordered, Broadcast<double[]> model, int step, int batch) {
+  private static double[] step(
+      JavaRDD<Rows> ordered, Broadcast<double[]> model, int step, int batch) {
     try {
-      List<double[]> gradients = ordered.map(rows -> gradient(rows, model.value(), step, batch)).collect();
+      List<double[]> gradients =
+          ordered.map(rows -> gradient(rows, model.value(), step, batch)).collect();
       double[] sum = new double[gradients.get(0).length];
       for (double[] g : gradients) {
         for (int j = 0; j < sum.length; j++) {
@@ -189,7 +219,8 @@ final class GradAvgBaseline {
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
-    SplitMix64 random = new EpochSeeds(seed).random(epoch, partition, EpochSeeds.Purpose.TUPLE_ORDER);
+    SplitMix64 random =
+        new EpochSeeds(seed).random(epoch, partition, EpochSeeds.Purpose.TUPLE_ORDER);
     random.shuffle(order, n);
     Vector[] features = new Vector[n];
     double[] labels = new double[n];
@@ -208,7 +239,10 @@ final class GradAvgBaseline {
       features.add((Vector) r.get(0));
       labels.add(r.getDouble(1));
     }
-    return List.of(new Rows(features.toArray(new Vector[0]), labels.stream().mapToDouble(Double::doubleValue)
-        .toArray())).iterator();
+    return List.of(
+            new Rows(
+                features.toArray(new Vector[0]),
+                labels.stream().mapToDouble(Double::doubleValue).toArray()))
+        .iterator();
   }
 }

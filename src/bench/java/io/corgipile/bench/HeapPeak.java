@@ -40,7 +40,8 @@ final class HeapPeak {
    * @param collections garbage collections during the run
    * @param samples samples taken
    */
-  record Result(long peakUsed, long peakAfterGc, long poolPeakSum, long collections, long samples) {}
+  record Result(
+      long peakUsed, long peakAfterGc, long poolPeakSum, long collections, long samples) {}
 
   /** The arithmetic of the peaks, apart from the JVM's beans so that it can be tested. */
   static final class Tracker {
@@ -66,8 +67,10 @@ final class HeapPeak {
 
     /** The heap pools' used bytes in one of a collection's before/after maps, summed. */
     static long heapUsed(Map<String, MemoryUsage> byPool, Set<String> heapPools) {
-      return byPool.entrySet().stream().filter(e -> heapPools.contains(e.getKey()))
-          .mapToLong(e -> e.getValue().getUsed()).sum();
+      return byPool.entrySet().stream()
+          .filter(e -> heapPools.contains(e.getKey()))
+          .mapToLong(e -> e.getValue().getUsed())
+          .sum();
     }
   }
 
@@ -80,23 +83,33 @@ final class HeapPeak {
   private final NotificationListener listener = this::onNotification;
   private final Thread sampler;
   private volatile boolean running = true;
-  /** JVM uptime at the start, in ms: notifications of earlier collections arrive late and are ignored. */
+
+  /**
+   * JVM uptime at the start, in ms: notifications of earlier collections arrive late and are
+   * ignored.
+   */
   private long startUptime;
 
   private HeapPeak() {
-    pools = ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP).toList();
+    pools =
+        ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(p -> p.getType() == MemoryType.HEAP)
+            .toList();
     heapPools = pools.stream().map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    sampler = new Thread(() -> {
-      while (running) {
-        tracker.sample(memory.getHeapMemoryUsage().getUsed());
-        try {
-          Thread.sleep(SAMPLE_MILLIS);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "bench-heap-sampler");
+    sampler =
+        new Thread(
+            () -> {
+              while (running) {
+                tracker.sample(memory.getHeapMemoryUsage().getUsed());
+                try {
+                  Thread.sleep(SAMPLE_MILLIS);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "bench-heap-sampler");
     sampler.setDaemon(true);
   }
 
@@ -140,11 +153,13 @@ final class HeapPeak {
     if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
       return;
     }
-    GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+    GarbageCollectionNotificationInfo info =
+        GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
     if (info.getGcInfo().getStartTime() < startUptime) {
       return; // start()'s own System.gc(), or the run before
     }
-    tracker.collection(Tracker.heapUsed(info.getGcInfo().getMemoryUsageBeforeGc(), heapPools),
+    tracker.collection(
+        Tracker.heapUsed(info.getGcInfo().getMemoryUsageBeforeGc(), heapPools),
         Tracker.heapUsed(info.getGcInfo().getMemoryUsageAfterGc(), heapPools));
   }
 }

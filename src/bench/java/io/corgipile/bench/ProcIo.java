@@ -10,9 +10,9 @@ import java.util.List;
 /**
  * A process's I/O counters from {@code /proc/PID/io} (Linux): {@code rchar} counts every byte read
  * by system calls, page cache hits included; {@code read_bytes} only the bytes the process made the
- * kernel fetch from storage (readahead included, page cache hits not, memory-mapped reads that fault
- * included). A process's counters include its threads and its children that have exited and were
- * waited for; {@link #ofTree} adds the children still running.
+ * kernel fetch from storage (readahead included, page cache hits not, memory-mapped reads that
+ * fault included). A process's counters include its threads and its children that have exited and
+ * were waited for; {@link #ofTree} adds the children still running.
  */
 record ProcIo(long rchar, long readBytes, long writeBytes) {
 
@@ -35,17 +35,27 @@ record ProcIo(long rchar, long readBytes, long writeBytes) {
           case "rchar" -> rchar = Long.parseLong(value);
           case "read_bytes" -> readBytes = Long.parseLong(value);
           case "write_bytes" -> writeBytes = Long.parseLong(value);
-          default -> { }
+          default -> {}
         }
       } catch (NumberFormatException e) {
-        throw new IllegalStateException("Cannot read I/O counters from " + source + ": " + key + " is '" + value
-            + "', not a number", e);
+        throw new IllegalStateException(
+            "Cannot read I/O counters from "
+                + source
+                + ": "
+                + key
+                + " is '"
+                + value
+                + "', not a number",
+            e);
       }
     }
     if (rchar < 0 || readBytes < 0 || writeBytes < 0) {
-      throw new IllegalStateException("Cannot read I/O counters from " + source + ": expected lines rchar, "
-          + "read_bytes and write_bytes (a kernel without task I/O accounting has none), got: "
-          + text.strip().replace('\n', ' '));
+      throw new IllegalStateException(
+          "Cannot read I/O counters from "
+              + source
+              + ": expected lines rchar, "
+              + "read_bytes and write_bytes (a kernel without task I/O accounting has none), got: "
+              + text.strip().replace('\n', ' '));
     }
     return new ProcIo(rchar, readBytes, writeBytes);
   }
@@ -71,8 +81,10 @@ record ProcIo(long rchar, long readBytes, long writeBytes) {
    * JVM's once waited for). In local mode Spark's driver and executors are this JVM.
    */
   static ProcIo ofTree() {
-    return ofTree(ProcessHandle.current().pid(),
-        ProcessHandle.current().descendants().map(ProcessHandle::pid).toList(), ProcIo::read);
+    return ofTree(
+        ProcessHandle.current().pid(),
+        ProcessHandle.current().descendants().map(ProcessHandle::pid).toList(),
+        ProcIo::read);
   }
 
   /**
@@ -88,8 +100,12 @@ record ProcIo(long rchar, long readBytes, long writeBytes) {
     try {
       sum = reader.read(self);
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read I/O counters from " + file(self) + " (Linux only, and the "
-          + "process must be yours or you root)", e);
+      throw new UncheckedIOException(
+          "Cannot read I/O counters from "
+              + file(self)
+              + " (Linux only, and the "
+              + "process must be yours or you root)",
+          e);
     }
     for (long child : descendants) {
       try {

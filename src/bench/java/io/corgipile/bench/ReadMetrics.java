@@ -14,15 +14,15 @@ import org.apache.spark.sql.SparkSession;
  * several rounds runs a job per round, and a round's buffers may be read ahead between jobs):
  * {@code rchar} (bytes read by system calls, from disk or page cache) and {@code read_bytes} (bytes
  * the kernel fetched from storage for it: what a table larger than memory costs). The job is
- * recognized by the local property {@link ReadScope#EPOCH} (the epoch from 0) that
- * SGDClassifier sets for each epoch's jobs and Spark copies into the job's properties; epochs are
- * numbered from 1 here. {@link ShuffleQuality} sets the property too, for its own job after
- * training: read an epoch's bytes before measuring its shuffle quality, as the benchmark does. In
- * local mode the executors are this JVM, so it counts Parquet row groups, files and shuffle files
- * alike; Spark's own input metrics miss most of what its vectorized Parquet reader reads. Listener
- * events arrive a little late, so an epoch's count can shift by a few reads at its edges; shuffle
- * blocks Spark memory-maps (over 2 MB) are read without system calls and not counted in rchar (in
- * read_bytes they are, when they come from storage).
+ * recognized by the local property {@link ReadScope#EPOCH} (the epoch from 0) that SGDClassifier
+ * sets for each epoch's jobs and Spark copies into the job's properties; epochs are numbered from 1
+ * here. {@link ShuffleQuality} sets the property too, for its own job after training: read an
+ * epoch's bytes before measuring its shuffle quality, as the benchmark does. In local mode the
+ * executors are this JVM, so it counts Parquet row groups, files and shuffle files alike; Spark's
+ * own input metrics miss most of what its vectorized Parquet reader reads. Listener events arrive a
+ * little late, so an epoch's count can shift by a few reads at its edges; shuffle blocks Spark
+ * memory-maps (over 2 MB) are read without system calls and not counted in rchar (in read_bytes
+ * they are, when they come from storage).
  */
 final class ReadMetrics extends SparkListener {
   private final SparkSession spark;
@@ -70,14 +70,15 @@ final class ReadMetrics extends SparkListener {
     try {
       spark.sparkContext().listenerBus().waitUntilEmpty();
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("Cannot read the epoch's metrics: Spark's listener bus did not drain", e);
+      throw new IllegalStateException(
+          "Cannot read the epoch's metrics: Spark's listener bus did not drain", e);
     }
   }
 
   @Override
   public void onJobStart(SparkListenerJobStart job) {
-    String property = job.properties() == null ? null
-        : job.properties().getProperty(ReadScope.EPOCH);
+    String property =
+        job.properties() == null ? null : job.properties().getProperty(ReadScope.EPOCH);
     if (property != null) {
       int epoch = Integer.parseInt(property) + 1;
       epochOfJob.put(job.jobId(), epoch);

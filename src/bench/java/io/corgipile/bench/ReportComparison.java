@@ -6,7 +6,6 @@ import static io.corgipile.bench.BenchReport.find;
 import java.util.List;
 import java.util.Objects;
 
-
 /** The runs of the {@code strategies} experiment on one dataset and the ratios the goals judge. */
 final class ReportComparison {
   final List<BenchRun> runs;
@@ -37,13 +36,15 @@ final class ReportComparison {
 
   /** {@code run}'s final accuracy minus full-shuffle's, in points; NaN when a side is missing. */
   double gapPoints(BenchRun run) {
-    return run == null || fullShuffle == null ? Double.NaN
+    return run == null || fullShuffle == null
+        ? Double.NaN
         : 100 * (run.last().testAccuracy() - fullShuffle.last().testAccuracy());
   }
 
   /** {@code run}'s final AUC minus full-shuffle's, in points; NaN when a side is missing. */
   double aucGapPoints(BenchRun run) {
-    return run == null || fullShuffle == null ? Double.NaN
+    return run == null || fullShuffle == null
+        ? Double.NaN
         : 100 * (run.last().testAuc() - fullShuffle.last().testAuc());
   }
 

@@ -15,13 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-
 /**
  * One CSV per experiment: the record's field names, then one line per record. Numbers are written
- * with {@code Double.toString}/{@code Long.toString}, so they parse back exactly, NaN as {@code NaN}.
+ * with {@code Double.toString}/{@code Long.toString}, so they parse back exactly, NaN as {@code
+ * NaN}.
  */
 final class ReportCsv {
   private static final RecordComponent[] FIELDS = EpochRecord.class.getRecordComponents();
+
   /** CSVs written before issue 13 lack storageBytesRead and peakBufferBytes. */
   private static final int OLD_FIELDS = 13;
 
@@ -29,8 +30,11 @@ final class ReportCsv {
 
   /** Writes the files and returns their names. */
   static List<String> write(Path dir, List<EpochRecord> records) throws IOException {
-    Map<String, List<EpochRecord>> byExperiment = records.stream()
-        .collect(Collectors.groupingBy(EpochRecord::experiment, LinkedHashMap::new, Collectors.toList()));
+    Map<String, List<EpochRecord>> byExperiment =
+        records.stream()
+            .collect(
+                Collectors.groupingBy(
+                    EpochRecord::experiment, LinkedHashMap::new, Collectors.toList()));
     List<String> files = new ArrayList<>();
     for (Map.Entry<String, List<EpochRecord>> e : byExperiment.entrySet()) {
       String file = e.getKey() + ".csv";
@@ -42,9 +46,11 @@ final class ReportCsv {
 
   static String csv(List<EpochRecord> records) {
     StringBuilder s = new StringBuilder();
-    s.append(Arrays.stream(FIELDS).map(RecordComponent::getName).collect(Collectors.joining(","))).append('\n');
+    s.append(Arrays.stream(FIELDS).map(RecordComponent::getName).collect(Collectors.joining(",")))
+        .append('\n');
     for (EpochRecord r : records) {
-      s.append(Arrays.stream(FIELDS).map(f -> field(value(f, r))).collect(Collectors.joining(","))).append('\n');
+      s.append(Arrays.stream(FIELDS).map(f -> field(value(f, r))).collect(Collectors.joining(",")))
+          .append('\n');
     }
     return s.toString();
   }
@@ -63,15 +69,36 @@ final class ReportCsv {
     List<EpochRecord> records = new ArrayList<>();
     for (List<String> f : rows.subList(Math.min(1, rows.size()), rows.size())) {
       if (f.size() != FIELDS.length && f.size() != OLD_FIELDS) {
-        throw new IOException("Cannot read " + file + ": a line has " + f.size() + " fields, not "
-            + FIELDS.length + " (or " + OLD_FIELDS + ", written before issue 13): " + f);
+        throw new IOException(
+            "Cannot read "
+                + file
+                + ": a line has "
+                + f.size()
+                + " fields, not "
+                + FIELDS.length
+                + " (or "
+                + OLD_FIELDS
+                + ", written before issue 13): "
+                + f);
       }
       boolean old = f.size() == OLD_FIELDS;
-      records.add(new EpochRecord(f.get(0), f.get(1), f.get(2), Double.parseDouble(f.get(3)),
-          Integer.parseInt(f.get(4)), Double.parseDouble(f.get(5)), Double.parseDouble(f.get(6)),
-          Double.parseDouble(f.get(7)), Double.parseDouble(f.get(8)), Double.parseDouble(f.get(9)),
-          Long.parseLong(f.get(10)), Double.parseDouble(f.get(11)), Long.parseLong(f.get(12)),
-          old ? -1 : Long.parseLong(f.get(13)), old ? -1 : Long.parseLong(f.get(14))));
+      records.add(
+          new EpochRecord(
+              f.get(0),
+              f.get(1),
+              f.get(2),
+              Double.parseDouble(f.get(3)),
+              Integer.parseInt(f.get(4)),
+              Double.parseDouble(f.get(5)),
+              Double.parseDouble(f.get(6)),
+              Double.parseDouble(f.get(7)),
+              Double.parseDouble(f.get(8)),
+              Double.parseDouble(f.get(9)),
+              Long.parseLong(f.get(10)),
+              Double.parseDouble(f.get(11)),
+              Long.parseLong(f.get(12)),
+              old ? -1 : Long.parseLong(f.get(13)),
+              old ? -1 : Long.parseLong(f.get(14))));
     }
     return records;
   }
@@ -111,7 +138,8 @@ final class ReportCsv {
   /** Strings are quoted (RFC 4180) only when they hold a comma, a quote or a line break. */
   static String field(Object value) {
     String s = String.valueOf(value); // Double.toString, Integer.toString, Long.toString
-    if (!(value instanceof String) || s.chars().noneMatch(c -> c == ',' || c == '"' || c == '\n' || c == '\r')) {
+    if (!(value instanceof String)
+        || s.chars().noneMatch(c -> c == ',' || c == '"' || c == '\n' || c == '\r')) {
       return s;
     }
     return '"' + s.replace("\"", "\"\"") + '"';

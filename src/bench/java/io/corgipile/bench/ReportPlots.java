@@ -25,7 +25,6 @@ import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
 import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-
 /** Line charts of one dataset, as PNG files. A chart whose data is absent is not written. */
 final class ReportPlots {
   static {
@@ -38,7 +37,8 @@ final class ReportPlots {
   static final int WIDTH = 900;
   static final int HEIGHT = 600;
   private static final BasicStroke DASHED =
-      new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 6f}, 0f);
+      new BasicStroke(
+          2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 6f}, 0f);
 
   /** A written chart: its file name, relative to the results folder, and what it shows. */
   record Plot(String file, String caption) {}
@@ -50,19 +50,34 @@ final class ReportPlots {
     List<BenchRun> sweep = select(runs, BUFFER_SWEEP, dataset);
     BenchRun fullShuffle = find(strategies, "full-shuffle");
     List<Plot> written = new ArrayList<>();
-    save(dir, new Plot(dataset + "-accuracy-by-epoch.png", dataset + ": test accuracy by epoch"),
-        accuracyBy(strategies, true), written);
-    save(dir, new Plot(dataset + "-accuracy-by-time.png", dataset + ": test accuracy by time"),
-        accuracyBy(strategies, false), written);
-    save(dir, new Plot(dataset + "-buffer-sweep.png", dataset + ": corgipile's final test accuracy by buffer"),
-        bufferSweep(sweep, fullShuffle), written);
-    save(dir, new Plot(dataset + "-shuffle-quality.png", dataset + ": corgipile's shuffle quality by buffer"),
-        shuffleQuality(sweep), written);
+    save(
+        dir,
+        new Plot(dataset + "-accuracy-by-epoch.png", dataset + ": test accuracy by epoch"),
+        accuracyBy(strategies, true),
+        written);
+    save(
+        dir,
+        new Plot(dataset + "-accuracy-by-time.png", dataset + ": test accuracy by time"),
+        accuracyBy(strategies, false),
+        written);
+    save(
+        dir,
+        new Plot(
+            dataset + "-buffer-sweep.png", dataset + ": corgipile's final test accuracy by buffer"),
+        bufferSweep(sweep, fullShuffle),
+        written);
+    save(
+        dir,
+        new Plot(
+            dataset + "-shuffle-quality.png", dataset + ": corgipile's shuffle quality by buffer"),
+        shuffleQuality(sweep),
+        written);
     return written;
   }
 
   /** Writes the chart, or removes a stale file of an earlier run when there is no chart. */
-  private static void save(Path dir, Plot plot, XYChart chart, List<Plot> written) throws IOException {
+  private static void save(Path dir, Plot plot, XYChart chart, List<Plot> written)
+      throws IOException {
     Path file = dir.resolve(plot.file());
     if (chart == null || chart.getSeriesMap().isEmpty()) {
       Files.deleteIfExists(file);
@@ -77,20 +92,25 @@ final class ReportPlots {
 
   /**
    * Test accuracy of every strategy by epoch or by cumulative seconds. MLlib's batch fits have no
-   * epochs: by epoch they are a horizontal line across the epochs of the others, by time one point at
-   * their fit time.
+   * epochs: by epoch they are a horizontal line across the epochs of the others, by time one point
+   * at their fit time.
    */
   private static XYChart accuracyBy(List<BenchRun> strategies, boolean byEpoch) {
     XYChart c = chart(byEpoch ? "epoch" : "cumulative seconds", "test accuracy");
     ToDoubleFunction<EpochRecord> x = byEpoch ? EpochRecord::epoch : EpochRecord::cumulativeSeconds;
-    int lastEpoch = strategies.stream().filter(r -> !r.batch()).mapToInt(r -> r.last().epoch()).max().orElse(1);
+    int lastEpoch =
+        strategies.stream().filter(r -> !r.batch()).mapToInt(r -> r.last().epoch()).max().orElse(1);
     for (BenchRun r : strategies) {
       if (!r.batch()) {
         line(c, r.strategy(), r.values(x), r.values(EpochRecord::testAccuracy));
       } else if (byEpoch) {
         reference(c, r.strategy() + " (batch fit)", 1, lastEpoch, r.last().testAccuracy());
       } else {
-        point(c, r.strategy() + " (batch fit)", r.last().cumulativeSeconds(), r.last().testAccuracy());
+        point(
+            c,
+            r.strategy() + " (batch fit)",
+            r.last().cumulativeSeconds(),
+            r.last().testAccuracy());
       }
     }
     return c;
@@ -103,24 +123,39 @@ final class ReportPlots {
     XYChart c = chart("buffer (% of a partition's rows)", "final test accuracy");
     logXIfPositive(c, sweep);
     double[] buffers = buffers(sweep);
-    line(c, "corgipile", buffers, sweep.stream().mapToDouble(r -> r.last().testAccuracy()).toArray());
+    line(
+        c,
+        "corgipile",
+        buffers,
+        sweep.stream().mapToDouble(r -> r.last().testAccuracy()).toArray());
     if (fullShuffle != null) {
-      reference(c, "full-shuffle", buffers[0], buffers[buffers.length - 1], fullShuffle.last().testAccuracy());
+      reference(
+          c,
+          "full-shuffle",
+          buffers[0],
+          buffers[buffers.length - 1],
+          fullShuffle.last().testAccuracy());
     }
     return c;
   }
 
-  /** A log axis when the qualities span a decade or more: small buffers shuffle orders of magnitude worse. */
+  /**
+   * A log axis when the qualities span a decade or more: small buffers shuffle orders of magnitude
+   * worse.
+   */
   private static XYChart shuffleQuality(List<BenchRun> sweep) {
     if (sweep.isEmpty()) {
       return null;
     }
-    XYChart c = chart("buffer (% of a partition's rows)", "mean shuffle quality (variance of label share)");
+    XYChart c =
+        chart("buffer (% of a partition's rows)", "mean shuffle quality (variance of label share)");
     logXIfPositive(c, sweep);
     double[] quality = sweep.stream().mapToDouble(BenchRun::meanShuffleQuality).toArray();
     double[] finite = Arrays.stream(quality).filter(Double::isFinite).toArray();
-    if (finite.length > 0 && Arrays.stream(finite).min().getAsDouble() > 0
-        && Arrays.stream(finite).max().getAsDouble() >= 10 * Arrays.stream(finite).min().getAsDouble()) {
+    if (finite.length > 0
+        && Arrays.stream(finite).min().getAsDouble() > 0
+        && Arrays.stream(finite).max().getAsDouble()
+            >= 10 * Arrays.stream(finite).min().getAsDouble()) {
       c.getStyler().setYAxisLogarithmic(true);
     }
     line(c, "corgipile", buffers(sweep), quality);
@@ -140,11 +175,15 @@ final class ReportPlots {
   }
 
   /**
-   * Okabe and Ito's colour-blind-safe colours, one per strategy in {@link #STRATEGY_ORDER}: XChart's
-   * default palette gives window and full-shuffle near-identical yellows.
+   * Okabe and Ito's colour-blind-safe colours, one per strategy in {@link #STRATEGY_ORDER}:
+   * XChart's default palette gives window and full-shuffle near-identical yellows.
    */
-  private static final java.awt.Color[] PALETTE = Stream.of("#D55E00", "#E69F00", "#56B4E9", "#009E73",
-      "#0072B2", "#CC79A7", "#000000", "#999999").map(java.awt.Color::decode).toArray(java.awt.Color[]::new);
+  private static final java.awt.Color[] PALETTE =
+      Stream.of(
+              "#D55E00", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#CC79A7", "#000000",
+              "#999999")
+          .map(java.awt.Color::decode)
+          .toArray(java.awt.Color[]::new);
 
   /** The palette's i-th colour, for series that must share one (a line and its reference). */
   static java.awt.Color color(int i) {
@@ -152,7 +191,13 @@ final class ReportPlots {
   }
 
   static XYChart chart(String xTitle, String yTitle) {
-    XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).xAxisTitle(xTitle).yAxisTitle(yTitle).build();
+    XYChart c =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .xAxisTitle(xTitle)
+            .yAxisTitle(yTitle)
+            .build();
     c.getStyler().setLegendPosition(LegendPosition.OutsideE);
     c.getStyler().setMarkerSize(6);
     c.getStyler().setSeriesColors(PALETTE);
@@ -161,18 +206,25 @@ final class ReportPlots {
 
   /** A line through the points where both coordinates are numbers; nothing if there are none. */
   static XYSeries line(XYChart c, String name, double[] x, double[] y) {
-    int[] keep = IntStream.range(0, x.length)
-        .filter(i -> Double.isFinite(x[i]) && Double.isFinite(y[i])).toArray();
+    int[] keep =
+        IntStream.range(0, x.length)
+            .filter(i -> Double.isFinite(x[i]) && Double.isFinite(y[i]))
+            .toArray();
     if (keep.length == 0) {
       return null;
     }
-    XYSeries s = c.addSeries(unique(c, name), Arrays.stream(keep).mapToDouble(i -> x[i]).toArray(),
-        Arrays.stream(keep).mapToDouble(i -> y[i]).toArray());
+    XYSeries s =
+        c.addSeries(
+            unique(c, name),
+            Arrays.stream(keep).mapToDouble(i -> x[i]).toArray(),
+            Arrays.stream(keep).mapToDouble(i -> y[i]).toArray());
     s.setMarker(SeriesMarkers.CIRCLE);
     return s;
   }
 
-  /** A dashed horizontal line at {@code y} from {@code x0} to {@code x1}; null if y is not a number. */
+  /**
+   * A dashed horizontal line at {@code y} from {@code x0} to {@code x1}; null if y is not a number.
+   */
   static XYSeries reference(XYChart c, String name, double x0, double x1, double y) {
     XYSeries s = line(c, name, new double[] {x0, x1}, new double[] {y, y});
     if (s != null) {

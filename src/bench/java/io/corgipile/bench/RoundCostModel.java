@@ -13,8 +13,10 @@ import java.util.function.ToDoubleFunction;
 final class RoundCostModel {
   /** The terms: fixed, per task, per round, per MiB, in the order they are tried. */
   private static final int TERMS = 4;
+
   /**
-   * The share of a term's variance over the pilot that the terms before it may leave unexplained, and it is left out.
+   * The share of a term's variance over the pilot that the terms before it may leave unexplained,
+   * and it is left out.
    */
   private static final double EXPLAINED = 0.01;
 
@@ -30,9 +32,9 @@ final class RoundCostModel {
 
   /**
    * Least squares over {@code pilot}, no cost negative. A term the pilot cannot tell from the terms
-   * before it (it does not vary, or, as bytes that grow with tasks, it is nearly a linear function of
-   * them) is left out, its cost then carried by the terms it follows; so is a term whose fitted cost
-   * comes out below zero, and the rest fitted again.
+   * before it (it does not vary, or, as bytes that grow with tasks, it is nearly a linear function
+   * of them) is left out, its cost then carried by the terms it follows; so is a term whose fitted
+   * cost comes out below zero, and the rest fitted again.
    */
   static RoundCostModel fit(List<Observation> pilot) {
     boolean[] used = new boolean[TERMS];
@@ -56,8 +58,8 @@ final class RoundCostModel {
   }
 
   /**
-   * Whether term {@code term} is, over the pilot, within {@link #EXPLAINED} of its variance a linear
-   * function of the {@code used} terms before it.
+   * Whether term {@code term} is, over the pilot, within {@link #EXPLAINED} of its variance a
+   * linear function of the {@code used} terms before it.
    */
   private static boolean explained(List<Observation> pilot, boolean[] used, int term) {
     boolean[] before = new boolean[TERMS];
@@ -78,7 +80,8 @@ final class RoundCostModel {
   }
 
   /** Least squares of {@code y} on the {@code used} terms; a left-out term's coefficient is 0. */
-  private static double[] fit(List<Observation> pilot, boolean[] used, ToDoubleFunction<Observation> y) {
+  private static double[] fit(
+      List<Observation> pilot, boolean[] used, ToDoubleFunction<Observation> y) {
     double[][] normal = new double[TERMS][TERMS + 1];
     for (Observation o : pilot) {
       double[] x = features(o);
@@ -107,15 +110,23 @@ final class RoundCostModel {
   }
 
   String describe() {
-    return String.format(java.util.Locale.ROOT, "%.3f s + %.4f s per task + %.4f s per round + %.4f s per MiB",
-        coefficients[0], coefficients[1], coefficients[2], coefficients[3]);
+    return String.format(
+        java.util.Locale.ROOT,
+        "%.3f s + %.4f s per task + %.4f s per round + %.4f s per MiB",
+        coefficients[0],
+        coefficients[1],
+        coefficients[2],
+        coefficients[3]);
   }
 
   private static double[] features(Observation o) {
     return new double[] {1, o.tasks(), o.rounds(), o.mebibytes()};
   }
 
-  /** Gaussian elimination with partial pivoting; a singular system (the pilot does not vary) gives NaN. */
+  /**
+   * Gaussian elimination with partial pivoting; a singular system (the pilot does not vary) gives
+   * NaN.
+   */
   private static double[] solve(double[][] a) {
     int n = a.length;
     for (int c = 0; c < n; c++) {

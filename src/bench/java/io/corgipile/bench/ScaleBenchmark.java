@@ -35,27 +35,46 @@ import org.apache.spark.sql.SparkSession;
  * otherwise ({@code tol} 0); test accuracy per epoch, rounds, bytes and seconds, as CSV, a summary
  * and charts ({@link ScalePlots}).
  *
- * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer,gradavg --compression none,int8
- * --epochs 5 --datasets higgs,blobs --out DIR --data DIR --gradavg-steps 50 --gradavg-lr 0.01,0.1,1,10}. {@code
- * gradavg} is not a syncInterval but the baseline {@link GradAvgBaseline}, run once per learning rate.
+ * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer,gradavg --compression
+ * none,int8 --epochs 5 --datasets higgs,blobs --out DIR --data DIR --gradavg-steps 50 --gradavg-lr
+ * 0.01,0.1,1,10}. {@code gradavg} is not a syncInterval but the baseline {@link GradAvgBaseline},
+ * run once per learning rate.
  */
 public final class ScaleBenchmark {
   private ScaleBenchmark() {}
 
   /** The {@code --sync} value that runs {@link GradAvgBaseline} instead of the estimator. */
   static final String GRADAVG = "gradavg";
+
   /** Rows a warm-up trains on, at least, per syncInterval ({@link #warmUp}). */
   static final long WARM_UP_ROWS = 300_000;
+
   /**
-   * Seeds the baseline's per-epoch orders; any fixed value other than the source's seed, 42, whose streams it would
-   * share.
+   * Seeds the baseline's per-epoch orders; any fixed value other than the source's seed, 42, whose
+   * streams it would share.
    */
   private static final long GRADAVG_SEED = 1;
 
-  record Settings(long rows, int[] partitions, String[] syncs, String[] compressions, int epochs, String[] datasets,
-      Path out, Path data, double[] steps, double[] momenta, String buffer, Path fromCsv, int gradavgSteps,
-      double[] gradavgRates, int cores) {
-    /** The task slots of the runs, when {@code --cores} did not say: scripts/bench's {@code local[2]}. */
+  record Settings(
+      long rows,
+      int[] partitions,
+      String[] syncs,
+      String[] compressions,
+      int epochs,
+      String[] datasets,
+      Path out,
+      Path data,
+      double[] steps,
+      double[] momenta,
+      String buffer,
+      Path fromCsv,
+      int gradavgSteps,
+      double[] gradavgRates,
+      int cores) {
+    /**
+     * The task slots of the runs, when {@code --cores} did not say: scripts/bench's {@code
+     * local[2]}.
+     */
     static final int BENCH_CORES = 2;
 
     static Settings parse(String[] args) {
@@ -78,48 +97,103 @@ public final class ScaleBenchmark {
         String v = args[i + 1];
         switch (args[i]) {
           case "--rows" -> rows = Long.parseLong(v.replace("_", ""));
-          case "--partitions" -> partitions = Arrays.stream(v.split(",")).mapToInt(Integer::parseInt).toArray();
+          case "--partitions" ->
+              partitions = Arrays.stream(v.split(",")).mapToInt(Integer::parseInt).toArray();
           case "--sync" -> syncs = v.split(",");
           case "--compression" -> compressions = v.split(",");
           case "--epochs" -> epochs = Integer.parseInt(v);
           case "--datasets" -> datasets = v.split(",");
           case "--out" -> out = Path.of(v);
           case "--data" -> data = Path.of(v);
-          case "--sync-step" -> steps = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
-          case "--sync-momentum" -> momenta = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
+          case "--sync-step" ->
+              steps = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
+          case "--sync-momentum" ->
+              momenta = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           case "--buffer" -> buffer = v;
           case "--from-csv" -> fromCsv = Path.of(v);
           case "--gradavg-steps" -> gradavgSteps = Integer.parseInt(v);
-          case "--gradavg-lr" -> gradavgRates = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
+          case "--gradavg-lr" ->
+              gradavgRates = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           case "--cores" -> cores = Integer.parseInt(v);
-          default -> throw new IllegalArgumentException("Cannot use option " + args[i] + ": unknown");
+          default ->
+              throw new IllegalArgumentException("Cannot use option " + args[i] + ": unknown");
         }
       }
-      return new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps, momenta, buffer,
-          fromCsv, gradavgSteps, gradavgRates, cores);
+      return new Settings(
+          rows,
+          partitions,
+          syncs,
+          compressions,
+          epochs,
+          datasets,
+          out,
+          data,
+          steps,
+          momenta,
+          buffer,
+          fromCsv,
+          gradavgSteps,
+          gradavgRates,
+          cores);
     }
 
     /** These settings with {@code cores} task slots, unless {@code --cores} named them. */
     Settings withCores(int slots) {
-      return cores > 0 ? this : new Settings(rows, partitions, syncs, compressions, epochs, datasets, out, data, steps,
-          momenta, buffer, fromCsv, gradavgSteps, gradavgRates, slots);
+      return cores > 0
+          ? this
+          : new Settings(
+              rows,
+              partitions,
+              syncs,
+              compressions,
+              epochs,
+              datasets,
+              out,
+              data,
+              steps,
+              momenta,
+              buffer,
+              fromCsv,
+              gradavgSteps,
+              gradavgRates,
+              slots);
     }
   }
 
   /** The columns of {@code scale.csv}, which {@link Epoch#parse} reads back. */
-  static final String CSV_HEADER = "dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,"
-      + "deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors";
+  static final String CSV_HEADER =
+      "dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,"
+          + "deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors";
 
   /**
-   * One epoch of one run. For {@link #GRADAVG}, {@code step} is the learning rate and {@code rounds}
-   * the steps.
+   * One epoch of one run. For {@link #GRADAVG}, {@code step} is the learning rate and {@code
+   * rounds} the steps.
    */
-  record Epoch(String dataset, int partitions, String sync, double step, double momentum, String compression,
-      int epoch, int rounds, double accuracy, double seconds, long bytesTo, long bytesFrom) {
+  record Epoch(
+      String dataset,
+      int partitions,
+      String sync,
+      double step,
+      double momentum,
+      String compression,
+      int epoch,
+      int rounds,
+      double accuracy,
+      double seconds,
+      long bytesTo,
+      long bytesFrom) {
     String config() {
-      return gradavg() ? "gradavg, lr=" + step
-          : "syncInterval=" + sync + (step == io.corgipile.ml.SGDParams.DEFAULT_SYNC_STEP_SIZE ? ""
-              : ", syncStepSize=" + step) + ", syncMomentum=" + momentum + ", deltaCompression=" + compression;
+      return gradavg()
+          ? "gradavg, lr=" + step
+          : "syncInterval="
+              + sync
+              + (step == io.corgipile.ml.SGDParams.DEFAULT_SYNC_STEP_SIZE
+                  ? ""
+                  : ", syncStepSize=" + step)
+              + ", syncMomentum="
+              + momentum
+              + ", deltaCompression="
+              + compression;
     }
 
     boolean gradavg() {
@@ -129,9 +203,19 @@ public final class ScaleBenchmark {
     /** One line of {@code scale.csv} ({@link #CSV_HEADER}'s columns). */
     static Epoch parse(String line) {
       String[] f = line.split(",");
-      return new Epoch(f[0], Integer.parseInt(f[1]), f[3], Double.parseDouble(f[4]), Double.parseDouble(f[5]), f[6],
-          Integer.parseInt(f[7]), Integer.parseInt(f[8]), Double.parseDouble(f[9]), Double.parseDouble(f[10]),
-          Long.parseLong(f[11]), Long.parseLong(f[12]));
+      return new Epoch(
+          f[0],
+          Integer.parseInt(f[1]),
+          f[3],
+          Double.parseDouble(f[4]),
+          Double.parseDouble(f[5]),
+          f[6],
+          Integer.parseInt(f[7]),
+          Integer.parseInt(f[8]),
+          Double.parseDouble(f[9]),
+          Double.parseDouble(f[10]),
+          Long.parseLong(f[11]),
+          Long.parseLong(f[12]));
     }
   }
 
@@ -144,30 +228,46 @@ public final class ScaleBenchmark {
    * weights, uniform in [-1, 1] and drawn once per index, plus noise sum above zero.
    */
   private static Dataset<Row> wide(SparkSession spark, long rows) {
-    org.apache.spark.sql.api.java.UDF1<Long, org.apache.spark.ml.linalg.Vector> features = id -> {
-      io.corgipile.shuffle.SplitMix64 random = new io.corgipile.shuffle.SplitMix64(id);
-      java.util.TreeSet<Integer> chosen = new java.util.TreeSet<>();
-      while (chosen.size() < WIDE_NON_ZEROS) {
-        chosen.add(random.nextInt(WIDE_FEATURES));
-      }
-      int[] indices = chosen.stream().mapToInt(Integer::intValue).toArray();
-      double[] ones = new double[indices.length];
-      Arrays.fill(ones, 1.0);
-      return org.apache.spark.ml.linalg.Vectors.sparse(WIDE_FEATURES, indices, ones);
-    };
-    org.apache.spark.sql.api.java.UDF2<org.apache.spark.ml.linalg.Vector, Double, Double> label = (x, noise) -> {
-      double margin = noise;
-      for (int j : ((org.apache.spark.ml.linalg.SparseVector) x).indices()) {
-        margin += ((new io.corgipile.shuffle.SplitMix64(j).nextLong() >>> 11) * 0x1.0p-53 - 0.5) * 2;
-      }
-      return margin > 0 ? 1.0 : 0.0;
-    };
-    Dataset<Row> d = spark.range(0, rows, 1, 4).withColumn("features",
-        org.apache.spark.sql.functions.udf(features, org.apache.spark.ml.linalg.SQLDataTypes.VectorType())
-            .apply(col("id")));
-    return d.withColumn("label", org.apache.spark.sql.functions.udf(label,
-        org.apache.spark.sql.types.DataTypes.DoubleType)
-        .apply(col("features"), randn(5).multiply(2)));
+    org.apache.spark.sql.api.java.UDF1<Long, org.apache.spark.ml.linalg.Vector> features =
+        id -> {
+          io.corgipile.shuffle.SplitMix64 random = new io.corgipile.shuffle.SplitMix64(id);
+          java.util.TreeSet<Integer> chosen = new java.util.TreeSet<>();
+          while (chosen.size() < WIDE_NON_ZEROS) {
+            chosen.add(random.nextInt(WIDE_FEATURES));
+          }
+          int[] indices = chosen.stream().mapToInt(Integer::intValue).toArray();
+          double[] ones = new double[indices.length];
+          Arrays.fill(ones, 1.0);
+          return org.apache.spark.ml.linalg.Vectors.sparse(WIDE_FEATURES, indices, ones);
+        };
+    org.apache.spark.sql.api.java.UDF2<org.apache.spark.ml.linalg.Vector, Double, Double> label =
+        (x, noise) -> {
+          double margin = noise;
+          for (int j : ((org.apache.spark.ml.linalg.SparseVector) x).indices()) {
+            margin +=
+                ((new io.corgipile.shuffle.SplitMix64(j).nextLong() >>> 11) * 0x1.0p-53 - 0.5) * 2;
+          }
+          return margin > 0 ? 1.0 : 0.0;
+        };
+    Dataset<Row> d =
+        spark
+            .range(0, rows, 1, 4)
+            .withColumn(
+                "features",
+                org.apache
+                    .spark
+                    .sql
+                    .functions
+                    .udf(features, org.apache.spark.ml.linalg.SQLDataTypes.VectorType())
+                    .apply(col("id")));
+    return d.withColumn(
+        "label",
+        org.apache
+            .spark
+            .sql
+            .functions
+            .udf(label, org.apache.spark.sql.types.DataTypes.DoubleType)
+            .apply(col("features"), randn(5).multiply(2)));
   }
 
   /** A prepared dataset: Parquet of (features, label) sorted by label, and test rows in memory. */
@@ -183,9 +283,12 @@ public final class ScaleBenchmark {
       ScalePlots.write(settings.out(), epochs);
       return;
     }
-    SparkSession spark = SparkSession.builder().appName("corgipile-scale")
-        .master(System.getProperty("spark.master", "local[" + Settings.BENCH_CORES + "]"))
-        .config("spark.ui.enabled", "false").getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .appName("corgipile-scale")
+            .master(System.getProperty("spark.master", "local[" + Settings.BENCH_CORES + "]"))
+            .config("spark.ui.enabled", "false")
+            .getOrCreate();
     Settings settings = parsed.withCores(spark.sparkContext().defaultParallelism());
     Files.createDirectories(settings.out());
     Path csv = settings.out().resolve("scale.csv");
@@ -201,15 +304,38 @@ public final class ScaleBenchmark {
           for (String sync : settings.syncs()) {
             if (sync.equals(GRADAVG)) {
               for (double rate : settings.gradavgRates()) {
-                List<GradAvgBaseline.EpochResult> run = GradAvgBaseline.train(spark.read().format("corgipile")
-                    .option("partitions", p).option("bufferSize", settings.buffer()).load(data.train()),
-                    settings.epochs(), settings.gradavgSteps(), rate, GRADAVG_SEED);
+                List<GradAvgBaseline.EpochResult> run =
+                    GradAvgBaseline.train(
+                        spark
+                            .read()
+                            .format("corgipile")
+                            .option("partitions", p)
+                            .option("bufferSize", settings.buffer())
+                            .load(data.train()),
+                        settings.epochs(),
+                        settings.gradavgSteps(),
+                        rate,
+                        GRADAVG_SEED);
                 for (int e = 0; e < run.size(); e++) {
                   GradAvgBaseline.EpochResult r = run.get(e);
                   // no momentum and no compression: gradients go as float64
-                  record(w, epochs, settings, new Epoch(name, p, GRADAVG, rate, 0, "none", e + 1, r.steps(),
-                      accuracy(r.coefficients(), r.intercept(), data), r.seconds(), r.bytesToExecutors(),
-                      r.bytesFromExecutors()));
+                  record(
+                      w,
+                      epochs,
+                      settings,
+                      new Epoch(
+                          name,
+                          p,
+                          GRADAVG,
+                          rate,
+                          0,
+                          "none",
+                          e + 1,
+                          r.steps(),
+                          accuracy(r.coefficients(), r.intercept(), data),
+                          r.seconds(),
+                          r.bytesToExecutors(),
+                          r.bytesFromExecutors()));
                 }
               }
               continue;
@@ -217,13 +343,37 @@ public final class ScaleBenchmark {
             for (String compression : settings.compressions()) {
               for (double step : settings.steps()) {
                 for (double momentum : settings.momenta()) {
-                  SGDTrainingSummary s = train(spark, settings, data, p, sync, compression, step, momentum,
-                      settings.epochs()).summary();
+                  SGDTrainingSummary s =
+                      train(
+                              spark,
+                              settings,
+                              data,
+                              p,
+                              sync,
+                              compression,
+                              step,
+                              momentum,
+                              settings.epochs())
+                          .summary();
                   Vector[] history = s.coefficientsHistory();
                   for (int e = 0; e < s.totalIterations(); e++) {
-                    record(w, epochs, settings, new Epoch(name, p, sync, step, momentum, compression, e + 1,
-                        s.roundsPerEpoch()[e], accuracy(history[e].toArray(), s.interceptHistory()[e], data),
-                        s.secondsPerEpoch()[e], s.bytesToExecutorsPerEpoch()[e], s.bytesFromExecutorsPerEpoch()[e]));
+                    record(
+                        w,
+                        epochs,
+                        settings,
+                        new Epoch(
+                            name,
+                            p,
+                            sync,
+                            step,
+                            momentum,
+                            compression,
+                            e + 1,
+                            s.roundsPerEpoch()[e],
+                            accuracy(history[e].toArray(), s.interceptHistory()[e], data),
+                            s.secondsPerEpoch()[e],
+                            s.bytesToExecutorsPerEpoch()[e],
+                            s.bytesFromExecutorsPerEpoch()[e]));
                   }
                 }
               }
@@ -238,35 +388,77 @@ public final class ScaleBenchmark {
     ScalePlots.write(settings.out(), epochs);
   }
 
-  private static SGDClassificationModel train(SparkSession spark, Settings settings, Prepared data, int partitions,
-      String sync, String compression, double step, double momentum, int epochs) {
-    Dataset<Row> train = spark.read().format("corgipile").option("partitions", partitions)
-        .option("bufferSize", settings.buffer()).load(data.train());
-    return new SGDClassifier().setMaxIter(epochs).setTol(0).setSyncInterval(sync).setDeltaCompression(compression)
-        .setSyncStepSize(step).setSyncMomentum(momentum).fit(train);
+  private static SGDClassificationModel train(
+      SparkSession spark,
+      Settings settings,
+      Prepared data,
+      int partitions,
+      String sync,
+      String compression,
+      double step,
+      double momentum,
+      int epochs) {
+    Dataset<Row> train =
+        spark
+            .read()
+            .format("corgipile")
+            .option("partitions", partitions)
+            .option("bufferSize", settings.buffer())
+            .load(data.train());
+    return new SGDClassifier()
+        .setMaxIter(epochs)
+        .setTol(0)
+        .setSyncInterval(sync)
+        .setDeltaCompression(compression)
+        .setSyncStepSize(step)
+        .setSyncMomentum(momentum)
+        .fit(train);
   }
 
   /**
    * Trains, unmeasured, on at least {@link #WARM_UP_ROWS} rows in every syncInterval asked, at the
    * smallest P, so that JIT has compiled reading and training before the first measured run: the
    * first run's epochs otherwise kept getting faster (1.66 s to 0.97 s from epoch 1 to 5 on 100,000
-   * rows), and the cost model's pilot, the first runs, looked slower per row than the runs it predicts.
+   * rows), and the cost model's pilot, the first runs, looked slower per row than the runs it
+   * predicts.
    */
   private static void warmUp(SparkSession spark, Settings settings, Prepared data) {
     int epochs = (int) Math.max(1, Math.ceil((double) WARM_UP_ROWS / settings.rows()));
     for (String sync : settings.syncs()) {
       if (!sync.equals(GRADAVG)) {
-        train(spark, settings, data, settings.partitions()[0], sync, settings.compressions()[0],
-            settings.steps()[0], settings.momenta()[0], epochs);
+        train(
+            spark,
+            settings,
+            data,
+            settings.partitions()[0],
+            sync,
+            settings.compressions()[0],
+            settings.steps()[0],
+            settings.momenta()[0],
+            epochs);
       }
     }
   }
 
   /** Writes {@code e} as a CSV line, to stderr for progress, and keeps it for the summary. */
   private static void record(PrintWriter w, List<Epoch> epochs, Settings settings, Epoch e) {
-    String line = String.format(Locale.ROOT, "%s,%d,%s,%s,%s,%s,%s,%d,%d,%.4f,%.3f,%d,%d", e.dataset(),
-        e.partitions(), settings.buffer(), e.sync(), e.step(), e.momentum(), e.compression(), e.epoch(), e.rounds(),
-        e.accuracy(), e.seconds(), e.bytesTo(), e.bytesFrom());
+    String line =
+        String.format(
+            Locale.ROOT,
+            "%s,%d,%s,%s,%s,%s,%s,%d,%d,%.4f,%.3f,%d,%d",
+            e.dataset(),
+            e.partitions(),
+            settings.buffer(),
+            e.sync(),
+            e.step(),
+            e.momentum(),
+            e.compression(),
+            e.epoch(),
+            e.rounds(),
+            e.accuracy(),
+            e.seconds(),
+            e.bytesTo(),
+            e.bytesFrom());
     w.println(line);
     w.flush();
     System.err.println("[scale] " + line);
@@ -274,54 +466,93 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * Per dataset and configuration: test accuracy after the first and the last epoch at every P,
-   * and its gap to the smallest P; int8 against none in bytes and accuracy; rounds against one
-   * round per epoch in seconds.
+   * Per dataset and configuration: test accuracy after the first and the last epoch at every P, and
+   * its gap to the smallest P; int8 against none in bytes and accuracy; rounds against one round
+   * per epoch in seconds.
    */
   static String summary(Settings settings, List<Epoch> epochs) {
     StringBuilder out = new StringBuilder("# Training at many partitions\n\n");
-    out.append(String.format(Locale.ROOT, "Command: `%s` (%s). %,d label-sorted training rows per dataset, %d epochs,"
-        + " estimator defaults otherwise, tol 0; test accuracy on 20,000 other rows.%n%n",
-        System.getenv().getOrDefault("BENCH_COMMAND", "ScaleBenchmark"),
-        System.getenv().getOrDefault("BENCH_CODE", "code unknown"), settings.rows(), settings.epochs()));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "Command: `%s` (%s). %,d label-sorted training rows per dataset, %d epochs,"
+                + " estimator defaults otherwise, tol 0; test accuracy on 20,000 other rows.%n%n",
+            System.getenv().getOrDefault("BENCH_COMMAND", "ScaleBenchmark"),
+            System.getenv().getOrDefault("BENCH_CODE", "code unknown"),
+            settings.rows(),
+            settings.epochs()));
     if (epochs.stream().anyMatch(Epoch::gradavg)) {
-      out.append(String.format(Locale.ROOT, "`gradavg` is a baseline, not the estimator (GradAvgBaseline): LambdaML's"
-          + " gradient averaging per mini-batch, one Spark job per step, mini-batches cut so that an epoch takes"
-          + " about %d steps (its rounds/epoch), logistic loss without regularization, a constant learning rate lr;"
-          + " each partition's rows are cached once and visited in a seeded permutation per epoch. The baseline was"
-          + " tuned (a row per lr of a grid); the estimator was not (its defaults).%n%n", settings.gradavgSteps()));
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "`gradavg` is a baseline, not the estimator (GradAvgBaseline): LambdaML's gradient"
+                  + " averaging per mini-batch, one Spark job per step, mini-batches cut so that an"
+                  + " epoch takes about %d steps (its rounds/epoch), logistic loss without"
+                  + " regularization, a constant learning rate lr; each partition's rows are cached"
+                  + " once and visited in a seeded permutation per epoch. The baseline was tuned (a"
+                  + " row per lr of a grid); the estimator was not (its defaults).%n%n",
+              settings.gradavgSteps()));
     }
-    out.append("| dataset | configuration | P | rounds/epoch | epoch 1 | last epoch | gap to smallest P (1st, last) | "
-        + "s/epoch"
-        + " | s/epoch to once per epoch | KiB/epoch to, from executors |\n");
+    out.append(
+        "| dataset | configuration | P | rounds/epoch | epoch 1 | last epoch | gap to smallest P"
+            + " (1st, last) | s/epoch | s/epoch to once per epoch | KiB/epoch to, from executors"
+            + " |\n");
     out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
     for (Epoch e : epochs) {
-      byRun.computeIfAbsent(e.dataset() + "|" + e.config() + "|" + e.partitions(), k -> new ArrayList<>()).add(e);
+      byRun
+          .computeIfAbsent(
+              e.dataset() + "|" + e.config() + "|" + e.partitions(), k -> new ArrayList<>())
+          .add(e);
     }
     for (List<Epoch> run : byRun.values()) {
       Epoch first = run.get(0);
       Epoch last = run.get(run.size() - 1);
-      List<Epoch> base = byRun.get(first.dataset() + "|" + first.config() + "|" + settings.partitions()[0]);
+      List<Epoch> base =
+          byRun.get(first.dataset() + "|" + first.config() + "|" + settings.partitions()[0]);
       double seconds = meanSeconds(run);
       String epoch = SyncInterval.EPOCH.toString();
-      List<Epoch> once = first.sync().equals(epoch) ? null : byRun.values().stream()
-          .filter(r -> r.get(0).sync().equals(epoch) && r.get(0).dataset().equals(first.dataset())
-              && r.get(0).partitions() == first.partitions() && r.get(0).compression().equals(first.compression()))
-          .findFirst().orElse(null);
-      String ratio = once == null ? "" : String.format(Locale.ROOT, "%.2fx", seconds / meanSeconds(once));
-      String rounds = first.rounds() == last.rounds() ? Integer.toString(last.rounds())
-          : first.rounds() + ", " + last.rounds();
-      out.append(String.format(Locale.ROOT,
-          "| %s | %s | %d | %s | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
-          first.dataset(), first.config(), first.partitions(), rounds, first.accuracy(), last.accuracy(),
-          100 * (first.accuracy() - base.get(0).accuracy()),
-          100 * (last.accuracy() - base.get(base.size() - 1).accuracy()), seconds, ratio,
-          kibibytes(run, Epoch::bytesTo), kibibytes(run, Epoch::bytesFrom)));
+      List<Epoch> once =
+          first.sync().equals(epoch)
+              ? null
+              : byRun.values().stream()
+                  .filter(
+                      r ->
+                          r.get(0).sync().equals(epoch)
+                              && r.get(0).dataset().equals(first.dataset())
+                              && r.get(0).partitions() == first.partitions()
+                              && r.get(0).compression().equals(first.compression()))
+                  .findFirst()
+                  .orElse(null);
+      String ratio =
+          once == null ? "" : String.format(Locale.ROOT, "%.2fx", seconds / meanSeconds(once));
+      String rounds =
+          first.rounds() == last.rounds()
+              ? Integer.toString(last.rounds())
+              : first.rounds() + ", " + last.rounds();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %d | %s | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
+              first.dataset(),
+              first.config(),
+              first.partitions(),
+              rounds,
+              first.accuracy(),
+              last.accuracy(),
+              100 * (first.accuracy() - base.get(0).accuracy()),
+              100 * (last.accuracy() - base.get(base.size() - 1).accuracy()),
+              seconds,
+              ratio,
+              kibibytes(run, Epoch::bytesTo),
+              kibibytes(run, Epoch::bytesFrom)));
     }
-    out.append("\nRounds/epoch are the first epoch's and the last's where they differ (syncInterval=auto);"
-        + " gaps are in points of accuracy; KiB are means per epoch; s/epoch to once per epoch is the run's"
-        + " s/epoch over that of syncInterval=epoch at the same P and deltaCompression.\n");
+    out.append(
+        "\n"
+            + "Rounds/epoch are the first epoch's and the last's where they differ"
+            + " (syncInterval=auto); gaps are in points of accuracy; KiB are means per epoch;"
+            + " s/epoch to once per epoch is the run's s/epoch over that of syncInterval=epoch at"
+            + " the same P and deltaCompression.\n");
     out.append(costModel(settings, epochs));
     return out.toString();
   }
@@ -336,24 +567,34 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * The cost model fitted per dataset to the runs at the two smallest P above the cores (the pilot),
-   * predicting the mean epoch time (first epoch left out: JIT warm-up and, for rounds, sizing the
-   * model) of the larger P. The model is of tasks that run in waves on the cores; with no more
-   * partitions than cores every task of a round runs at once, the round's slowest partition sets its
-   * time and rounds fill their buffers ahead ({@code RoundLookahead}): not the same costs, so those
-   * runs are neither pilot nor predicted.
+   * The cost model fitted per dataset to the runs at the two smallest P above the cores (the
+   * pilot), predicting the mean epoch time (first epoch left out: JIT warm-up and, for rounds,
+   * sizing the model) of the larger P. The model is of tasks that run in waves on the cores; with
+   * no more partitions than cores every task of a round runs at once, the round's slowest partition
+   * sets its time and rounds fill their buffers ahead ({@code RoundLookahead}): not the same costs,
+   * so those runs are neither pilot nor predicted.
    */
   static String costModel(Settings settings, List<Epoch> epochs) {
-    int[] inWaves = Arrays.stream(settings.partitions()).filter(p -> p > settings.cores()).sorted().toArray();
+    int[] inWaves =
+        Arrays.stream(settings.partitions()).filter(p -> p > settings.cores()).sorted().toArray();
     if (inWaves.length < 3) {
-      return String.format(Locale.ROOT, "%n## Cost model%n%nNot fitted: it needs runs at 3 or more P above the %d"
-          + " cores.%n", settings.cores());
+      return String.format(
+          Locale.ROOT,
+          "%n## Cost model%n%nNot fitted: it needs runs at 3 or more P above the %d" + " cores.%n",
+          settings.cores());
     }
     int pilotMin = inWaves[0];
     int pilotMax = inWaves[1];
-    StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%n## Cost model%n%nFitted per dataset to the"
-        + " epochs (the first left out) of the runs at P %d and %d, the smallest above the %d cores; predicted"
-        + " against measured mean seconds per epoch of the larger P.%n", pilotMin, pilotMax, settings.cores()));
+    StringBuilder out =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "%n## Cost model%n%nFitted per dataset to the epochs (the first left out) of the"
+                    + " runs at P %d and %d, the smallest above the %d cores; predicted against"
+                    + " measured mean seconds per epoch of the larger P.%n",
+                pilotMin,
+                pilotMax,
+                settings.cores()));
     java.util.Map<String, List<Epoch>> byDataset = new java.util.LinkedHashMap<>();
     for (Epoch e : epochs) {
       if (e.epoch() > 1) {
@@ -361,11 +602,19 @@ public final class ScaleBenchmark {
       }
     }
     for (List<Epoch> data : byDataset.values()) {
-      RoundCostModel model = RoundCostModel.fit(data.stream()
-          .filter(e -> e.partitions() >= pilotMin && e.partitions() <= pilotMax).map(ScaleBenchmark::observation)
-          .toList());
-      out.append(String.format(Locale.ROOT, "%n%s: %s.%n%n| configuration | P | tasks/epoch | predicted s |"
-          + " measured s | error |%n|---|---:|---:|---:|---:|---:|%n", data.get(0).dataset(), model.describe()));
+      RoundCostModel model =
+          RoundCostModel.fit(
+              data.stream()
+                  .filter(e -> e.partitions() >= pilotMin && e.partitions() <= pilotMax)
+                  .map(ScaleBenchmark::observation)
+                  .toList());
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "%n%s: %s.%n%n| configuration | P | tasks/epoch | predicted s |"
+                  + " measured s | error |%n|---|---:|---:|---:|---:|---:|%n",
+              data.get(0).dataset(),
+              model.describe()));
       java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
       for (Epoch e : data) {
         if (e.partitions() > pilotMax) {
@@ -375,12 +624,23 @@ public final class ScaleBenchmark {
       for (List<Epoch> run : byRun.values()) {
         Epoch first = run.get(0);
         double measured = run.stream().mapToDouble(Epoch::seconds).average().orElse(Double.NaN);
-        double predicted = run.stream().map(ScaleBenchmark::observation)
-            .mapToDouble(o -> model.predict(o.tasks(), o.rounds(), o.mebibytes())).average().orElse(Double.NaN);
+        double predicted =
+            run.stream()
+                .map(ScaleBenchmark::observation)
+                .mapToDouble(o -> model.predict(o.tasks(), o.rounds(), o.mebibytes()))
+                .average()
+                .orElse(Double.NaN);
         // rounded first, so that a rounding error below a percent shows as +0%, not -0%
-        out.append(String.format(Locale.ROOT, "| %s | %d | %d | %.2f | %.2f | %+d%% |%n", first.config(),
-            first.partitions(), first.partitions() * first.rounds(), predicted, measured,
-            Math.round(100 * (predicted - measured) / measured)));
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %d | %d | %.2f | %.2f | %+d%% |%n",
+                first.config(),
+                first.partitions(),
+                first.partitions() * first.rounds(),
+                predicted,
+                measured,
+                Math.round(100 * (predicted - measured) / measured)));
       }
     }
     return out.toString();
@@ -393,8 +653,11 @@ public final class ScaleBenchmark {
   }
 
   private static RoundCostModel.Observation observation(Epoch e) {
-    return new RoundCostModel.Observation(e.partitions() * e.rounds(), e.rounds(),
-        (e.bytesTo() + e.bytesFrom()) / (double) (1 << 20), e.seconds());
+    return new RoundCostModel.Observation(
+        e.partitions() * e.rounds(),
+        e.rounds(),
+        (e.bytesTo() + e.bytesFrom()) / (double) (1 << 20),
+        e.seconds());
   }
 
   private static double accuracy(double[] w, double b, Prepared data) {
@@ -420,8 +683,12 @@ public final class ScaleBenchmark {
 
   private static Prepared prepare(SparkSession spark, Settings settings, String name) {
     Path dir = generate(spark, settings, name);
-    List<Row> testRows = spark.read().parquet(dir.resolve("test").toString()).select("features", "label")
-        .collectAsList();
+    List<Row> testRows =
+        spark
+            .read()
+            .parquet(dir.resolve("test").toString())
+            .select("features", "label")
+            .collectAsList();
     Vector[] x = new Vector[testRows.size()];
     double[] y = new double[testRows.size()];
     for (int i = 0; i < y.length; i++) {
@@ -433,8 +700,8 @@ public final class ScaleBenchmark {
 
   /**
    * Writes a dataset's training Parquet (sorted by label) and test Parquet under the data folder,
-   * unless an earlier run did; returns their folder. {@code scripts/bench bandwidth} calls it on its
-   * own, so no run under a bandwidth limit pays for generating data.
+   * unless an earlier run did; returns their folder. {@code scripts/bench bandwidth} calls it on
+   * its own, so no run under a bandwidth limit pays for generating data.
    */
   static Path generate(SparkSession spark, Settings settings, String name) {
     Path dir = settings.data().resolve("scale-" + name + "-" + settings.rows());
@@ -442,18 +709,27 @@ public final class ScaleBenchmark {
     String test = dir.resolve("test").toString();
     if (!Files.exists(Path.of(test, "_SUCCESS"))) {
       long generated = settings.rows() + 20_000;
-      Dataset<Row> all = switch (name) {
-        case "higgs", "higgs-centered" -> higgs(spark, generated);
-        case "blobs" -> blobs(spark, generated);
-        case "wide" -> wide(spark, generated);
-        default -> throw new IllegalArgumentException(
-            "Cannot use dataset " + name + ": expected higgs, higgs-centered, blobs or wide");
-      };
+      Dataset<Row> all =
+          switch (name) {
+            case "higgs", "higgs-centered" -> higgs(spark, generated);
+            case "blobs" -> blobs(spark, generated);
+            case "wide" -> wide(spark, generated);
+            default ->
+                throw new IllegalArgumentException(
+                    "Cannot use dataset "
+                        + name
+                        + ": expected higgs, higgs-centered, blobs or wide");
+          };
       PipelineModel features = new Pipeline().setStages(stages(name)).fit(all);
       Dataset<Row> rows = features.transform(all).select("id", "features", "label");
       // 1,000 row groups (at least 100 rows each): 8 per partition at P=128 and 100,000 rows
-      rows.where("id >= 20000").orderBy(col("label"), col("id")).coalesce(1).write().mode("overwrite")
-          .option("parquet.block.row.count.limit", Math.max(100, settings.rows() / 1_000)).parquet(train);
+      rows.where("id >= 20000")
+          .orderBy(col("label"), col("id"))
+          .coalesce(1)
+          .write()
+          .mode("overwrite")
+          .option("parquet.block.row.count.limit", Math.max(100, settings.rows() / 1_000))
+          .parquet(train);
       rows.where("id < 20000").write().mode("overwrite").parquet(test);
     }
     return dir;
@@ -464,12 +740,16 @@ public final class ScaleBenchmark {
       return HiggsShapedData.featureStages();
     }
     if (name.equals("higgs-centered")) {
-      // The same rows centered as well as scaled: the HIGGS-shaped set's positive features leave the
+      // The same rows centered as well as scaled: the HIGGS-shaped set's positive features leave
+      // the
       // intercept's direction ill-conditioned, which SGD crosses slowly at any P.
-      return new PipelineStage[] {new VectorAssembler().setInputCols(HiggsShapedData.featureNames())
-          .setOutputCol("raw"),
-          new org.apache.spark.ml.feature.StandardScaler().setWithMean(true).setInputCol("raw")
-              .setOutputCol("features")};
+      return new PipelineStage[] {
+        new VectorAssembler().setInputCols(HiggsShapedData.featureNames()).setOutputCol("raw"),
+        new org.apache.spark.ml.feature.StandardScaler()
+            .setWithMean(true)
+            .setInputCol("raw")
+            .setOutputCol("features")
+      };
     }
     if (name.equals("wide")) {
       return new PipelineStage[0];
@@ -489,12 +769,13 @@ public final class ScaleBenchmark {
   private static final int BLOBS = 8;
 
   /**
-   * Eight Gaussian clusters in 20 dimensions, each half labelled by a hyperplane through the
-   * origin plus noise: sorted by label, every run of rows is also a run of a few clusters, so an
-   * order that follows storage fails badly.
+   * Eight Gaussian clusters in 20 dimensions, each half labelled by a hyperplane through the origin
+   * plus noise: sorted by label, every run of rows is also a run of a few clusters, so an order
+   * that follows storage fails badly.
    */
   private static Dataset<Row> blobs(SparkSession spark, long rows) {
-    List<Column> columns = new ArrayList<>(List.of(col("id"), floor(rand(900).multiply(BLOBS)).as("cluster")));
+    List<Column> columns =
+        new ArrayList<>(List.of(col("id"), floor(rand(900).multiply(BLOBS)).as("cluster")));
     for (int i = 0; i < BLOB_FEATURES; i++) {
       columns.add(randn(i + 1).as("z" + i));
     }

@@ -23,21 +23,33 @@ final class ScalePlots {
   /** Writes the charts into {@code dir}; returns their file names. */
   static List<String> write(Path dir, List<ScaleBenchmark.Epoch> epochs) throws IOException {
     List<String> written = new ArrayList<>();
-    Map<String, List<ScaleBenchmark.Epoch>> byDataset = epochs.stream()
-        .collect(Collectors.groupingBy(ScaleBenchmark.Epoch::dataset, LinkedHashMap::new, Collectors.toList()));
+    Map<String, List<ScaleBenchmark.Epoch>> byDataset =
+        epochs.stream()
+            .collect(
+                Collectors.groupingBy(
+                    ScaleBenchmark.Epoch::dataset, LinkedHashMap::new, Collectors.toList()));
     for (Map.Entry<String, List<ScaleBenchmark.Epoch>> data : byDataset.entrySet()) {
-      Map<String, List<ScaleBenchmark.Epoch>> byConfig = data.getValue().stream()
-          .collect(Collectors.groupingBy(ScaleBenchmark.Epoch::config, LinkedHashMap::new, Collectors.toList()));
+      Map<String, List<ScaleBenchmark.Epoch>> byConfig =
+          data.getValue().stream()
+              .collect(
+                  Collectors.groupingBy(
+                      ScaleBenchmark.Epoch::config, LinkedHashMap::new, Collectors.toList()));
       int n = 1;
       for (Map.Entry<String, List<ScaleBenchmark.Epoch>> config : byConfig.entrySet()) {
         XYChart chart = ReportPlots.chart("epoch", "test accuracy");
         chart.setTitle(data.getKey() + ": " + config.getKey());
         for (List<ScaleBenchmark.Epoch> run : runs(config.getValue()).values()) {
-          ReportPlots.line(chart, "P=" + run.get(0).partitions(),
+          ReportPlots.line(
+              chart,
+              "P=" + run.get(0).partitions(),
               run.stream().mapToDouble(ScaleBenchmark.Epoch::epoch).toArray(),
               run.stream().mapToDouble(ScaleBenchmark.Epoch::accuracy).toArray());
         }
-        written.add(save(dir, chart, String.format(Locale.ROOT, "scale-%s-%d-by-epoch", data.getKey(), n++)));
+        written.add(
+            save(
+                dir,
+                chart,
+                String.format(Locale.ROOT, "scale-%s-%d-by-epoch", data.getKey(), n++)));
       }
       XYChart bytes = ReportPlots.chart("MiB sent back by the executors so far", "test accuracy");
       bytes.setTitle(data.getKey() + ": accuracy against bytes");
@@ -49,8 +61,17 @@ final class ScalePlots {
           mebibytes[i] = sum;
         }
         ScaleBenchmark.Epoch first = run.get(0);
-        ReportPlots.line(bytes, "P=" + first.partitions() + " " + (first.gradavg() ? "gradavg lr " + first.step()
-            : first.sync() + " " + first.compression() + (first.momentum() == 0 ? "" : " m" + first.momentum())),
+        ReportPlots.line(
+            bytes,
+            "P="
+                + first.partitions()
+                + " "
+                + (first.gradavg()
+                    ? "gradavg lr " + first.step()
+                    : first.sync()
+                        + " "
+                        + first.compression()
+                        + (first.momentum() == 0 ? "" : " m" + first.momentum())),
             mebibytes,
             run.stream().mapToDouble(ScaleBenchmark.Epoch::accuracy).toArray());
       }
@@ -61,8 +82,10 @@ final class ScalePlots {
 
   /** The epochs grouped by run (configuration and P), in the order they were measured. */
   private static Map<String, List<ScaleBenchmark.Epoch>> runs(List<ScaleBenchmark.Epoch> epochs) {
-    return epochs.stream().collect(Collectors.groupingBy(e -> e.config() + "|" + e.partitions(), LinkedHashMap::new,
-        Collectors.toList()));
+    return epochs.stream()
+        .collect(
+            Collectors.groupingBy(
+                e -> e.config() + "|" + e.partitions(), LinkedHashMap::new, Collectors.toList()));
   }
 
   private static String save(Path dir, XYChart chart, String name) throws IOException {

@@ -11,9 +11,9 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * Scan throughput of the {@code corgipile} source against Spark's own Parquet scan, both consumed as
- * rows: every {@link InternalRow} is iterated and every column read. Run it through
- * {@code scripts/bench-scan}; {@code scripts/bench-scan --help} explains the arguments.
+ * Scan throughput of the {@code corgipile} source against Spark's own Parquet scan, both consumed
+ * as rows: every {@link InternalRow} is iterated and every column read. Run it through {@code
+ * scripts/bench-scan}; {@code scripts/bench-scan --help} explains the arguments.
  *
  * <p>It lives in src/bench, compiled with the tests, so the library jar does not carry it.
  */
@@ -30,18 +30,19 @@ public final class ScanBenchmark {
       return;
     }
     List<ScanVariant> variants = ScanVariant.chosen(args);
-    String command = System.getenv().getOrDefault("BENCH_COMMAND",
-        "ScanBenchmark " + String.join(" ", argv));
-    SparkSession spark = SparkSession.builder()
-        .master(args.master)
-        .appName("corgipile-bench-scan")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.debug.maxToStringFields", "100")
-        // shuffle and spill files on the table's disk, in the cgroup's page cache (not a tmpfs)
-        .config("spark.local.dir", args.localDir.toAbsolutePath().toString())
-        .getOrCreate();
+    String command =
+        System.getenv().getOrDefault("BENCH_COMMAND", "ScanBenchmark " + String.join(" ", argv));
+    SparkSession spark =
+        SparkSession.builder()
+            .master(args.master)
+            .appName("corgipile-bench-scan")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.sql.debug.maxToStringFields", "100")
+            // shuffle and spill files on the table's disk, in the cgroup's page cache (not a tmpfs)
+            .config("spark.local.dir", args.localDir.toAbsolutePath().toString())
+            .getOrCreate();
     int exit = 0;
     try {
       exit = run(spark, args, variants, command);
@@ -51,7 +52,8 @@ public final class ScanBenchmark {
     System.exit(exit);
   }
 
-  static int run(SparkSession spark, ScanArgs args, List<ScanVariant> variants, String command) throws IOException {
+  static int run(SparkSession spark, ScanArgs args, List<ScanVariant> variants, String command)
+      throws IOException {
     String date = ZonedDateTime.now().withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     ScanTable table = new ScanTable();
     FileLock lock = ScanTable.prepare(spark, args, table);
@@ -62,23 +64,40 @@ public final class ScanBenchmark {
     }
   }
 
-  static int measureAll(SparkSession spark, ScanArgs args, List<ScanVariant> variants, String command, String date,
-      ScanTable table) throws IOException {
+  static int measureAll(
+      SparkSession spark,
+      ScanArgs args,
+      List<ScanVariant> variants,
+      String command,
+      String date,
+      ScanTable table)
+      throws IOException {
 
-    System.err.printf(Locale.ROOT, "[bench-scan] table %s: %,d rows, %d files, %d row groups, %.1f MB%s%n",
-        table.path, table.rows, table.files, table.rowGroups, table.compressedBytes / 1e6,
-        table.generatedNow ? String.format(Locale.ROOT, ", generated in %.1f s", table.generationSeconds)
+    System.err.printf(
+        Locale.ROOT,
+        "[bench-scan] table %s: %,d rows, %d files, %d row groups, %.1f MB%s%n",
+        table.path,
+        table.rows,
+        table.files,
+        table.rowGroups,
+        table.compressedBytes / 1e6,
+        table.generatedNow
+            ? String.format(Locale.ROOT, ", generated in %.1f s", table.generationSeconds)
             : ", reused");
     if (args.generateOnly) {
       return 0;
     }
     MemoryCgroup cgroup = MemoryCgroup.current().orElse(null);
     if (args.memoryLimit != null && cgroup == null) {
-      throw new IllegalStateException("Cannot run bench-scan with --memory-limit " + args.memoryLimit + ": this JVM "
-          + "is in no memory cgroup; start it through scripts/bench-scan, which sets one up (BENCH_CGROUP)");
+      throw new IllegalStateException(
+          "Cannot run bench-scan with --memory-limit "
+              + args.memoryLimit
+              + ": this JVM is in no memory cgroup; start it through scripts/bench-scan, which sets"
+              + " one up (BENCH_CGROUP)");
     }
-    ScanMeasurement.Context ctx = new ScanMeasurement.Context(spark, ScanTable.columns(), args.cold,
-        BufferPeak.register(spark), cgroup, args.seed);
+    ScanMeasurement.Context ctx =
+        new ScanMeasurement.Context(
+            spark, ScanTable.columns(), args.cold, BufferPeak.register(spark), cgroup, args.seed);
     if (cgroup != null) {
       System.err.println("[bench-scan] in " + cgroup.describe());
     }
@@ -101,6 +120,7 @@ public final class ScanBenchmark {
     }
 
     String loadAfter = ScanReport.loadAverage();
-    return ScanReport.write(spark, args, variants, command, date, table, all, loadBefore, loadAfter);
+    return ScanReport.write(
+        spark, args, variants, command, date, table, all, loadBefore, loadAfter);
   }
 }

@@ -5,11 +5,14 @@ import java.util.Collections;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 
-/** What one pass over the table saw: row count, a plain double sum and an order-free exact checksum. */
+/**
+ * What one pass over the table saw: row count, a plain double sum and an order-free exact checksum.
+ */
 final class ScanChecksum implements Serializable {
   private static final long serialVersionUID = 1L;
   long rows;
   double sum;
+
   /** Wrapping sum of the raw bits of every value: exact and independent of the row order. */
   long bits;
 

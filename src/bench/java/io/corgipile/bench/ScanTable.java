@@ -47,8 +47,10 @@ final class ScanTable {
   int files;
   int rowGroups;
   long compressedBytes;
+
   /** The Parquet files' sizes: what one pass over the table reads from storage at least. */
   long fileBytes;
+
   long minRowGroupRows = Long.MAX_VALUE;
   long maxRowGroupRows;
   boolean generatedNow;
@@ -65,8 +67,12 @@ final class ScanTable {
   }
 
   static java.nio.file.Path tableDir(ScanArgs args) {
-    return args.dataRoot.resolve("higgs-like-rows" + args.rows + "-seed" + args.seed
-        + (args.rowGroupRows > 0 ? "-rowgroup" + args.rowGroupRows : ""));
+    return args.dataRoot.resolve(
+        "higgs-like-rows"
+            + args.rows
+            + "-seed"
+            + args.seed
+            + (args.rowGroupRows > 0 ? "-rowgroup" + args.rowGroupRows : ""));
   }
 
   static boolean complete(java.nio.file.Path dir, ScanArgs args) {
@@ -106,8 +112,14 @@ final class ScanTable {
     long rows = args.rows;
     int files = (int) Math.max(1, Math.min(64, (rows + 999_999) / 1_000_000));
     int genPartitions = Math.max(2, files);
-    System.err.printf(Locale.ROOT, "[bench-scan] generating %,d rows into %s (%d files, parquet.block.size=%d%s)%n",
-        rows, dir, files, PARQUET_BLOCK_SIZE, rowCountLimit(args));
+    System.err.printf(
+        Locale.ROOT,
+        "[bench-scan] generating %,d rows into %s (%d files, parquet.block.size=%d%s)%n",
+        rows,
+        dir,
+        files,
+        PARQUET_BLOCK_SIZE,
+        rowCountLimit(args));
     long t0 = System.nanoTime();
     List<Column> out = new ArrayList<>();
     out.add(col("label"));
@@ -117,13 +129,15 @@ final class ScanTable {
     String previous = spark.conf().get("spark.sql.shuffle.partitions");
     spark.conf().set("spark.sql.shuffle.partitions", String.valueOf(files));
     try {
-      DataFrameWriter<Row> writer = HiggsShapedData.generate(spark, rows, args.seed, genPartitions)
-          // the id breaks ties so the range partitioner cuts even files; part-00000 holds the first 0s
-          .orderBy(col("label"), col("id"))
-          .select(out.toArray(new Column[0]))
-          .write()
-          .mode("overwrite")
-          .option("parquet.block.size", PARQUET_BLOCK_SIZE);
+      DataFrameWriter<Row> writer =
+          HiggsShapedData.generate(spark, rows, args.seed, genPartitions)
+              // the id breaks ties so the range partitioner cuts even files; part-00000 holds the
+              // first 0s
+              .orderBy(col("label"), col("id"))
+              .select(out.toArray(new Column[0]))
+              .write()
+              .mode("overwrite")
+              .option("parquet.block.size", PARQUET_BLOCK_SIZE);
       if (args.rowGroupRows > 0) {
         writer = writer.option(ROW_COUNT_LIMIT, args.rowGroupRows);
       }
@@ -144,8 +158,12 @@ final class ScanTable {
     java.nio.file.Path dir = tableDir(args).toAbsolutePath();
     info.path = dir.toString();
     Files.createDirectories(dir.getParent());
-    FileChannel channel = FileChannel.open(dir.resolveSibling("." + dir.getFileName() + ".lock"),
-        StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(
+            dir.resolveSibling("." + dir.getFileName() + ".lock"),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.READ,
+            StandardOpenOption.WRITE);
     FileLock lock = channel.lock(0, Long.MAX_VALUE, true);
     if (args.regenerate || !complete(dir, args)) {
       lock.release();
@@ -165,7 +183,8 @@ final class ScanTable {
     ScanTable check = new ScanTable();
     footers(spark, dir, check);
     if (check.rows != args.rows) {
-      throw new IllegalStateException("table " + dir + " holds " + check.rows + " rows, expected " + args.rows);
+      throw new IllegalStateException(
+          "table " + dir + " holds " + check.rows + " rows, expected " + args.rows);
     }
     info.rows = check.rows;
     info.files = check.files;
@@ -178,18 +197,21 @@ final class ScanTable {
   }
 
   /** Writes the table into a private directory, checks it, then moves it to {@code dir}. */
-  private static void generateInPlace(SparkSession spark, ScanArgs args, java.nio.file.Path dir, ScanTable info)
+  private static void generateInPlace(
+      SparkSession spark, ScanArgs args, java.nio.file.Path dir, ScanTable info)
       throws IOException {
-    java.nio.file.Path tmp = dir.resolveSibling(dir.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+    java.nio.file.Path tmp =
+        dir.resolveSibling(dir.getFileName() + ".tmp-" + ProcessHandle.current().pid());
     deleteRecursively(tmp);
     info.generationSeconds = generate(spark, args, tmp);
     info.generatedNow = true;
-    info.generatedAt = ZonedDateTime.now().withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+    info.generatedAt =
+        ZonedDateTime.now().withNano(0).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     ScanTable written = new ScanTable();
     footers(spark, tmp, written);
     if (written.rows != args.rows) {
-      throw new IllegalStateException("generated table " + tmp + " holds " + written.rows + " rows, expected "
-          + args.rows);
+      throw new IllegalStateException(
+          "generated table " + tmp + " holds " + written.rows + " rows, expected " + args.rows);
     }
     Properties p = new Properties();
     p.setProperty("layout", LAYOUT_VERSION);
@@ -218,18 +240,21 @@ final class ScanTable {
       return;
     }
     try (Stream<java.nio.file.Path> walk = Files.walk(p)) {
-      for (java.nio.file.Path q : walk.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+      for (java.nio.file.Path q :
+          walk.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
         Files.delete(q);
       }
     }
   }
 
   /** Files, row groups and rows, from the Parquet footers. */
-  static void footers(SparkSession spark, java.nio.file.Path dir, ScanTable info) throws IOException {
+  static void footers(SparkSession spark, java.nio.file.Path dir, ScanTable info)
+      throws IOException {
     Configuration conf = spark.sessionState().newHadoopConf();
     Path root = new Path(dir.toUri());
     FileSystem fs = root.getFileSystem(conf);
-    FileStatus[] statuses = fs.listStatus(root, p -> !p.getName().startsWith("_") && !p.getName().startsWith("."));
+    FileStatus[] statuses =
+        fs.listStatus(root, p -> !p.getName().startsWith("_") && !p.getName().startsWith("."));
     Arrays.sort(statuses);
     for (FileStatus s : statuses) {
       if (!s.isFile()) {

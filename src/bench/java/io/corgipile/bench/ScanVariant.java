@@ -21,10 +21,13 @@ import org.apache.spark.sql.SparkSession;
  */
 final class ScanVariant {
   enum Kind {
-    PARQUET, CORGIPILE,
+    PARQUET,
+    CORGIPILE,
     /** {@code orderBy(rand(seed + epoch))} of the plain scan: the sort is paid in every epoch. */
     FULL_SHUFFLE,
-    /** A copy written once in {@code orderBy(rand(seed))} order, then read in its order every epoch. */
+    /**
+     * A copy written once in {@code orderBy(rand(seed))} order, then read in its order every epoch.
+     */
     SHUFFLED_COPY
   }
 
@@ -67,17 +70,24 @@ final class ScanVariant {
   /** How the variant reads, with the defaults it relies on, for the results table. */
   String describe() {
     switch (kind) {
-      case PARQUET: return "spark.read().parquet(path)";
-      case FULL_SHUFFLE: return "spark.read().parquet(path).orderBy(rand(seed + epoch)), every epoch";
-      case SHUFFLED_COPY: return "spark.read().parquet(path).orderBy(rand(seed)) written once as Parquet, then "
-          + "spark.read().parquet(copy) every epoch";
-      default: break;
+      case PARQUET:
+        return "spark.read().parquet(path)";
+      case FULL_SHUFFLE:
+        return "spark.read().parquet(path).orderBy(rand(seed + epoch)), every epoch";
+      case SHUFFLED_COPY:
+        return "spark.read().parquet(path).orderBy(rand(seed)) written once as Parquet, then "
+            + "spark.read().parquet(copy) every epoch";
+      default:
+        break;
     }
-    String opts = options.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-        .collect(Collectors.joining(", "));
+    String opts =
+        options.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue())
+            .collect(Collectors.joining(", "));
     boolean prefetchSet = options.containsKey(ReadOptions.PREFETCH);
     boolean bufferSet = options.containsKey(ReadOptions.BUFFER_SIZE);
-    return "format(\"corgipile\") " + opts
+    return "format(\"corgipile\") "
+        + opts
         + (prefetchSet ? "" : ", prefetch=" + ReadOptions.PREFETCH_DEFAULT + " (default)")
         + (bufferSet ? "" : ", bufferSize=" + ReadOptions.BUFFER_SIZE_DEFAULT + " (default)");
   }
@@ -89,9 +99,10 @@ final class ScanVariant {
 
   /**
    * The variants {@code --variants} names, else the mode's defaults: in the repetition mode every
-   * reading of the table (or, with {@code --buffers}, shuffle=none and corgipile at each size), plain
-   * Parquet always among them since ratios are against it; with {@code --epochs}, none, block, window,
-   * corgipile, a full shuffle every epoch and a shuffled copy (with {@code --buffers}: none and the sizes).
+   * reading of the table (or, with {@code --buffers}, shuffle=none and corgipile at each size),
+   * plain Parquet always among them since ratios are against it; with {@code --epochs}, none,
+   * block, window, corgipile, a full shuffle every epoch and a shuffled copy (with {@code
+   * --buffers}: none and the sizes).
    */
   static List<ScanVariant> chosen(ScanArgs args) {
     List<ScanVariant> all = all(args);
@@ -103,16 +114,25 @@ final class ScanVariant {
         names.add("none");
         args.buffers.forEach(b -> defaults.add(bufferVariant(b)));
       } else if (args.epochs > 0) {
-        names.addAll(List.of("none", "block", "window", "corgipile", "full-shuffle", "shuffled-copy"));
+        names.addAll(
+            List.of("none", "block", "window", "corgipile", "full-shuffle", "shuffled-copy"));
       } else {
         all.stream().map(v -> v.name).forEach(names::add);
       }
     }
     List<ScanVariant> chosen = new ArrayList<>();
     for (String name : names) {
-      ScanVariant v = all.stream().filter(x -> x.name.equals(name)).findFirst().orElseThrow(() ->
-          new IllegalArgumentException("Cannot use --variants " + name + ": unknown; known: "
-              + all.stream().map(x -> x.name).collect(Collectors.joining(","))));
+      ScanVariant v =
+          all.stream()
+              .filter(x -> x.name.equals(name))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "Cannot use --variants "
+                              + name
+                              + ": unknown; known: "
+                              + all.stream().map(x -> x.name).collect(Collectors.joining(","))));
       if (!chosen.contains(v)) {
         chosen.add(v);
       }
@@ -137,7 +157,8 @@ final class ScanVariant {
     }
     for (String b : args.buffers) {
       ScanVariant v = corgi(bufferVariant(b), args, "shuffle", "corgipile", "prefetch", "true");
-      v.options.put(ReadOptions.BUFFER_SIZE, b); // the size the variant is named after, over --option
+      v.options.put(
+          ReadOptions.BUFFER_SIZE, b); // the size the variant is named after, over --option
       all.add(v);
     }
     return all;

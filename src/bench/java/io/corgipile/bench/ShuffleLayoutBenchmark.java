@@ -35,31 +35,31 @@ import org.openjdk.jmh.infra.Blackhole;
  * column-to-row code reads them. Divide the score (ns per invocation) by {@code rows} for ns a row.
  *
  * <ul>
- *   <li>{@link #rowArena}: the reader's path: a {@link TupleShuffleBuffer} makes room for each run of
- *       rows in random ~256 KB buckets, the reader's encoder ({@link FixedWidthRowEncoder}) writes a tile
- *       of 64 rows as UnsafeRows into cache-sized scratch, each row is copied from there to its
- *       place, the buffer is shuffled, and {@link RowArenaBatch} views are read.
- *   <li>{@link #columnGather}: a column array per field, filled batch by batch; one Fisher-Yates over
- *       the whole buffer; each output batch gathered column by column ({@code out[k] =
+ *   <li>{@link #rowArena}: the reader's path: a {@link TupleShuffleBuffer} makes room for each run
+ *       of rows in random ~256 KB buckets, the reader's encoder ({@link FixedWidthRowEncoder})
+ *       writes a tile of 64 rows as UnsafeRows into cache-sized scratch, each row is copied from
+ *       there to its place, the buffer is shuffled, and {@link RowArenaBatch} views are read.
+ *   <li>{@link #columnGather}: a column array per field, filled batch by batch; one Fisher-Yates
+ *       over the whole buffer; each output batch gathered column by column ({@code out[k] =
  *       col[perm[start + k]]}) into reused {@link OnHeapColumnVector}s.
  *   <li>{@link #bucketedColumns}: Rao-Sandelius as the row arena does it, but each bucket a
- *       column-major page: rows go to random buckets of ~256 KB as they arrive (a batch's rows sorted
- *       by bucket, then copied a bucket and a column at a time), each bucket is permuted, and output
- *       batches are gathered one bucket at a time.
+ *       column-major page: rows go to random buckets of ~256 KB as they arrive (a batch's rows
+ *       sorted by bucket, then copied a bucket and a column at a time), each bucket is permuted,
+ *       and output batches are gathered one bucket at a time.
  *   <li>{@link #sequentialFloor}: no buffer: the input batches read in order, what a plain scan
  *       pays for reading its rows.
  * </ul>
  *
  * <p>The input is one batch of decoded vectors, reused for every batch of a fill as Spark's reader
  * reuses its vectors (so the fill reads it from cache, as a fill reads a batch just decoded);
- * ShuffleLayoutBenchmarkTest gives each batch distinct rows and checks that every variant emits each
- * row once, whole, and (but the floor) in a shuffled order. The values are small integers, so a sum
- * is exact in any order. Each variant consumes what it reads into one checksum per invocation,
- * summing each value's bits as a long by default ({@code consumer=bits}): one-cycle adds, so the
- * reading, not a chain of floating-point additions, sets the pace; {@code -p consumer=double} sums
- * them as doubles instead. The check runs in the test, not in {@code @Setup}: running every variant in
- * each fork would make the shared read loop's calls polymorphic and slow down whichever variant is
- * measured.
+ * ShuffleLayoutBenchmarkTest gives each batch distinct rows and checks that every variant emits
+ * each row once, whole, and (but the floor) in a shuffled order. The values are small integers, so
+ * a sum is exact in any order. Each variant consumes what it reads into one checksum per
+ * invocation, summing each value's bits as a long by default ({@code consumer=bits}): one-cycle
+ * adds, so the reading, not a chain of floating-point additions, sets the pace; {@code -p
+ * consumer=double} sums them as doubles instead. The check runs in the test, not in {@code @Setup}:
+ * running every variant in each fork would make the shared read loop's calls polymorphic and slow
+ * down whichever variant is measured.
  *
  * <p>Run with {@code scripts/bench-jmh ShuffleLayoutBenchmark}.
  */
@@ -72,13 +72,19 @@ import org.openjdk.jmh.infra.Blackhole;
 public class ShuffleLayoutBenchmark {
   /** HIGGS: the label and 28 features, all doubles. */
   static final int COLUMNS = 29;
+
   /** Rows of a batch, in and out: Spark's default columnar batch size, and the reader's. */
   static final int BATCH_ROWS = 4096;
+
   /** Bytes of a bucket, as TupleShuffleBuffer.BUCKET_BYTES. */
   static final int BUCKET_BYTES = 256 << 10;
+
   /** As TupleShuffleBuffer.MAX_BUCKETS. */
   static final int MAX_BUCKETS = 4096;
-  /** A value is {@code row * ROW_STRIDE + column}: distinct, and exact as a double and in any sum. */
+
+  /**
+   * A value is {@code row * ROW_STRIDE + column}: distinct, and exact as a double and in any sum.
+   */
   static final int ROW_STRIDE = 32;
 
   static final StructType SCHEMA = schema();
@@ -87,14 +93,23 @@ public class ShuffleLayoutBenchmark {
   @Param({"20000", "200000"})
   public int rows;
 
-  /** How the read values are consumed: {@code bits}, summing their bits as longs, or {@code double}. */
+  /**
+   * How the read values are consumed: {@code bits}, summing their bits as longs, or {@code double}.
+   */
   @Param({"bits"})
   public String consumer;
 
-  /** Distinct input batches, used in turn; the test raises it so every row of a fill is distinct. */
+  /**
+   * Distinct input batches, used in turn; the test raises it so every row of a fill is distinct.
+   */
   int inputBatches = 1;
-  /** Rows a bucket's page holds before it grows; 0 for room enough that none grows, the test sets it low. */
+
+  /**
+   * Rows a bucket's page holds before it grows; 0 for room enough that none grows, the test sets it
+   * low.
+   */
   int bucketRows;
+
   /** Sees every emitted batch before it is consumed; null but in the test. */
   BatchProbe probe;
 
@@ -109,10 +124,13 @@ public class ShuffleLayoutBenchmark {
 
   // rowArena
   private FixedWidthRowEncoder encoder;
+
   /** As BufferFiller.RUN_ROWS. */
   static final int RUN_ROWS = 256;
+
   /** As FixedWidthRowEncoder.TILE_ROWS. */
   static final int TILE_ROWS = 64;
+
   private byte[] tile;
   private final byte[][] runChunks = new byte[RUN_ROWS][];
   private final int[] runOffsets = new int[RUN_ROWS];
@@ -135,10 +153,13 @@ public class ShuffleLayoutBenchmark {
   private double[][] pages;
   private int[] capacity;
   private int[] fill;
+
   /** The order of each bucket's rows, bucket after bucket: row slots within the bucket. */
   private int[] bucketOrder;
+
   private int[] bucketStart;
-  // a batch's rows: their buckets, then sorted by bucket, where each bucket's rows start and the next goes
+  // a batch's rows: their buckets, then sorted by bucket, where each bucket's rows start and the
+  // next goes
   private int[] bucketOfRow;
   private int[] rowsByBucket;
   private int[] batchBucketStart;
@@ -155,11 +176,14 @@ public class ShuffleLayoutBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    sumDoubles = switch (consumer) {
-      case "bits" -> false;
-      case "double" -> true;
-      default -> throw new IllegalArgumentException("Unknown consumer " + consumer + " (bits, double)");
-    };
+    sumDoubles =
+        switch (consumer) {
+          case "bits" -> false;
+          case "double" -> true;
+          default ->
+              throw new IllegalArgumentException(
+                  "Unknown consumer " + consumer + " (bits, double)");
+        };
     input = new ColumnarBatch[inputBatches];
     inputColumns = new ColumnVector[inputBatches][];
     for (int b = 0; b < inputBatches; b++) {
@@ -194,11 +218,18 @@ public class ShuffleLayoutBenchmark {
     columns = new double[COLUMNS][rows];
     permutation = new int[rows];
 
-    // As TupleShuffleBuffer sizes its buckets, with a row of 29 doubles (no null bit set) for 240 bytes.
-    buckets = (int) Math.max(1, Math.min(MAX_BUCKETS, (long) rows * COLUMNS * Double.BYTES / BUCKET_BYTES));
+    // As TupleShuffleBuffer sizes its buckets, with a row of 29 doubles (no null bit set) for 240
+    // bytes.
+    buckets =
+        (int)
+            Math.max(1, Math.min(MAX_BUCKETS, (long) rows * COLUMNS * Double.BYTES / BUCKET_BYTES));
     int expected = (rows + buckets - 1) / buckets;
-    int initial = bucketRows > 0 ? bucketRows
-        : expected + 8 * (int) Math.ceil(Math.sqrt(expected)) + 64; // overflow all but never happens
+    int initial =
+        bucketRows > 0
+            ? bucketRows
+            : expected
+                + 8 * (int) Math.ceil(Math.sqrt(expected))
+                + 64; // overflow all but never happens
     pages = new double[buckets][COLUMNS * initial];
     capacity = new int[buckets];
     Arrays.fill(capacity, initial);
@@ -239,12 +270,14 @@ public class ShuffleLayoutBenchmark {
       ColumnarBatch batch = input[b % inputBatches];
       int n = Math.min(BATCH_ROWS, rows - filled);
       batch.setNumRows(n);
-      // BufferFiller.fill: room for a run of rows in their random buckets; BatchRows.writeRun encodes
+      // BufferFiller.fill: room for a run of rows in their random buckets; BatchRows.writeRun
+      // encodes
       // a tile of rows into cache-sized scratch and copies each row from there to its place
       for (int first = 0; first < n; first += RUN_ROWS) {
         int run = Math.min(RUN_ROWS, n - first);
         if (buffer.reserve(rowBytes, run, runChunks, runOffsets) < run) {
-          throw new IllegalStateException("The buffer refused rows of " + (filled + first) + " of " + rows);
+          throw new IllegalStateException(
+              "The buffer refused rows of " + (filled + first) + " of " + rows);
         }
         for (int i = 0; i < run; i++) {
           if (i % TILE_ROWS == 0) {
@@ -266,7 +299,10 @@ public class ShuffleLayoutBenchmark {
     return sum;
   }
 
-  /** Column arrays, one permutation of the whole buffer, each output batch gathered column by column. */
+  /**
+   * Column arrays, one permutation of the whole buffer, each output batch gathered column by
+   * column.
+   */
   long columnGather() {
     for (int b = 0, filled = 0; filled < rows; b++) {
       ColumnVector[] in = inputColumns[b % inputBatches];
@@ -296,8 +332,9 @@ public class ShuffleLayoutBenchmark {
   }
 
   /**
-   * Rows {@code [0, n)} of {@code v} into {@code to} from {@code at}. ColumnVector has no copy into a
-   * caller's array (getDoubles allocates one): a loop over getDouble, which the JIT turns into a copy.
+   * Rows {@code [0, n)} of {@code v} into {@code to} from {@code at}. ColumnVector has no copy into
+   * a caller's array (getDoubles allocates one): a loop over getDouble, which the JIT turns into a
+   * copy.
    */
   private static void copy(ColumnVector v, double[] to, int at, int n) {
     for (int r = 0; r < n; r++) {
@@ -305,15 +342,20 @@ public class ShuffleLayoutBenchmark {
     }
   }
 
-  /** Random buckets of column-major pages, each permuted, output batches gathered a bucket at a time. */
+  /**
+   * Random buckets of column-major pages, each permuted, output batches gathered a bucket at a
+   * time.
+   */
   long bucketedColumns() {
     Arrays.fill(fill, 0, buckets, 0);
     for (int b = 0, filled = 0; filled < rows; b++) {
       ColumnVector[] in = inputColumns[b % inputBatches];
       int n = Math.min(BATCH_ROWS, rows - filled);
-      // Each row's bucket, drawn in arrival order; then the batch's rows sorted by bucket (stably, so
+      // Each row's bucket, drawn in arrival order; then the batch's rows sorted by bucket (stably,
+      // so
       // each bucket gets them in arrival order, as a row at a time would place them) and copied a
-      // bucket and a column at a time: a run of contiguous slots, not a store into 29 pages per row.
+      // bucket and a column at a time: a run of contiguous slots, not a store into 29 pages per
+      // row.
       Arrays.fill(batchBucketStart, 0, buckets + 1, 0);
       for (int r = 0; r < n; r++) {
         int bucket = buckets == 1 ? 0 : bucketRandom.nextInt(buckets);
@@ -389,7 +431,10 @@ public class ShuffleLayoutBenchmark {
     return sum;
   }
 
-  /** A bucket's page with room for twice its rows; only a bucket far above its expected size needs it. */
+  /**
+   * A bucket's page with room for twice its rows; only a bucket far above its expected size needs
+   * it.
+   */
   private void grow(int bucket) {
     int old = capacity[bucket];
     double[] page = new double[COLUMNS * 2 * old];

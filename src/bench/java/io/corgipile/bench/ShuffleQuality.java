@@ -10,10 +10,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * How well an epoch's stream mixes labels: cut each partition's stream, in the order training
- * reads it, into chunks of the buffer's size and take the variance of the share of positives
- * across all chunks. It is the h_D term of CorgiPile's bound in miniature: about p(1-p)/chunk for a
- * uniform shuffle, up to p(1-p) for label-sorted data read in order.
+ * How well an epoch's stream mixes labels: cut each partition's stream, in the order training reads
+ * it, into chunks of the buffer's size and take the variance of the share of positives across all
+ * chunks. It is the h_D term of CorgiPile's bound in miniature: about p(1-p)/chunk for a uniform
+ * shuffle, up to p(1-p) for label-sorted data read in order.
  */
 final class ShuffleQuality {
   private ShuffleQuality() {}
@@ -27,8 +27,12 @@ final class ShuffleQuality {
   static double of(SparkSession spark, Dataset<Row> train, int epoch, double bufferPercent) {
     try (ReadScope.Saved previous = ReadScope.save(spark.sparkContext())) {
       ReadScope.setEpoch(spark.sparkContext(), epoch);
-      List<Double> shares = train.select("label").javaRDD()
-          .mapPartitions((Iterator<Row> rows) -> chunkShares(rows, bufferPercent).iterator()).collect();
+      List<Double> shares =
+          train
+              .select("label")
+              .javaRDD()
+              .mapPartitions((Iterator<Row> rows) -> chunkShares(rows, bufferPercent).iterator())
+              .collect();
       return variance(shares);
     }
   }

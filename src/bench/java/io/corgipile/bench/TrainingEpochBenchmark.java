@@ -29,9 +29,9 @@ import org.apache.spark.sql.functions;
  * What a training epoch costs against a plain Parquet scan of the same columns, in one JVM: the
  * feature columns trained on directly ({@code featuresCols}) and through the usual MLlib feature
  * pipeline ({@code VectorAssembler}, with and without {@code StandardScaler}), one round per epoch;
- * the default rounds ({@code syncInterval=auto}); and every param at its default. For each fit also what it costs
- * besides its epochs (feature summary, step calibration, planning), and what an epoch read from
- * storage ({@code read_bytes} of {@code /proc/PID/io}, {@link ReadMetrics}): under {@code
+ * the default rounds ({@code syncInterval=auto}); and every param at its default. For each fit also
+ * what it costs besides its epochs (feature summary, step calibration, planning), and what an epoch
+ * read from storage ({@code read_bytes} of {@code /proc/PID/io}, {@link ReadMetrics}): under {@code
  * --memory-limit} every fit and scan starts with the table evicted from the page cache. Run it
  * through {@code scripts/bench epoch}, whose {@code --help} explains the arguments (those of {@code
  * scripts/bench-scan}).
@@ -39,6 +39,7 @@ import org.apache.spark.sql.functions;
 public final class TrainingEpochBenchmark {
   /** Epochs per fit: the seconds reported are their mean. */
   static final int EPOCHS = 3;
+
   /** Fixed, so that no fit pays for the step calibration. */
   static final double STEP_SIZE = 0.01;
 
@@ -50,7 +51,12 @@ public final class TrainingEpochBenchmark {
    * @param syncInterval the estimator's, or null for its default
    * @param calibrated whether the step size is left to the estimator's calibration, as by default
    */
-  private record Variant(String name, String describe, String shuffle, String pipeline, String syncInterval,
+  private record Variant(
+      String name,
+      String describe,
+      String shuffle,
+      String pipeline,
+      String syncInterval,
       boolean calibrated) {
     Variant(String name, String describe, String shuffle, String pipeline) {
       this(name, describe, shuffle, pipeline, null, false);
@@ -70,36 +76,101 @@ public final class TrainingEpochBenchmark {
   /** The pipeline of a plain scan into Spark's {@code noop} sink: no rows handed to user code. */
   private static final String NOOP = "noop";
 
-  /** One round per epoch: the epoch's cost without a job per buffer (see the last variant for those). */
+  /**
+   * One round per epoch: the epoch's cost without a job per buffer (see the last variant for
+   * those).
+   */
   private static final String EPOCH_ROUNDS = "epoch";
 
-  static final List<Variant> VARIANTS = List.of(
-      new Variant("parquet", "spark.read().parquet(path), the 29 columns consumed as rows (the baseline)", null, null),
-      new Variant("parquet-noop", "spark.read().parquet(path), the 29 columns written to Spark's noop sink", null,
-          NOOP),
-      new Variant("columns-none", "featuresCols, shuffle=none", "none", "columns", EPOCH_ROUNDS),
-      new Variant("columns-corgipile", "featuresCols, shuffle=corgipile", "corgipile", "columns", EPOCH_ROUNDS),
-      new Variant("columns-window", "featuresCols, shuffle=window (a sliding window of the same size)", "window",
-          "columns", EPOCH_ROUNDS),
-      new Variant("columns-none-projected", "featuresCols, shuffle=none, label + 0.0: the rows through Spark's"
-          + " column-to-row conversion and projection, not straight from the scan's batches", "none", "projected",
-          EPOCH_ROUNDS),
-      new Variant("columns-corgipile-projected", "featuresCols, shuffle=corgipile, label + 0.0: the rows through"
-          + " Spark's column-to-row conversion and projection", "corgipile", "projected", EPOCH_ROUNDS),
-      new Variant("assembler-none", "VectorAssembler, then SGDClassifier, shuffle=none", "none", "assembler",
-          EPOCH_ROUNDS),
-      new Variant("assembler-corgipile", "VectorAssembler, then SGDClassifier, shuffle=corgipile", "corgipile",
-          "assembler", EPOCH_ROUNDS),
-      new Variant("scaler-corgipile", "VectorAssembler, StandardScaler, then SGDClassifier (standardization=false),"
-          + " shuffle=corgipile", "corgipile", "scaler", EPOCH_ROUNDS),
-      new Variant("columns-corgipile-rounds", "featuresCols, shuffle=corgipile, syncInterval at its default"
-          + " (auto: a round, so a Spark job, per buffer, at most 4 per epoch)", "corgipile", "columns", null),
-      new Variant("columns-corgipile-buffer", "featuresCols, shuffle=corgipile, syncInterval=buffer (a round per"
-          + " buffer in every epoch, the default before auto)", "corgipile", "columns", "buffer"),
-      new Variant("columns-corgipile-defaults", "featuresCols, shuffle=corgipile, every param at its default:"
-          + " rounds of syncInterval=auto, step size calibrated", "corgipile", "columns", null, true),
-      new Variant("columns-none-defaults", "featuresCols, shuffle=none, every param at its default: the"
-          + " storage-order fit to hold columns-corgipile-defaults against", "none", "columns", null, true));
+  static final List<Variant> VARIANTS =
+      List.of(
+          new Variant(
+              "parquet",
+              "spark.read().parquet(path), the 29 columns consumed as rows (the baseline)",
+              null,
+              null),
+          new Variant(
+              "parquet-noop",
+              "spark.read().parquet(path), the 29 columns written to Spark's noop sink",
+              null,
+              NOOP),
+          new Variant(
+              "columns-none", "featuresCols, shuffle=none", "none", "columns", EPOCH_ROUNDS),
+          new Variant(
+              "columns-corgipile",
+              "featuresCols, shuffle=corgipile",
+              "corgipile",
+              "columns",
+              EPOCH_ROUNDS),
+          new Variant(
+              "columns-window",
+              "featuresCols, shuffle=window (a sliding window of the same size)",
+              "window",
+              "columns",
+              EPOCH_ROUNDS),
+          new Variant(
+              "columns-none-projected",
+              "featuresCols, shuffle=none, label + 0.0: the rows through Spark's column-to-row"
+                  + " conversion and projection, not straight from the scan's batches",
+              "none",
+              "projected",
+              EPOCH_ROUNDS),
+          new Variant(
+              "columns-corgipile-projected",
+              "featuresCols, shuffle=corgipile, label + 0.0: the rows through"
+                  + " Spark's column-to-row conversion and projection",
+              "corgipile",
+              "projected",
+              EPOCH_ROUNDS),
+          new Variant(
+              "assembler-none",
+              "VectorAssembler, then SGDClassifier, shuffle=none",
+              "none",
+              "assembler",
+              EPOCH_ROUNDS),
+          new Variant(
+              "assembler-corgipile",
+              "VectorAssembler, then SGDClassifier, shuffle=corgipile",
+              "corgipile",
+              "assembler",
+              EPOCH_ROUNDS),
+          new Variant(
+              "scaler-corgipile",
+              "VectorAssembler, StandardScaler, then SGDClassifier (standardization=false),"
+                  + " shuffle=corgipile",
+              "corgipile",
+              "scaler",
+              EPOCH_ROUNDS),
+          new Variant(
+              "columns-corgipile-rounds",
+              "featuresCols, shuffle=corgipile, syncInterval at its default"
+                  + " (auto: a round, so a Spark job, per buffer, at most 4 per epoch)",
+              "corgipile",
+              "columns",
+              null),
+          new Variant(
+              "columns-corgipile-buffer",
+              "featuresCols, shuffle=corgipile, syncInterval=buffer (a round per"
+                  + " buffer in every epoch, the default before auto)",
+              "corgipile",
+              "columns",
+              "buffer"),
+          new Variant(
+              "columns-corgipile-defaults",
+              "featuresCols, shuffle=corgipile, every param at its default:"
+                  + " rounds of syncInterval=auto, step size calibrated",
+              "corgipile",
+              "columns",
+              null,
+              true),
+          new Variant(
+              "columns-none-defaults",
+              "featuresCols, shuffle=none, every param at its default: the"
+                  + " storage-order fit to hold columns-corgipile-defaults against",
+              "none",
+              "columns",
+              null,
+              true));
 
   public static void main(String[] argv) throws Exception {
     ScanArgs args;
@@ -112,15 +183,25 @@ public final class TrainingEpochBenchmark {
       System.exit(2);
       return;
     }
-    SparkSession spark = SparkSession.builder().master(args.master).appName("corgipile-bench-epoch")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .master(args.master)
+            .appName("corgipile-bench-epoch")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .getOrCreate();
     try {
       ScanTable table = new ScanTable();
       FileLock lock = ScanTable.prepare(spark, args, table);
       try {
-        measure(spark, args, variants, table, System.getenv().getOrDefault("BENCH_COMMAND",
-            "scripts/bench epoch " + String.join(" ", argv)));
+        measure(
+            spark,
+            args,
+            variants,
+            table,
+            System.getenv()
+                .getOrDefault("BENCH_COMMAND", "scripts/bench epoch " + String.join(" ", argv)));
       } finally {
         lock.channel().close();
       }
@@ -139,9 +220,19 @@ public final class TrainingEpochBenchmark {
     }
     List<Variant> chosen = new ArrayList<>(List.of(VARIANTS.get(0))); // the baseline, always
     for (String name : names) {
-      Variant v = VARIANTS.stream().filter(x -> x.name.equals(name)).findFirst().orElseThrow(() ->
-          new IllegalArgumentException("Cannot run variant '" + name + "': known variants are "
-              + VARIANTS.stream().map(Variant::name).collect(Collectors.joining(", "))));
+      Variant v =
+          VARIANTS.stream()
+              .filter(x -> x.name.equals(name))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "Cannot run variant '"
+                              + name
+                              + "': known variants are "
+                              + VARIANTS.stream()
+                                  .map(Variant::name)
+                                  .collect(Collectors.joining(", "))));
       if (!chosen.contains(v)) {
         chosen.add(v);
       }
@@ -149,11 +240,13 @@ public final class TrainingEpochBenchmark {
     return chosen;
   }
 
-  private static void measure(SparkSession spark, ScanArgs args, List<Variant> variants, ScanTable table,
-      String command) throws IOException {
+  private static void measure(
+      SparkSession spark, ScanArgs args, List<Variant> variants, ScanTable table, String command)
+      throws IOException {
     String loadBefore = ScanReport.loadAverage();
-    ScanMeasurement.Context scans = new ScanMeasurement.Context(spark, ScanTable.columns(), false,
-        BufferPeak.register(spark), null, args.seed);
+    ScanMeasurement.Context scans =
+        new ScanMeasurement.Context(
+            spark, ScanTable.columns(), false, BufferPeak.register(spark), null, args.seed);
     ReadMetrics reads = ReadMetrics.register(spark);
     Map<String, List<Double>> seconds = new LinkedHashMap<>();
     Map<String, List<Double>> fixed = new LinkedHashMap<>();
@@ -161,54 +254,98 @@ public final class TrainingEpochBenchmark {
     variants.forEach(v -> seconds.put(v.name, new ArrayList<>()));
     variants.forEach(v -> fixed.put(v.name, new ArrayList<>()));
     variants.forEach(v -> storage.put(v.name, new ArrayList<>()));
-    StringBuilder csv = new StringBuilder("variant,rep,seconds_per_epoch,fixed_seconds,storage_bytes_per_epoch\n");
+    StringBuilder csv =
+        new StringBuilder("variant,rep,seconds_per_epoch,fixed_seconds,storage_bytes_per_epoch\n");
     for (int rep = 0; rep <= args.reps; rep++) { // rep 0 warms up
       for (int k = 0; k < variants.size(); k++) {
         Variant v = variants.get((k + rep) % variants.size());
-        if (args.memoryLimit != null) { // each run reads the table from storage, as the first epoch of a job would
+        if (args.memoryLimit
+            != null) { // each run reads the table from storage, as the first epoch of a job would
           PageCache.evict(List.of(Path.of(table.path)));
         }
-        Fit fit = v.pipeline == null ? scan(scans, table)
-            : v.pipeline.equals(NOOP) ? noopScan(spark, table) : fit(spark, table, v, reads);
-        System.err.printf(Locale.ROOT, "[bench epoch] %s rep %d  %-22s %8.3f s per epoch, %.3f s besides, %.1f MB"
-            + " from storage per epoch%n", rep == 0 ? "warmup" : "timed ", rep, v.name, fit.secondsPerEpoch,
-            fit.fixedSeconds, fit.storageBytesPerEpoch / 1e6);
+        Fit fit =
+            v.pipeline == null
+                ? scan(scans, table)
+                : v.pipeline.equals(NOOP) ? noopScan(spark, table) : fit(spark, table, v, reads);
+        System.err.printf(
+            Locale.ROOT,
+            "[bench epoch] %s rep %d  %-22s %8.3f s per epoch, %.3f s besides, %.1f MB"
+                + " from storage per epoch%n",
+            rep == 0 ? "warmup" : "timed ",
+            rep,
+            v.name,
+            fit.secondsPerEpoch,
+            fit.fixedSeconds,
+            fit.storageBytesPerEpoch / 1e6);
         if (rep > 0) {
           seconds.get(v.name).add(fit.secondsPerEpoch);
           fixed.get(v.name).add(fit.fixedSeconds);
           storage.get(v.name).add(fit.storageBytesPerEpoch);
-          csv.append(String.format(Locale.ROOT, "%s,%d,%.4f,%.4f,%.0f%n", v.name, rep, fit.secondsPerEpoch,
-              fit.fixedSeconds, fit.storageBytesPerEpoch));
+          csv.append(
+              String.format(
+                  Locale.ROOT,
+                  "%s,%d,%.4f,%.4f,%.0f%n",
+                  v.name,
+                  rep,
+                  fit.secondsPerEpoch,
+                  fit.fixedSeconds,
+                  fit.storageBytesPerEpoch));
         }
       }
     }
     double baseline = sortedMedian(seconds.get("parquet"));
-    StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "# Training epoch against a plain scan%n%n"
-        + "`%s`, %s, table %s: %,d rows, %d row groups, %.1f MB; master %s; medians of %d timed"
-        + " repetitions after one warm-up, in rotated order; a training variant's seconds are the mean of its %d"
-        + " epochs (`summary().secondsPerEpoch()`) of SGDClassifier, step size fixed at %s unless said,"
-        + " syncInterval=epoch unless said, other params at their defaults (standardization on); a fit's time"
-        + " besides its epochs (feature summary, step calibration, planning) is its wall time less the sum of"
-        + " its epochs; storage bytes are read_bytes of /proc/PID/io, per epoch from its first job to its last"
-        + " (a fit's: the mean of its epochs after the first, whose span holds the feature summary and the"
-        + " calibration), against the table's size on disk (one pass)%s; load average %s before, %s after.%n%n"
-        + "| variant | what | median s per epoch | vs plain scan | median s besides the epochs | vs plain scan"
-        + " | median storage MB per epoch | vs one pass |%n"
-        + "|---|---|---:|---:|---:|---:|---:|---:|%n",
-        command, System.getenv().getOrDefault("BENCH_CODE", "code unknown"), table.path, table.rows, table.rowGroups,
-        table.compressedBytes / 1e6, args.master, args.reps, EPOCHS, STEP_SIZE,
-        (args.memoryLimit == null ? "" : "; every run starts with the table evicted from the page cache")
-            + (args.readLimit == null ? "" : "; " + ReadLimit.describe(args.readLimit))
-            + "; " + Disks.describeReadAhead(Disks.SYS_BLOCK),
-        loadBefore, ScanReport.loadAverage()));
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "# Training epoch against a plain scan%n%n`%s`, %s, table %s: %,d rows, %d row"
+                    + " groups, %.1f MB; master %s; medians of %d timed repetitions after one"
+                    + " warm-up, in rotated order; a training variant's seconds are the mean of its"
+                    + " %d epochs (`summary().secondsPerEpoch()`) of SGDClassifier, step size fixed"
+                    + " at %s unless said, syncInterval=epoch unless said, other params at their"
+                    + " defaults (standardization on); a fit's time besides its epochs (feature"
+                    + " summary, step calibration, planning) is its wall time less the sum of its"
+                    + " epochs; storage bytes are read_bytes of /proc/PID/io, per epoch from its"
+                    + " first job to its last (a fit's: the mean of its epochs after the first,"
+                    + " whose span holds the feature summary and the calibration), against the"
+                    + " table's size on disk (one pass)%s; load average %s before, %s after.%n%n|"
+                    + " variant | what | median s per epoch | vs plain scan | median s besides the"
+                    + " epochs | vs plain scan | median storage MB per epoch | vs one pass |%n"
+                    + "|---|---|---:|---:|---:|---:|---:|---:|%n",
+                command,
+                System.getenv().getOrDefault("BENCH_CODE", "code unknown"),
+                table.path,
+                table.rows,
+                table.rowGroups,
+                table.compressedBytes / 1e6,
+                args.master,
+                args.reps,
+                EPOCHS,
+                STEP_SIZE,
+                (args.memoryLimit == null
+                        ? ""
+                        : "; every run starts with the table evicted from the page cache")
+                    + (args.readLimit == null ? "" : "; " + ReadLimit.describe(args.readLimit))
+                    + "; "
+                    + Disks.describeReadAhead(Disks.SYS_BLOCK),
+                loadBefore,
+                ScanReport.loadAverage()));
     for (Variant v : variants) {
       double m = sortedMedian(seconds.get(v.name));
       double f = sortedMedian(fixed.get(v.name));
       double b = sortedMedian(storage.get(v.name));
-      md.append(String.format(Locale.ROOT, "| `%s` | %s | %.2f | %.2fx | %s | %s | %.1f | %.3fx |%n", v.name,
-          v.describe, m, m / baseline, Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2f", f),
-          Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2fx", f / baseline), b / 1e6,
-          b / table.compressedBytes));
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| `%s` | %s | %.2f | %.2fx | %s | %s | %.1f | %.3fx |%n",
+              v.name,
+              v.describe,
+              m,
+              m / baseline,
+              Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2f", f),
+              Double.isNaN(f) ? "" : String.format(Locale.ROOT, "%.2fx", f / baseline),
+              b / 1e6,
+              b / table.compressedBytes));
     }
     Files.createDirectories(args.out);
     Files.writeString(args.out.resolve("epoch.csv"), csv, StandardCharsets.UTF_8);
@@ -226,18 +363,28 @@ public final class TrainingEpochBenchmark {
     System.gc();
     ProcIo before = ProcIo.ofTree();
     long began = System.nanoTime();
-    spark.read().parquet(table.path).select(ScanTable.columns().stream().map(functions::col).toArray(Column[]::new))
-        .write().format("noop").mode("overwrite").save();
-    return new Fit((System.nanoTime() - began) / 1e9, Double.NaN, ProcIo.ofTree().minus(before).readBytes());
+    spark
+        .read()
+        .parquet(table.path)
+        .select(ScanTable.columns().stream().map(functions::col).toArray(Column[]::new))
+        .write()
+        .format("noop")
+        .mode("overwrite")
+        .save();
+    return new Fit(
+        (System.nanoTime() - began) / 1e9, Double.NaN, ProcIo.ofTree().minus(before).readBytes());
   }
 
   private static Fit fit(SparkSession spark, ScanTable table, Variant v, ReadMetrics reads) {
     System.gc();
     reads.reset();
     long began = System.nanoTime();
-    Dataset<Row> data = spark.read().format("corgipile").option("shuffle", v.shuffle).load(table.path);
-    String[] features = ScanTable.columns().stream().filter(c -> !c.equals("label")).toArray(String[]::new);
-    SGDClassifier sgd = new SGDClassifier().setFamily("binomial").setMaxIter(EPOCHS).setTol(0).setSeed(1);
+    Dataset<Row> data =
+        spark.read().format("corgipile").option("shuffle", v.shuffle).load(table.path);
+    String[] features =
+        ScanTable.columns().stream().filter(c -> !c.equals("label")).toArray(String[]::new);
+    SGDClassifier sgd =
+        new SGDClassifier().setFamily("binomial").setMaxIter(EPOCHS).setTol(0).setSeed(1);
     if (!v.calibrated) {
       sgd.setStepSize(STEP_SIZE);
     }
@@ -247,11 +394,13 @@ public final class TrainingEpochBenchmark {
     List<PipelineStage> stages = new ArrayList<>();
     switch (v.pipeline) {
       case "columns" -> sgd.setFeaturesCols(features);
-      case "projected" -> { // an expression in the select, so training cannot read the scan's batches
+      case "projected" -> { // an expression in the select, so training cannot read the scan's
+        // batches
         data = data.withColumn("label", functions.col("label").plus(0.0));
         sgd.setFeaturesCols(features);
       }
-      case "assembler" -> stages.add(new VectorAssembler().setInputCols(features).setOutputCol("features"));
+      case "assembler" ->
+          stages.add(new VectorAssembler().setInputCols(features).setOutputCol("features"));
       case "scaler" -> {
         stages.add(new VectorAssembler().setInputCols(features).setOutputCol("raw"));
         stages.add(new StandardScaler().setInputCol("raw").setOutputCol("features"));
@@ -262,16 +411,20 @@ public final class TrainingEpochBenchmark {
     stages.add(sgd);
     PipelineModel model = new Pipeline().setStages(stages.toArray(new PipelineStage[0])).fit(data);
     double wall = (System.nanoTime() - began) / 1e9;
-    SGDTrainingSummary summary = ((io.corgipile.ml.SGDClassificationModel) model.stages()[stages.size() - 1])
-        .summary();
+    SGDTrainingSummary summary =
+        ((io.corgipile.ml.SGDClassificationModel) model.stages()[stages.size() - 1]).summary();
     double[] epochs = summary.secondsPerEpoch();
-    // The feature summary and the step calibration run under the first epoch's property, so its window
-    // holds their reads too: the epochs after it (ReadMetrics counts from 1) are what an epoch reads.
+    // The feature summary and the step calibration run under the first epoch's property, so its
+    // window
+    // holds their reads too: the epochs after it (ReadMetrics counts from 1) are what an epoch
+    // reads.
     double storageBytes = 0;
     for (int epoch = 2; epoch <= epochs.length; epoch++) {
       storageBytes += reads.ioOfEpoch(epoch).readBytes();
     }
-    return new Fit(Arrays.stream(epochs).average().orElseThrow(), wall - Arrays.stream(epochs).sum(),
+    return new Fit(
+        Arrays.stream(epochs).average().orElseThrow(),
+        wall - Arrays.stream(epochs).sum(),
         storageBytes / (epochs.length - 1));
   }
 

@@ -3,6 +3,7 @@ package io.corgipile.bench;
 import io.corgipile.shuffle.SplitMix64;
 import io.corgipile.shuffle.TupleShuffleBuffer;
 import java.util.concurrent.TimeUnit;
+import org.apache.spark.unsafe.Platform;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -16,7 +17,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
-import org.apache.spark.unsafe.Platform;
 
 /**
  * What a tuple-level shuffle costs per row: one fill of a buffer of HIGGS-sized rows (240 bytes, 29
@@ -75,7 +75,10 @@ public class TupleShuffleBufferBenchmark {
 
   private int[] order;
 
-  /** The textbook way: copy the rows into one array, Fisher-Yates over all of them, read in that order. */
+  /**
+   * The textbook way: copy the rows into one array, Fisher-Yates over all of them, read in that
+   * order.
+   */
   @Benchmark
   public void plainFisherYates(Blackhole bh) {
     if (order == null) {
@@ -96,7 +99,10 @@ public class TupleShuffleBufferBenchmark {
   private final SplitMix64 plainRandom = new SplitMix64(2);
   private final SplitMix64 bufferRandom = new SplitMix64(1);
 
-  /** What corgipile does per buffer: fill, shuffle in cache-sized buckets, read every row in that order. */
+  /**
+   * What corgipile does per buffer: fill, shuffle in cache-sized buckets, read every row in that
+   * order.
+   */
   @Benchmark
   public void shuffled(Blackhole bh) {
     buffer.startFill(bufferRandom, rows);

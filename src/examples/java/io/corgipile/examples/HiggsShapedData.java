@@ -20,8 +20,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Generated data shaped like HIGGS (the UCI physics benchmark, not obtainable here): a double
- * label in {0, 1} and 28 double features, 21 "low-level" ones (normal, or positive and skewed like
+ * Generated data shaped like HIGGS (the UCI physics benchmark, not obtainable here): a double label
+ * in {0, 1} and 28 double features, 21 "low-level" ones (normal, or positive and skewed like
  * momenta) and 7 "high-level" ones (positive, around 1). The label follows a logistic model of 7
  * features, about 53% ones as in HIGGS, so no linear model is perfect.
  */
@@ -39,14 +39,20 @@ public final class HiggsShapedData {
     return names;
   }
 
-  /** Fresh, unfitted stages that turn {@code f1 .. f28} into a standardized vector {@code features}. */
+  /**
+   * Fresh, unfitted stages that turn {@code f1 .. f28} into a standardized vector {@code features}.
+   */
   public static PipelineStage[] featureStages() {
     return new PipelineStage[] {
-        new VectorAssembler().setInputCols(featureNames()).setOutputCol("raw"),
-        new StandardScaler().setInputCol("raw").setOutputCol("features")};
+      new VectorAssembler().setInputCols(featureNames()).setOutputCol("raw"),
+      new StandardScaler().setInputCol("raw").setOutputCol("features")
+    };
   }
 
-  /** The feature stages followed by {@code estimator}, which reads {@code features} and {@code label}. */
+  /**
+   * The feature stages followed by {@code estimator}, which reads {@code features} and {@code
+   * label}.
+   */
   public static Pipeline pipeline(PipelineStage estimator) {
     PipelineStage[] stages = Arrays.copyOf(featureStages(), 3);
     stages[2] = estimator;
@@ -77,13 +83,17 @@ public final class HiggsShapedData {
     for (int k = 0; k < features.length; k++) {
       logit = logit.plus(col("f" + features[k]).multiply(weights[k]));
     }
-    Column label = when(rand(seed).lt(lit(1.0).divide(lit(1.0).plus(exp(logit.multiply(-1.0))))), lit(1.0))
-        .otherwise(lit(0.0));
+    Column label =
+        when(rand(seed).lt(lit(1.0).divide(lit(1.0).plus(exp(logit.multiply(-1.0))))), lit(1.0))
+            .otherwise(lit(0.0));
     List<Column> out = new ArrayList<>(List.of(col("id"), col("label")));
     for (String name : featureNames()) {
       out.add(col(name));
     }
-    return spark.range(0, rows, 1, partitions).select(columns.toArray(new Column[0]))
-        .withColumn("label", label).select(out.toArray(new Column[0]));
+    return spark
+        .range(0, rows, 1, partitions)
+        .select(columns.toArray(new Column[0]))
+        .withColumn("label", label)
+        .select(out.toArray(new Column[0]));
   }
 }

@@ -10,9 +10,9 @@ import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The label and feature columns the arguments name, held to the input's columns: before Spark starts
- * ({@link Preflight}, from a data file and the partition folders) and on Spark's schema ({@link
- * TrainingJob}), with the same messages.
+ * The label and feature columns the arguments name, held to the input's columns: before Spark
+ * starts ({@link Preflight}, from a data file and the partition folders) and on Spark's schema
+ * ({@link TrainingJob}), with the same messages.
  *
  * @param types each column's type by name, in the input's order; null where it is not known yet (a
  *     partition folder's, which Spark infers)
@@ -23,7 +23,9 @@ record InputColumns(String input, Map<String, DataType> types) {
     return of(input, schema, List.of());
   }
 
-  /** The columns of {@code schema}, then those of {@code untyped} it lacks, their types not known. */
+  /**
+   * The columns of {@code schema}, then those of {@code untyped} it lacks, their types not known.
+   */
   static InputColumns of(String input, StructType schema, List<String> untyped) {
     Map<String, DataType> types = new LinkedHashMap<>();
     for (var field : schema.fields()) {
@@ -36,18 +38,30 @@ record InputColumns(String input, Map<String, DataType> types) {
   /**
    * Checks the columns of the label and the features.
    *
-   * @throws UsageException naming the column the input lacks, or a feature neither numeric nor one vector
+   * @throws UsageException naming the column the input lacks, or a feature neither numeric nor one
+   *     vector
    */
   void check(String label, List<String> features) {
     List<String> columns = new ArrayList<>(types.keySet());
     if (!types.containsKey(label)) {
-      throw new UsageException("Cannot use --label '" + label + "': " + input + " has no such column;"
-          + " its columns are " + String.join(", ", columns));
+      throw new UsageException(
+          "Cannot use --label '"
+              + label
+              + "': "
+              + input
+              + " has no such column;"
+              + " its columns are "
+              + String.join(", ", columns));
     }
     for (String feature : features) {
       if (!types.containsKey(feature)) {
-        throw new UsageException("Cannot use --features: " + input + " has no column '" + feature
-            + "'; its columns are " + String.join(", ", columns));
+        throw new UsageException(
+            "Cannot use --features: "
+                + input
+                + " has no column '"
+                + feature
+                + "'; its columns are "
+                + String.join(", ", columns));
       }
     }
     if (isOneVector(features)) {
@@ -56,8 +70,12 @@ record InputColumns(String input, Map<String, DataType> types) {
     for (String feature : features) {
       DataType type = types.get(feature);
       if (type != null && !(type instanceof NumericType)) {
-        throw new UsageException("Cannot use --features: column '" + feature + "' is " + type.simpleString()
-            + "; features are numeric columns or one vector column");
+        throw new UsageException(
+            "Cannot use --features: column '"
+                + feature
+                + "' is "
+                + type.simpleString()
+                + "; features are numeric columns or one vector column");
       }
     }
   }

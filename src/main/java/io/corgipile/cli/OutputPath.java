@@ -12,8 +12,8 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Where {@link TrainingJob} writes the model or the metrics, on any Hadoop file system: checked
- * before training, and written whole or not at all (into a hidden sibling, then renamed into place),
- * so a failed or killed job leaves no half-written model where the old one was.
+ * before training, and written whole or not at all (into a hidden sibling, then renamed into
+ * place), so a failed or killed job leaves no half-written model where the old one was.
  */
 final class OutputPath {
   /** Writes into the path it is given. */
@@ -35,18 +35,29 @@ final class OutputPath {
       // no .crc files beside a local metrics file: they are Hadoop's, not the user's
       this.fs = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the " + what + " to " + location + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "Cannot write the " + what + " to " + location + ": " + e.getMessage(), e);
     }
   }
 
-  /** Where the arguments ask for the model and the metrics to be written, each null unless asked for. */
+  /**
+   * Where the arguments ask for the model and the metrics to be written, each null unless asked
+   * for.
+   */
   record Outputs(OutputPath model, OutputPath metrics) {
     static Outputs of(TrainArguments args, Configuration conf) {
-      return new Outputs(args.model() == null ? null : new OutputPath(conf, "model", args.model(), args.overwrite()),
-          args.metrics() == null ? null : new OutputPath(conf, "metrics", args.metrics(), args.overwrite()));
+      return new Outputs(
+          args.model() == null
+              ? null
+              : new OutputPath(conf, "model", args.model(), args.overwrite()),
+          args.metrics() == null
+              ? null
+              : new OutputPath(conf, "metrics", args.metrics(), args.overwrite()));
     }
 
-    /** @throws UsageException when one exists and may not be replaced */
+    /**
+     * @throws UsageException when one exists and may not be replaced
+     */
     void checkWritable() throws IOException {
       for (OutputPath output : new OutputPath[] {model, metrics}) {
         if (output != null) {
@@ -56,11 +67,18 @@ final class OutputPath {
     }
   }
 
-  /** @throws UsageException when the target exists and may not be replaced */
+  /**
+   * @throws UsageException when the target exists and may not be replaced
+   */
   void checkWritable() throws IOException {
     if (!overwrite && fs.exists(target)) {
-      throw new UsageException("Cannot write the " + what + " to " + target + ": it exists; pass --overwrite to"
-          + " replace it");
+      throw new UsageException(
+          "Cannot write the "
+              + what
+              + " to "
+              + target
+              + ": it exists; pass --overwrite to"
+              + " replace it");
     }
   }
 
@@ -75,11 +93,12 @@ final class OutputPath {
   }
 
   void writeText(String text) throws IOException {
-    write(path -> {
-      try (OutputStream out = fs.create(new Path(path), false)) {
-        out.write(text.getBytes(StandardCharsets.UTF_8));
-      }
-    });
+    write(
+        path -> {
+          try (OutputStream out = fs.create(new Path(path), false)) {
+            out.write(text.getBytes(StandardCharsets.UTF_8));
+          }
+        });
   }
 
   private void replaceTargetWith(Path temporary) throws IOException {
@@ -103,12 +122,21 @@ final class OutputPath {
 
   private void rename(Path from, Path to) throws IOException {
     if (!fs.rename(from, to)) {
-      throw new IOException("Cannot write the " + what + " to " + target + ": renaming " + from + " to " + to
-          + " failed");
+      throw new IOException(
+          "Cannot write the "
+              + what
+              + " to "
+              + target
+              + ": renaming "
+              + from
+              + " to "
+              + to
+              + " failed");
     }
   }
 
   private Path sibling(String role) {
-    return new Path(target.getParent(), "." + target.getName() + "." + role + "-" + UUID.randomUUID());
+    return new Path(
+        target.getParent(), "." + target.getName() + "." + role + "-" + UUID.randomUUID());
   }
 }

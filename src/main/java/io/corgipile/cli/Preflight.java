@@ -42,34 +42,46 @@ final class Preflight {
     FileSystem fs = new Path(input).getFileSystem(conf);
     Optional<DataFile> first = firstDataFile(fs, matches("input", input, conf), List.of());
     if (first.isEmpty()) {
-      throw new UsageException("Cannot use --input " + input + ": it holds no data files (names that start with"
-          + " '_' or '.' are skipped)");
+      throw new UsageException(
+          "Cannot use --input "
+              + input
+              + ": it holds no data files (names that start with"
+              + " '_' or '.' are skipped)");
     }
     Path file = first.get().status().getPath();
     StructType schema;
-    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(first.get().status(), conf))) {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(HadoopInputFile.fromStatus(first.get().status(), conf))) {
       schema = ParquetConversion.sparkSchemaOf(file, reader.getFooter());
     } catch (RuntimeException | IOException e) {
-      throw new UsageException("Cannot use --input " + input + ": " + file + " is no Parquet file Spark can read ("
-          + e.getMessage() + ")");
+      throw new UsageException(
+          "Cannot use --input "
+              + input
+              + ": "
+              + file
+              + " is no Parquet file Spark can read ("
+              + e.getMessage()
+              + ")");
     }
     return InputColumns.of(input, schema, first.get().partitionColumns());
   }
 
   /** The files and folders {@code location} names, a glob pattern as Spark takes it. */
-  private static List<FileStatus> matches(String argument, String location, Configuration conf) throws IOException {
+  private static List<FileStatus> matches(String argument, String location, Configuration conf)
+      throws IOException {
     Path pattern = new Path(location);
     FileStatus[] matched = pattern.getFileSystem(conf).globStatus(pattern);
     if (matched == null || matched.length == 0) {
-      throw new UsageException("Cannot use --" + argument + " " + location + ": no such file or folder");
+      throw new UsageException(
+          "Cannot use --" + argument + " " + location + ": no such file or folder");
     }
     return sorted(matched);
   }
 
   private record DataFile(FileStatus status, List<String> partitionColumns) {}
 
-  private static Optional<DataFile> firstDataFile(FileSystem fs, List<FileStatus> statuses, List<String> partitions)
-      throws IOException {
+  private static Optional<DataFile> firstDataFile(
+      FileSystem fs, List<FileStatus> statuses, List<String> partitions) throws IOException {
     for (FileStatus status : statuses) {
       String name = status.getPath().getName();
       if (skipped(name)) {
@@ -90,12 +102,17 @@ final class Preflight {
     return Optional.empty();
   }
 
-  /** Spark's rule for names that are no data: {@code _SUCCESS}, {@code .crc} files, but {@code _x=1} folders count. */
+  /**
+   * Spark's rule for names that are no data: {@code _SUCCESS}, {@code .crc} files, but {@code _x=1}
+   * folders count.
+   */
   private static boolean skipped(String name) {
     return name.startsWith(".") || (name.startsWith("_") && !name.contains("="));
   }
 
   private static List<FileStatus> sorted(FileStatus[] statuses) {
-    return Arrays.stream(statuses).sorted(Comparator.comparing(s -> s.getPath().getName())).toList();
+    return Arrays.stream(statuses)
+        .sorted(Comparator.comparing(s -> s.getPath().getName()))
+        .toList();
   }
 }

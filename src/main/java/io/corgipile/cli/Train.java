@@ -10,11 +10,11 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The training job for spark-submit: reads Parquet through {@code corgipile}, trains
- * {@code SGDClassifier}, {@code SGDRegressor} or ({@code --task lasso}) {@code ScheduledLasso} in a
- * pipeline with the feature assembly, evaluates it on test data, saves the {@code PipelineModel} and
- * writes the metrics as JSON. {@code --help} lists the arguments. Exit status: 0 done, 1 training
- * failed, 2 bad arguments.
+ * The training job for spark-submit: reads Parquet through {@code corgipile}, trains {@code
+ * SGDClassifier}, {@code SGDRegressor} or ({@code --task lasso}) {@code ScheduledLasso} in a
+ * pipeline with the feature assembly, evaluates it on test data, saves the {@code PipelineModel}
+ * and writes the metrics as JSON. {@code --help} lists the arguments. Exit status: 0 done, 1
+ * training failed, 2 bad arguments.
  *
  * <p>Without a master (plain {@code java}, not spark-submit) it runs on {@code local[*]}.
  */
@@ -75,7 +75,8 @@ public final class Train {
     }
     String message = String.valueOf(e.getMessage());
     String rootMessage = root.getClass().getSimpleName() + ": " + root.getMessage();
-    return root == e || message.contains(String.valueOf(root.getMessage())) ? message
+    return root == e || message.contains(String.valueOf(root.getMessage()))
+        ? message
         : message + "\nCaused by " + rootMessage;
   }
 }

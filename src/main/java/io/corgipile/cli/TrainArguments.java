@@ -28,33 +28,50 @@ import org.apache.spark.ml.param.Param;
 
 /**
  * The validated arguments of {@link Train}. Values are checked here, before Spark starts, by the
- * same code that checks them later (the estimators' params, {@link BufferSize}), so a bad value
- * is reported as a bad argument with the argument's name. Every default and allowed value in the
- * help and the messages comes from its one home: {@link ReadOptions}, {@link ShuffleMode}, the
- * estimators (for {@code --task lasso}, {@code ScheduledLassoParams}, through a {@link ScheduledLasso}'s
- * params: their defaults, docs and checks).
+ * same code that checks them later (the estimators' params, {@link BufferSize}), so a bad value is
+ * reported as a bad argument with the argument's name. Every default and allowed value in the help
+ * and the messages comes from its one home: {@link ReadOptions}, {@link ShuffleMode}, the
+ * estimators (for {@code --task lasso}, {@code ScheduledLassoParams}, through a {@link
+ * ScheduledLasso}'s params: their defaults, docs and checks).
  *
  * <p>An option that belongs to some tasks only ({@link #ONLY_FOR}) is refused with the others,
  * rather than ignored.
  *
- * @param lassoParams for {@code --task lasso}, the {@link ScheduledLasso} params the command line set,
- *     by param name, in the order of {@link #LASSO_OPTIONS}; empty for the other tasks
+ * @param lassoParams for {@code --task lasso}, the {@link ScheduledLasso} params the command line
+ *     set, by param name, in the order of {@link #LASSO_OPTIONS}; empty for the other tasks
  */
-record TrainArguments(String input, String label, List<String> features, Task task, String loss, int epochs,
-    Map<String, Object> lassoParams, String buffer, ShuffleMode shuffle, Integer partitions, Long seed, String test,
-    String model, String metrics, boolean overwrite) {
+record TrainArguments(
+    String input,
+    String label,
+    List<String> features,
+    Task task,
+    String loss,
+    int epochs,
+    Map<String, Object> lassoParams,
+    String buffer,
+    ShuffleMode shuffle,
+    Integer partitions,
+    Long seed,
+    String test,
+    String model,
+    String metrics,
+    boolean overwrite) {
 
   /** What is learned, and the estimator that learns it. */
   enum Task {
     CLASSIFICATION(SGDClassifier.class, SGDClassifier.SUPPORTED_LOSSES),
     REGRESSION(SGDRegressor.class, SGDRegressor.SUPPORTED_LOSSES),
-    /** Least squares with an L1 (elastic net) penalty, by scheduled coordinate descent: no loss to choose. */
+    /**
+     * Least squares with an L1 (elastic net) penalty, by scheduled coordinate descent: no loss to
+     * choose.
+     */
     LASSO(ScheduledLasso.class, List.of());
 
     /** The task when {@code --task} is not given. */
     static final Task DEFAULT = CLASSIFICATION;
 
     private final Class<?> estimator;
+
     /** The estimator's losses, its default first. */
     private final List<String> losses;
 
@@ -74,18 +91,23 @@ record TrainArguments(String input, String label, List<String> features, Task ta
   }
 
   /** The SGD estimators' tasks. */
-  private static final Set<Task> SGD_TASKS = Collections.unmodifiableSet(EnumSet.of(Task.CLASSIFICATION,
-      Task.REGRESSION));
+  private static final Set<Task> SGD_TASKS =
+      Collections.unmodifiableSet(EnumSet.of(Task.CLASSIFICATION, Task.REGRESSION));
 
   /**
-   * How an option of {@code --task lasso} reads its value: the value is then checked by the
-   * {@link ScheduledLasso} param it sets, so the option allows what the param allows.
+   * How an option of {@code --task lasso} reads its value: the value is then checked by the {@link
+   * ScheduledLasso} param it sets, so the option allows what the param allows.
    */
   private enum Kind {
-    NUMBER("X"), INTEGER("N"), CHOICE("NAME"), BOOLEAN("BOOL");
+    NUMBER("X"),
+    INTEGER("N"),
+    CHOICE("NAME"),
+    BOOLEAN("BOOL");
 
     /** A decimal number, {@code 0.5}, {@code 1e-6}: not Java's NaN, Infinity, hex or {@code 1d}. */
-    private static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+    private static final Pattern DECIMAL =
+        Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
     private final String placeholder;
 
     Kind(String placeholder) {
@@ -103,15 +125,19 @@ record TrainArguments(String input, String label, List<String> features, Task ta
           }
           case INTEGER -> Integer.parseInt(v);
           case CHOICE -> v.toLowerCase(Locale.ROOT);
-          case BOOLEAN -> v.equalsIgnoreCase("true") ? Boolean.TRUE : v.equalsIgnoreCase("false") ? Boolean.FALSE
-              : null;
+          case BOOLEAN ->
+              v.equalsIgnoreCase("true")
+                  ? Boolean.TRUE
+                  : v.equalsIgnoreCase("false") ? Boolean.FALSE : null;
         };
       } catch (NumberFormatException e) {
         return null;
       }
     }
 
-    /** A value no param of this kind allows, so its check says what the param allows; null if none. */
+    /**
+     * A value no param of this kind allows, so its check says what the param allows; null if none.
+     */
     Object refused() {
       return switch (this) {
         case NUMBER -> Double.NaN;
@@ -128,12 +154,15 @@ record TrainArguments(String input, String label, List<String> features, Task ta
     Option option() {
       Param<?> p = LASSO_DEFAULTS.getParam(param);
       String doc = p.doc();
-      String allowedAndDefault = (kind == Kind.BOOLEAN ? "true or false; " : "") + "default "
-          + text(LASSO_DEFAULTS.getDefault(p).get());
+      String allowedAndDefault =
+          (kind == Kind.BOOLEAN ? "true or false; " : "")
+              + "default "
+              + text(LASSO_DEFAULTS.getDefault(p).get());
       // the checked params end their doc with what they allow, "(>= 1)": the default joins it
-      String help = doc.endsWith(")") && kind != Kind.BOOLEAN
-          ? doc.substring(0, doc.length() - 1) + "; " + allowedAndDefault + ")"
-          : doc + " (" + allowedAndDefault + ")";
+      String help =
+          doc.endsWith(")") && kind != Kind.BOOLEAN
+              ? doc.substring(0, doc.length() - 1) + "; " + allowedAndDefault + ")"
+              : doc + " (" + allowedAndDefault + ")";
       return new Option(name, kind.placeholder, help);
     }
   }
@@ -141,20 +170,24 @@ record TrainArguments(String input, String label, List<String> features, Task ta
   /** The defaults and docs of the lasso's params, for the help; never trained or changed. */
   private static final ScheduledLasso LASSO_DEFAULTS = new ScheduledLasso();
 
-  /** The options of {@code --task lasso}, one per param of {@code ScheduledLassoParams} but the seed (--seed). */
-  static final List<LassoOption> LASSO_OPTIONS = List.of(
-      new LassoOption("reg-param", "regParam", Kind.NUMBER),
-      new LassoOption("elastic-net-param", "elasticNetParam", Kind.NUMBER),
-      new LassoOption("scheduler", "scheduler", Kind.CHOICE),
-      new LassoOption("schedule-size", "scheduleSize", Kind.INTEGER),
-      new LassoOption("candidate-factor", "candidateFactor", Kind.NUMBER),
-      new LassoOption("correlation-threshold", "correlationThreshold", Kind.NUMBER),
-      new LassoOption("priority-floor", "priorityFloor", Kind.NUMBER),
-      new LassoOption("max-iter", "maxIter", Kind.INTEGER),
-      new LassoOption("tol", "tol", Kind.NUMBER),
-      new LassoOption("refresh-interval", "refreshInterval", Kind.INTEGER),
-      new LassoOption("fit-intercept", "fitIntercept", Kind.BOOLEAN),
-      new LassoOption("standardization", "standardization", Kind.BOOLEAN));
+  /**
+   * The options of {@code --task lasso}, one per param of {@code ScheduledLassoParams} but the seed
+   * (--seed).
+   */
+  static final List<LassoOption> LASSO_OPTIONS =
+      List.of(
+          new LassoOption("reg-param", "regParam", Kind.NUMBER),
+          new LassoOption("elastic-net-param", "elasticNetParam", Kind.NUMBER),
+          new LassoOption("scheduler", "scheduler", Kind.CHOICE),
+          new LassoOption("schedule-size", "scheduleSize", Kind.INTEGER),
+          new LassoOption("candidate-factor", "candidateFactor", Kind.NUMBER),
+          new LassoOption("correlation-threshold", "correlationThreshold", Kind.NUMBER),
+          new LassoOption("priority-floor", "priorityFloor", Kind.NUMBER),
+          new LassoOption("max-iter", "maxIter", Kind.INTEGER),
+          new LassoOption("tol", "tol", Kind.NUMBER),
+          new LassoOption("refresh-interval", "refreshInterval", Kind.INTEGER),
+          new LassoOption("fit-intercept", "fitIntercept", Kind.BOOLEAN),
+          new LassoOption("standardization", "standardization", Kind.BOOLEAN));
 
   /**
    * The options, in the order of the help text within its sections ({@link #usage}): those of every
@@ -163,35 +196,89 @@ record TrainArguments(String input, String label, List<String> features, Task ta
   static final List<Option> OPTIONS = options();
 
   private static List<Option> options() {
-    List<Option> options = new ArrayList<>(List.of(
-        new Option("input", "PATH", "Parquet files or folders to train on, read through format(\"corgipile\")"
-            + " (required)"),
-        new Option("label", "COL", "label column (default: label); for classification 0/1, or 0..K-1 for K classes"
-            + " (softmax)"),
-        new Option("features", "COLS", "comma list of numeric feature columns, or one vector column (required)"),
-        new Option("task", "TASK", EnumChoice.orList(Arrays.stream(Task.values())
-            .map(t -> t.optionValue() + " (" + t.estimatorName() + (t == Task.DEFAULT ? ", the default)" : ")"))
-            .toList())),
-        new Option("loss", "LOSS", Arrays.stream(Task.values()).filter(t -> !t.losses.isEmpty())
-            .map(t -> t.optionValue() + ": " + EnumChoice.withDefault(t.losses, t.losses.get(0)))
-            .collect(Collectors.joining("; "))),
-        new Option("epochs", "N", "most epochs to train (default " + SGDParams.DEFAULT_MAX_ITER
-            + "; training may stop earlier, see tol)")));
+    List<Option> options =
+        new ArrayList<>(
+            List.of(
+                new Option(
+                    "input",
+                    "PATH",
+                    "Parquet files or folders to train on, read through format(\"corgipile\")"
+                        + " (required)"),
+                new Option(
+                    "label",
+                    "COL",
+                    "label column (default: label); for classification 0/1, or 0..K-1 for K classes"
+                        + " (softmax)"),
+                new Option(
+                    "features",
+                    "COLS",
+                    "comma list of numeric feature columns, or one vector column (required)"),
+                new Option(
+                    "task",
+                    "TASK",
+                    EnumChoice.orList(
+                        Arrays.stream(Task.values())
+                            .map(
+                                t ->
+                                    t.optionValue()
+                                        + " ("
+                                        + t.estimatorName()
+                                        + (t == Task.DEFAULT ? ", the default)" : ")"))
+                            .toList())),
+                new Option(
+                    "loss",
+                    "LOSS",
+                    Arrays.stream(Task.values())
+                        .filter(t -> !t.losses.isEmpty())
+                        .map(
+                            t ->
+                                t.optionValue()
+                                    + ": "
+                                    + EnumChoice.withDefault(t.losses, t.losses.get(0)))
+                        .collect(Collectors.joining("; "))),
+                new Option(
+                    "epochs",
+                    "N",
+                    "most epochs to train (default "
+                        + SGDParams.DEFAULT_MAX_ITER
+                        + "; training may stop earlier, see tol)")));
     LASSO_OPTIONS.forEach(o -> options.add(o.option()));
-    options.addAll(List.of(
-        new Option("buffer", "SIZE", "shuffle buffer per partition: " + BufferSize.FORMAT + " (default "
-            + ReadOptions.BUFFER_SIZE_DEFAULT + ")"),
-        new Option("shuffle", "MODE", EnumChoice.withDefault(EnumChoice.texts(ShuffleMode.values()),
-            ReadOptions.SHUFFLE_DEFAULT)),
-        new Option("partitions", "N", "Spark partitions to train in (default: "
-            + ReadOptions.PARTITIONS_DEFAULT_DESCRIPTION + ")"),
-        new Option("seed", "N", "seed of the shuffle order and, for lasso, of the scheduler's draws (default: the data"
-            + " source's, " + ReadOptions.SEED_DEFAULT + ")"),
-        new Option("test", "PATH", "Parquet data to evaluate the model on (optional)"),
-        new Option("model", "PATH", "where to save the fitted PipelineModel (feature assembly + model)"),
-        new Option("metrics", "PATH", "where to write the training and test metrics as JSON"),
-        Option.flag("overwrite", "replace --model and --metrics when they exist"),
-        Option.flag("help", "print this help and exit")));
+    options.addAll(
+        List.of(
+            new Option(
+                "buffer",
+                "SIZE",
+                "shuffle buffer per partition: "
+                    + BufferSize.FORMAT
+                    + " (default "
+                    + ReadOptions.BUFFER_SIZE_DEFAULT
+                    + ")"),
+            new Option(
+                "shuffle",
+                "MODE",
+                EnumChoice.withDefault(
+                    EnumChoice.texts(ShuffleMode.values()), ReadOptions.SHUFFLE_DEFAULT)),
+            new Option(
+                "partitions",
+                "N",
+                "Spark partitions to train in (default: "
+                    + ReadOptions.PARTITIONS_DEFAULT_DESCRIPTION
+                    + ")"),
+            new Option(
+                "seed",
+                "N",
+                "seed of the shuffle order and, for lasso, of the scheduler's draws (default: the"
+                    + " data source's, "
+                    + ReadOptions.SEED_DEFAULT
+                    + ")"),
+            new Option("test", "PATH", "Parquet data to evaluate the model on (optional)"),
+            new Option(
+                "model",
+                "PATH",
+                "where to save the fitted PipelineModel (feature assembly + model)"),
+            new Option("metrics", "PATH", "where to write the training and test metrics as JSON"),
+            Option.flag("overwrite", "replace --model and --metrics when they exist"),
+            Option.flag("help", "print this help and exit")));
     return List.copyOf(options);
   }
 
@@ -210,40 +297,61 @@ record TrainArguments(String input, String label, List<String> features, Task ta
 
   /** The usage text of {@code --help}: the options of every task, then those of some tasks only. */
   static String usage() {
-    return "Usage: " + Train.class.getName() + " --input PATH --features COLS [options]\n\n"
-        + "Trains SGDClassifier, SGDRegressor or ScheduledLasso on Parquet data read in CorgiPile order, evaluates\n"
-        + "on --test, saves the PipelineModel and writes the metrics as JSON. The SGD tasks print one progress line\n"
-        + "per epoch.\n\nOptions:\n"
+    return "Usage: "
+        + Train.class.getName()
+        + " --input PATH --features COLS [options]\n\n"
+        + "Trains SGDClassifier, SGDRegressor or ScheduledLasso on Parquet data read in CorgiPile"
+        + " order, evaluates\n"
+        + "on --test, saves the PipelineModel and writes the metrics as JSON. The SGD tasks print"
+        + " one progress line\n"
+        + "per epoch.\n\n"
+        + "Options:\n"
         + help(Set.of(Task.values()), 18)
-        + "\nOptions of --task " + taskList(SGD_TASKS, " and ") + " only:\n"
+        + "\nOptions of --task "
+        + taskList(SGD_TASKS, " and ")
+        + " only:\n"
         + help(SGD_TASKS, 18)
-        + "\nOptions of --task lasso only (" + Task.LASSO.estimatorName() + "; its params' docs and defaults):\n"
+        + "\nOptions of --task lasso only ("
+        + Task.LASSO.estimatorName()
+        + "; its params' docs and defaults):\n"
         + help(Set.of(Task.LASSO), 0)
         + "\nExit status: 0 done, 1 training failed (the cause is printed), 2 bad arguments.\n";
   }
 
   /** The help lines of the options whose tasks are {@code tasks}; width 0: the longest synopsis. */
   private static String help(Set<Task> tasks, int width) {
-    List<Option> options = OPTIONS.stream()
-        .filter(o -> ONLY_FOR.getOrDefault(o.name(), Set.of(Task.values())).equals(tasks)).toList();
-    int w = width > 0 ? width : options.stream().mapToInt(o -> o.synopsis().length()).max().orElse(1);
+    List<Option> options =
+        OPTIONS.stream()
+            .filter(o -> ONLY_FOR.getOrDefault(o.name(), Set.of(Task.values())).equals(tasks))
+            .toList();
+    int w =
+        width > 0 ? width : options.stream().mapToInt(o -> o.synopsis().length()).max().orElse(1);
     return new CommandLine("train", options, 0).help(w);
   }
 
   /** The tasks' option values, in declaration order, joined as {@code a, b<last>c}. */
   private static String taskList(Set<Task> tasks, String last) {
-    List<String> texts = Arrays.stream(Task.values()).filter(tasks::contains).map(Task::optionValue).toList();
-    return texts.size() <= 1 ? String.join("", texts)
-        : String.join(", ", texts.subList(0, texts.size() - 1)) + last + texts.get(texts.size() - 1);
+    List<String> texts =
+        Arrays.stream(Task.values()).filter(tasks::contains).map(Task::optionValue).toList();
+    return texts.size() <= 1
+        ? String.join("", texts)
+        : String.join(", ", texts.subList(0, texts.size() - 1))
+            + last
+            + texts.get(texts.size() - 1);
   }
 
-  /** A default or given value as the help writes it: numbers without a trailing .0 or an exponent. */
+  /**
+   * A default or given value as the help writes it: numbers without a trailing .0 or an exponent.
+   */
   static String text(Object value) {
-    return value instanceof Double d ? BigDecimal.valueOf(d).stripTrailingZeros().toPlainString()
+    return value instanceof Double d
+        ? BigDecimal.valueOf(d).stripTrailingZeros().toPlainString()
         : String.valueOf(value);
   }
 
-  /** Whether {@code --help} (or {@code -h}) is among the arguments: then nothing else is checked. */
+  /**
+   * Whether {@code --help} (or {@code -h}) is among the arguments: then nothing else is checked.
+   */
   static boolean wantsHelp(String[] args) {
     return CommandLine.wantsHelp(args);
   }
@@ -273,12 +381,21 @@ record TrainArguments(String input, String label, List<String> features, Task ta
     for (Option option : OPTIONS) {
       Set<Task> tasks = ONLY_FOR.get(option.name());
       if (values.has(option.name()) && tasks != null && !tasks.contains(task)) {
-        throw new UsageException("Cannot use --" + option.name() + " with --task " + task.optionValue()
-            + (values.has("task") ? "" : " (the default)") + ": it applies to --task " + taskList(tasks, " or "));
+        throw new UsageException(
+            "Cannot use --"
+                + option.name()
+                + " with --task "
+                + task.optionValue()
+                + (values.has("task") ? "" : " (the default)")
+                + ": it applies to --task "
+                + taskList(tasks, " or "));
       }
     }
-    ShuffleMode shuffle = values.choice("shuffle",
-        EnumChoice.find(ShuffleMode.values(), ReadOptions.SHUFFLE_DEFAULT).orElseThrow(), ShuffleMode.values());
+    ShuffleMode shuffle =
+        values.choice(
+            "shuffle",
+            EnumChoice.find(ShuffleMode.values(), ReadOptions.SHUFFLE_DEFAULT).orElseThrow(),
+            ShuffleMode.values());
     String buffer = values.string("buffer", ReadOptions.BUFFER_SIZE_DEFAULT);
     try {
       BufferSize.parse(buffer);
@@ -288,14 +405,29 @@ record TrainArguments(String input, String label, List<String> features, Task ta
     int epochs = values.atLeast("epochs", SGDParams.DEFAULT_MAX_ITER, 1);
     String loss = values.optional("loss").orElse(null);
     if (loss != null && !task.losses.contains(loss)) {
-      throw Arguments.invalid("loss", loss, String.join(" or ", task.losses) + " for " + task.optionValue());
+      throw Arguments.invalid(
+          "loss", loss, String.join(" or ", task.losses) + " for " + task.optionValue());
     }
     Map<String, Object> lassoParams = lassoParams(values);
     Integer partitions = values.has("partitions") ? values.atLeast("partitions", 0, 1) : null;
-    Long seed = values.has("seed") ? values.integer("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE) : null;
-    return new TrainArguments(input, values.string("label", "label"), features, task, loss, epochs, lassoParams,
-        buffer, shuffle, partitions, seed, values.optional("test").orElse(null),
-        values.optional("model").orElse(null), values.optional("metrics").orElse(null), values.flag("overwrite"));
+    Long seed =
+        values.has("seed") ? values.integer("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE) : null;
+    return new TrainArguments(
+        input,
+        values.string("label", "label"),
+        features,
+        task,
+        loss,
+        epochs,
+        lassoParams,
+        buffer,
+        shuffle,
+        partitions,
+        seed,
+        values.optional("test").orElse(null),
+        values.optional("model").orElse(null),
+        values.optional("metrics").orElse(null),
+        values.flag("overwrite"));
   }
 
   /**
@@ -312,7 +444,10 @@ record TrainArguments(String input, String label, List<String> features, Task ta
       }
       Param<Object> param = param(check, option.param());
       Object value = option.kind().read(given);
-      String refusal = value == null ? refusal(check, param, option.kind().refused()) : refusal(check, param, value);
+      String refusal =
+          value == null
+              ? refusal(check, param, option.kind().refused())
+              : refusal(check, param, value);
       if (refusal != null) {
         throw Arguments.invalid(option.name(), given, refusal);
       }
@@ -344,9 +479,11 @@ record TrainArguments(String input, String label, List<String> features, Task ta
       String message = String.valueOf(e.getMessage());
       int at = message.lastIndexOf(ALLOWED);
       String allowed = at < 0 ? message : message.substring(at + ALLOWED.length());
-      return allowed.startsWith("numbers ") ? "a number " + allowed.substring("numbers ".length())
-          : allowed.startsWith("integers ") ? "an integer " + allowed.substring("integers ".length())
-          : allowed;
+      return allowed.startsWith("numbers ")
+          ? "a number " + allowed.substring("numbers ".length())
+          : allowed.startsWith("integers ")
+              ? "an integer " + allowed.substring("integers ".length())
+              : allowed;
     }
   }
 }

@@ -30,12 +30,14 @@ import scala.Option;
 
 /**
  * What {@link Train} does once its arguments are valid: reads the input through {@code corgipile},
- * fits feature assembly + estimator (SGD, or for {@code --task lasso} {@link ScheduledLasso}) as one
- * pipeline, evaluates it on the test data, and saves the model and the metrics, each whole or not at
- * all.
+ * fits feature assembly + estimator (SGD, or for {@code --task lasso} {@link ScheduledLasso}) as
+ * one pipeline, evaluates it on the test data, and saves the model and the metrics, each whole or
+ * not at all.
  */
 final class TrainingJob {
-  /** Spark's floor on the partitions of a file scan, which else is the cores registered (SQLConf). */
+  /**
+   * Spark's floor on the partitions of a file scan, which else is the cores registered (SQLConf).
+   */
   private static final String MIN_PARTITION_NUM = "spark.sql.files.minPartitionNum";
 
   private final SparkSession spark;
@@ -46,24 +48,37 @@ final class TrainingJob {
     this.args = args;
   }
 
-  /** Trains, evaluates and writes; returns the metrics it wrote (or would write, without --metrics). */
+  /**
+   * Trains, evaluates and writes; returns the metrics it wrote (or would write, without --metrics).
+   */
   TrainingMetrics run() throws Exception {
-    // Preflight checked them before Spark started; writing checks again, as one may appear meanwhile
-    OutputPath.Outputs outputs = OutputPath.Outputs.of(args, spark.sparkContext().hadoopConfiguration());
+    // Preflight checked them before Spark started; writing checks again, as one may appear
+    // meanwhile
+    OutputPath.Outputs outputs =
+        OutputPath.Outputs.of(args, spark.sparkContext().hadoopConfiguration());
     Dataset<Row> train = read();
     Pipeline pipeline = new Pipeline().setStages(stages(train.schema()));
     long start = System.nanoTime();
     PipelineModel model = pipeline.fit(train);
     double seconds = (System.nanoTime() - start) / 1e9;
 
-    // a PipelineModel's stages are Transformers: the last is the model of the estimator stages() ended with
+    // a PipelineModel's stages are Transformers: the last is the model of the estimator stages()
+    // ended with
     Transformer fitted = model.stages()[model.stages().length - 1];
-    TrainingMetrics.Training training = fitted instanceof ScheduledLassoModel lasso
-        ? TrainingMetrics.Rounds.of(lasso.summary(), seconds)
-        : TrainingMetrics.Epochs.of(((SGDLinearModel) fitted).summary(), seconds);
-    TrainingMetrics metrics = new TrainingMetrics(args.input(), args.task().optionValue(), args.label(),
-        args.features(), settings(fitted), training,
-        args.test() == null ? null : evaluate(model, fitted, train.rdd().getNumPartitions()), null);
+    TrainingMetrics.Training training =
+        fitted instanceof ScheduledLassoModel lasso
+            ? TrainingMetrics.Rounds.of(lasso.summary(), seconds)
+            : TrainingMetrics.Epochs.of(((SGDLinearModel) fitted).summary(), seconds);
+    TrainingMetrics metrics =
+        new TrainingMetrics(
+            args.input(),
+            args.task().optionValue(),
+            args.label(),
+            args.features(),
+            settings(fitted),
+            training,
+            args.test() == null ? null : evaluate(model, fitted, train.rdd().getNumPartitions()),
+            null);
     if (outputs.model() != null) {
       metrics = metrics.withModel(args.model());
       outputs.model().write(path -> model.write().save(path));
@@ -75,9 +90,12 @@ final class TrainingJob {
   }
 
   private Dataset<Row> read() {
-    DataFrameReader reader = spark.read().format("corgipile")
-        .option(ReadOptions.SHUFFLE, args.shuffle().optionValue())
-        .option(ReadOptions.BUFFER_SIZE, args.buffer());
+    DataFrameReader reader =
+        spark
+            .read()
+            .format("corgipile")
+            .option(ReadOptions.SHUFFLE, args.shuffle().optionValue())
+            .option(ReadOptions.BUFFER_SIZE, args.buffer());
     if (args.partitions() != null) {
       reader = reader.option(ReadOptions.PARTITIONS, args.partitions());
     }
@@ -90,9 +108,9 @@ final class TrainingJob {
   }
 
   /**
-   * The estimator on the numeric columns ({@code featuresCols}, read without a vector per row) or on
-   * the one vector column; it standardizes the features itself. The lasso takes a vector column only:
-   * numeric columns are assembled into one first, a stage of the saved pipeline.
+   * The estimator on the numeric columns ({@code featuresCols}, read without a vector per row) or
+   * on the one vector column; it standardizes the features itself. The lasso takes a vector column
+   * only: numeric columns are assembled into one first, a stage of the saved pipeline.
    */
   private PipelineStage[] stages(StructType schema) {
     List<String> columns = Arrays.asList(schema.fieldNames());
@@ -104,8 +122,9 @@ final class TrainingJob {
     String[] numeric = args.features().toArray(new String[0]);
     if (args.task() == Task.LASSO) {
       String vector = unused(columns, "features");
-      return new PipelineStage[] {new VectorAssembler().setInputCols(numeric).setOutputCol(vector),
-          estimator(vector, null)};
+      return new PipelineStage[] {
+        new VectorAssembler().setInputCols(numeric).setOutputCol(vector), estimator(vector, null)
+      };
     }
     return new PipelineStage[] {estimator(null, numeric)};
   }
@@ -123,7 +142,8 @@ final class TrainingJob {
   private PipelineStage estimator(String vector, String[] columns) {
     if (args.task() == Task.LASSO) {
       ScheduledLasso lasso = new ScheduledLasso().setLabelCol(args.label()).setFeaturesCol(vector);
-      args.lassoParams().forEach((name, value) -> lasso.set(TrainArguments.param(lasso, name), value));
+      args.lassoParams()
+          .forEach((name, value) -> lasso.set(TrainArguments.param(lasso, name), value));
       if (args.seed() != null) {
         lasso.setSeed(args.seed());
       }
@@ -131,7 +151,9 @@ final class TrainingJob {
     }
     if (args.task() == Task.CLASSIFICATION) {
       SGDClassifier classifier = configure(new SGDClassifier().setLabelCol(args.label()));
-      return columns == null ? classifier.setFeaturesCol(vector) : classifier.setFeaturesCols(columns);
+      return columns == null
+          ? classifier.setFeaturesCol(vector)
+          : classifier.setFeaturesCols(columns);
     }
     SGDRegressor regressor = configure(new SGDRegressor().setLabelCol(args.label()));
     return columns == null ? regressor.setFeaturesCol(vector) : regressor.setFeaturesCols(columns);
@@ -148,7 +170,10 @@ final class TrainingJob {
     return estimator;
   }
 
-  /** The settings the model was trained with: for the lasso, every param the fitted model has but the seed. */
+  /**
+   * The settings the model was trained with: for the lasso, every param the fitted model has but
+   * the seed.
+   */
   private TrainingMetrics.Settings settings(Transformer fitted) {
     Map<String, Object> params = new LinkedHashMap<>();
     if (fitted instanceof ScheduledLassoModel lasso) {
@@ -157,19 +182,26 @@ final class TrainingJob {
       }
     } else {
       SGDLinearModel sgd = (SGDLinearModel) fitted;
-      params.put("loss", sgd instanceof SGDClassificationModel c && c.isMultinomial() ? "softmax" : sgd.getLoss());
+      params.put(
+          "loss",
+          sgd instanceof SGDClassificationModel c && c.isMultinomial() ? "softmax" : sgd.getLoss());
       params.put("maxEpochs", args.epochs());
     }
-    return new TrainingMetrics.Settings(args.task().estimatorName(), params, args.shuffle().optionValue(),
-        args.buffer(), args.partitions(), args.seed());
+    return new TrainingMetrics.Settings(
+        args.task().estimatorName(),
+        params,
+        args.shuffle().optionValue(),
+        args.buffer(),
+        args.partitions(),
+        args.seed());
   }
 
   /**
    * Classification: accuracy and log loss, and the area under the ROC curve when there are two
-   * classes; regression and the lasso: RMSE, MAE and R2. The scores depend on how Spark splits the test files (sums per
-   * partition, the ROC
-   * curve's bins), which by default follows the cores registered at that moment: split instead as
-   * for {@code splits} cores, so a run that lost an executor scores as the run that did not.
+   * classes; regression and the lasso: RMSE, MAE and R2. The scores depend on how Spark splits the
+   * test files (sums per partition, the ROC curve's bins), which by default follows the cores
+   * registered at that moment: split instead as for {@code splits} cores, so a run that lost an
+   * executor scores as the run that did not.
    */
   private TrainingMetrics.Test evaluate(PipelineModel model, Transformer fitted, int splits) {
     Option<String> previous = spark.conf().getOption(MIN_PARTITION_NUM);
@@ -181,18 +213,34 @@ final class TrainingJob {
       String label = args.label();
       if (args.task() == Task.CLASSIFICATION) {
         for (String metric : List.of("accuracy", "logLoss")) {
-          m.put(metric, new MulticlassClassificationEvaluator().setLabelCol(label).setMetricName(metric)
-              .evaluate(predictions));
+          m.put(
+              metric,
+              new MulticlassClassificationEvaluator()
+                  .setLabelCol(label)
+                  .setMetricName(metric)
+                  .evaluate(predictions));
         }
         if (((SGDClassificationModel) fitted).numClasses() == 2) {
-          // numBins 0: the exact curve. MLlib's default bins the sorted scores by the partitions of a
-          // sampled sort, so the same model's AUC moved in the 5th digit after an executor was lost.
-          m.put("areaUnderROC", new BinaryClassificationEvaluator().setLabelCol(label).setMetricName("areaUnderROC")
-              .setNumBins(0).evaluate(predictions));
+          // numBins 0: the exact curve. MLlib's default bins the sorted scores by the partitions of
+          // a
+          // sampled sort, so the same model's AUC moved in the 5th digit after an executor was
+          // lost.
+          m.put(
+              "areaUnderROC",
+              new BinaryClassificationEvaluator()
+                  .setLabelCol(label)
+                  .setMetricName("areaUnderROC")
+                  .setNumBins(0)
+                  .evaluate(predictions));
         }
       } else {
         for (String metric : List.of("rmse", "mae", "r2")) {
-          m.put(metric, new RegressionEvaluator().setLabelCol(label).setMetricName(metric).evaluate(predictions));
+          m.put(
+              metric,
+              new RegressionEvaluator()
+                  .setLabelCol(label)
+                  .setMetricName(metric)
+                  .evaluate(predictions));
         }
       }
       return new TrainingMetrics.Test(args.test(), rows, m);

@@ -17,20 +17,32 @@ import java.util.Map;
  * @param test the evaluation on the test data; null without {@code --test}, and then not written
  * @param model where the model was saved; null without {@code --model}, and then not written
  */
-record TrainingMetrics(String input, String task, String label, List<String> features, Settings settings,
-    Training training, Test test, String model) {
+record TrainingMetrics(
+    String input,
+    String task,
+    String label,
+    List<String> features,
+    Settings settings,
+    Training training,
+    Test test,
+    String model) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   /**
    * How the model was trained.
    *
    * @param params the estimator's own settings, written after {@code estimator} in this order: for
-   *     the SGD tasks {@code loss} and {@code maxEpochs}; for the lasso every param of its model (the
-   *     defaults too) but the seed, by param name
+   *     the SGD tasks {@code loss} and {@code maxEpochs}; for the lasso every param of its model
+   *     (the defaults too) but the seed, by param name
    * @param partitions null (written as such) when the source chose them
    * @param seed null (written as such) when the default seed was used
    */
-  record Settings(String estimator, Map<String, Object> params, String shuffle, String buffer, Integer partitions,
+  record Settings(
+      String estimator,
+      Map<String, Object> params,
+      String shuffle,
+      String buffer,
+      Integer partitions,
       Long seed) {}
 
   /** How training went: written as the {@code training} object; summed up in the result line. */
@@ -50,12 +62,27 @@ record TrainingMetrics(String input, String task, String label, List<String> fea
     void write(ObjectNode t);
   }
 
-  /** The SGD tasks' training: the last epoch's rows, and per epoch what the {@link SGDTrainingSummary} has. */
-  record Epochs(long rowsPerEpoch, long skippedRowsPerEpoch, int epochs, double seconds, double[] objectiveHistory,
-      double[] secondsPerEpoch, double[] rowsPerSecond) implements Training {
+  /**
+   * The SGD tasks' training: the last epoch's rows, and per epoch what the {@link
+   * SGDTrainingSummary} has.
+   */
+  record Epochs(
+      long rowsPerEpoch,
+      long skippedRowsPerEpoch,
+      int epochs,
+      double seconds,
+      double[] objectiveHistory,
+      double[] secondsPerEpoch,
+      double[] rowsPerSecond)
+      implements Training {
     static Epochs of(SGDTrainingSummary summary, double seconds) {
-      return new Epochs(summary.rowsPerEpoch()[summary.totalIterations() - 1], summary.skippedRows(),
-          summary.totalIterations(), seconds, summary.objectiveHistory(), summary.secondsPerEpoch(),
+      return new Epochs(
+          summary.rowsPerEpoch()[summary.totalIterations() - 1],
+          summary.skippedRows(),
+          summary.totalIterations(),
+          seconds,
+          summary.objectiveHistory(),
+          summary.secondsPerEpoch(),
           summary.rowsPerSecond());
     }
 
@@ -93,13 +120,27 @@ record TrainingMetrics(String input, String task, String label, List<String> fea
    *
    * @param secondsHistory seconds since the fit started, at the start and after each round
    * @param updatesHistory coefficient updates so far, at the start (0) and after each round
-   * @param rejectedPerRound candidates the dependency check turned away, at the start (0) and in each round
+   * @param rejectedPerRound candidates the dependency check turned away, at the start (0) and in
+   *     each round
    */
-  record Rounds(long rows, int rounds, double seconds, double[] objectiveHistory, double[] secondsHistory,
-      long[] updatesHistory, int[] rejectedPerRound) implements Training {
+  record Rounds(
+      long rows,
+      int rounds,
+      double seconds,
+      double[] objectiveHistory,
+      double[] secondsHistory,
+      long[] updatesHistory,
+      int[] rejectedPerRound)
+      implements Training {
     static Rounds of(ScheduledLassoSummary summary, double seconds) {
-      return new Rounds(summary.numRows(), summary.totalIterations(), seconds, summary.objectiveHistory(),
-          summary.secondsHistory(), summary.updatesHistory(), summary.rejectedPerRound());
+      return new Rounds(
+          summary.numRows(),
+          summary.totalIterations(),
+          seconds,
+          summary.objectiveHistory(),
+          summary.secondsHistory(),
+          summary.updatesHistory(),
+          summary.rejectedPerRound());
     }
 
     @Override
@@ -178,11 +219,20 @@ record TrainingMetrics(String input, String task, String label, List<String> fea
 
   /** One line for the console: what was trained and how well. */
   String resultLine() {
-    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "Trained %s on %,d rows in %d %s (%.1f s).",
-        settings.estimator(), training.rows(), training.iterations(), training.unit(), training.seconds()));
+    StringBuilder s =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "Trained %s on %,d rows in %d %s (%.1f s).",
+                settings.estimator(),
+                training.rows(),
+                training.iterations(),
+                training.unit(),
+                training.seconds()));
     if (test != null) {
       s.append(String.format(Locale.ROOT, " Test (%,d rows):", test.rows()));
-      test.scores().forEach((name, value) -> s.append(String.format(Locale.ROOT, " %s %.4f", name, value)));
+      test.scores()
+          .forEach((name, value) -> s.append(String.format(Locale.ROOT, " %s %.4f", name, value)));
       s.append('.');
     }
     if (model != null) {

@@ -1,9 +1,9 @@
 package io.corgipile.ml;
 
 /**
- * {@link ScheduledLasso}'s rounds diverged: updates of correlated coefficients computed from the same
- * residuals overshot together (as naive parallel coordinate descent can). The summary has the rounds
- * up to the divergence.
+ * {@link ScheduledLasso}'s rounds diverged: updates of correlated coefficients computed from the
+ * same residuals overshot together (as naive parallel coordinate descent can). The summary has the
+ * rounds up to the divergence.
  */
 public final class LassoDivergenceException extends IllegalStateException {
   private static final long serialVersionUID = 1L;

@@ -20,11 +20,12 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A linear classifier trained by {@link SGDClassifier}, as MLlib's {@code LogisticRegressionModel}.
- * Binary: the margin {@code m = w.x + b} gives {@code rawPrediction = [-m, m]} and {@code probability
- * = [1 - sigmoid(m), sigmoid(m)]}; with the {@code hinge} loss the probability ranks rows by margin
- * but is not calibrated. Multinomial: one margin {@code m_k = w_k.x + b_k} per class gives {@code
- * rawPrediction = m}, {@code probability = softmax(m)} and the class of the largest (or, with {@code
- * thresholds}, of the largest {@code p_k / t_k}); {@code threshold} is for binary models only.
+ * Binary: the margin {@code m = w.x + b} gives {@code rawPrediction = [-m, m]} and {@code
+ * probability = [1 - sigmoid(m), sigmoid(m)]}; with the {@code hinge} loss the probability ranks
+ * rows by margin but is not calibrated. Multinomial: one margin {@code m_k = w_k.x + b_k} per class
+ * gives {@code rawPrediction = m}, {@code probability = softmax(m)} and the class of the largest
+ * (or, with {@code thresholds}, of the largest {@code p_k / t_k}); {@code threshold} is for binary
+ * models only.
  */
 public class SGDClassificationModel
     extends ProbabilisticClassificationModel<Vector, SGDClassificationModel>
@@ -46,8 +47,8 @@ public class SGDClassificationModel
   }
 
   /**
-   * A model of one row of {@code coefficientMatrix} and one intercept per class (multinomial), or of
-   * one row and one intercept (binary), as {@code LogisticRegressionModel}'s matrix.
+   * A model of one row of {@code coefficientMatrix} and one intercept per class (multinomial), or
+   * of one row and one intercept (binary), as {@code LogisticRegressionModel}'s matrix.
    */
   public SGDClassificationModel(String uid, Matrix coefficientMatrix, Vector interceptVector) {
     this(uid, LinearFit.of(coefficientMatrix, interceptVector));
@@ -70,7 +71,8 @@ public class SGDClassificationModel
 
   /**
    * The uid of {@link SGDParams#uid()}, declared on the class too: py4j (pyspark's bridge) does not
-   * find a default method inherited through another interface, and pyspark calls uid() on every stage.
+   * find a default method inherited through another interface, and pyspark calls uid() on every
+   * stage.
    */
   @Override
   public String uid() {
@@ -85,16 +87,22 @@ public class SGDClassificationModel
   /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
   @Override
   public StructType transformSchema(StructType schema) {
-    return FeatureColumns.used(this) ? FeatureColumns.transformSchema(this, schema) : super.transformSchema(schema);
+    return FeatureColumns.used(this)
+        ? FeatureColumns.transformSchema(this, schema)
+        : super.transformSchema(schema);
   }
 
   /** With {@code featuresCols}, predicts from those columns instead of {@code featuresCol}. */
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
-    return FeatureColumns.used(this) ? FeatureColumns.transform(this, dataset) : super.transform(dataset);
+    return FeatureColumns.used(this)
+        ? FeatureColumns.transform(this, dataset)
+        : super.transform(dataset);
   }
 
-  /** Numeric columns to predict from instead of {@code featuresCol}; see {@link #featuresCols()}. */
+  /**
+   * Numeric columns to predict from instead of {@code featuresCol}; see {@link #featuresCols()}.
+   */
   public SGDClassificationModel setFeaturesCols(String... value) {
     set(featuresCols(), value);
     return this;
@@ -116,7 +124,10 @@ public class SGDClassificationModel
     return fit.multinomial();
   }
 
-  /** One row of coefficients per class (multinomial), or one row (binary), as LogisticRegressionModel's. */
+  /**
+   * One row of coefficients per class (multinomial), or one row (binary), as
+   * LogisticRegressionModel's.
+   */
   public Matrix coefficientMatrix() {
     return fit.coefficientMatrix();
   }
@@ -126,7 +137,10 @@ public class SGDClassificationModel
     return fit.interceptVector();
   }
 
-  /** Also clears {@code threshold}: the last of the two set decides (see {@link SGDThresholdSetter}). */
+  /**
+   * Also clears {@code threshold}: the last of the two set decides (see {@link
+   * SGDThresholdSetter}).
+   */
   @Override
   public SGDClassificationModel setThresholds(double[] value) {
     super.setThresholds(value);
@@ -174,7 +188,10 @@ public class SGDClassificationModel
     return probability.apply(1) > effectiveThreshold() ? 1.0 : 0.0;
   }
 
-  /** {@code threshold}, or the one {@code thresholds} implies when only that is set (as LogisticRegression). */
+  /**
+   * {@code threshold}, or the one {@code thresholds} implies when only that is set (as
+   * LogisticRegression).
+   */
   private double effectiveThreshold() {
     if (isSet(thresholds()) && !isSet(threshold())) {
       double[] ts = getThresholds();
@@ -204,7 +221,13 @@ public class SGDClassificationModel
 
   @Override
   public String toString() {
-    return "SGDClassificationModel: uid=" + uid() + ", loss=" + (fit.multinomial() ? "softmax" : getLoss())
-        + ", numClasses=" + numClasses() + ", numFeatures=" + numFeatures();
+    return "SGDClassificationModel: uid="
+        + uid()
+        + ", loss="
+        + (fit.multinomial() ? "softmax" : getLoss())
+        + ", numClasses="
+        + numClasses()
+        + ", numFeatures="
+        + numFeatures();
   }
 }

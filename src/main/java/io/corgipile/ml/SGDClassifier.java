@@ -29,14 +29,18 @@ import org.apache.spark.sql.types.StructType;
  * models. Over the {@code corgipile} source every epoch reads a new order; over any other
  * DataFrame, the order it has.
  */
-public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier, SGDClassificationModel>
-    implements SGDParams.Setters<SGDClassifier>, SGDThresholdSetter<SGDClassifier>, DefaultParamsWritable {
+public class SGDClassifier
+    extends ProbabilisticClassifier<Vector, SGDClassifier, SGDClassificationModel>
+    implements SGDParams.Setters<SGDClassifier>,
+        SGDThresholdSetter<SGDClassifier>,
+        DefaultParamsWritable {
   private static final long serialVersionUID = 1L;
 
   /** The values {@code loss} takes; the first is the default. */
   public static final List<String> SUPPORTED_LOSSES = SGDTask.CLASSIFICATION.losses();
 
-  // The stage's own copy of what every SGD stage repeats, as short as Java allows (the Scala parents
+  // The stage's own copy of what every SGD stage repeats, as short as Java allows (the Scala
+  // parents
   // fix the class hierarchy, and fields, constructors and overrides of their methods cannot live
   // in an interface): see PendingParams for why the holder is made before super().
   private final StageParams sgdParams;
@@ -61,7 +65,8 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
 
   /**
    * The uid of {@link SGDParams#uid()}, declared on the class too: py4j (pyspark's bridge) does not
-   * find a default method inherited through another interface, and pyspark calls uid() on every stage.
+   * find a default method inherited through another interface, and pyspark calls uid() on every
+   * stage.
    */
   @Override
   public String uid() {
@@ -71,10 +76,15 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
   /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
   @Override
   public StructType transformSchema(StructType schema) {
-    return FeatureColumns.used(this) ? FeatureColumns.transformSchema(this, schema) : super.transformSchema(schema);
+    return FeatureColumns.used(this)
+        ? FeatureColumns.transformSchema(this, schema)
+        : super.transformSchema(schema);
   }
 
-  /** Also clears {@code threshold}: the last of the two set decides (see {@link SGDThresholdSetter}). */
+  /**
+   * Also clears {@code threshold}: the last of the two set decides (see {@link
+   * SGDThresholdSetter}).
+   */
   @Override
   public SGDClassifier setThresholds(double[] value) {
     super.setThresholds(value);
@@ -100,18 +110,34 @@ public class SGDClassifier extends ProbabilisticClassifier<Vector, SGDClassifier
     String name = SGDTask.CLASSIFICATION.estimatorName();
     boolean hinge = !getLoss().equals(SUPPORTED_LOSSES.get(0));
     if (hinge && getFamily().equals(FAMILY_MULTINOMIAL)) {
-      throw new IllegalArgumentException("Cannot train " + name + ": loss 'hinge' is binary (labels 0 and 1), so"
-          + " family 'multinomial' needs loss '" + SUPPORTED_LOSSES.get(0) + "'");
+      throw new IllegalArgumentException(
+          "Cannot train "
+              + name
+              + ": loss 'hinge' is binary (labels 0 and 1), so"
+              + " family 'multinomial' needs loss '"
+              + SUPPORTED_LOSSES.get(0)
+              + "'");
     }
-    int numClasses = getFamily().equals(FAMILY_BINOMIAL) ? 2 : LabelClasses.count(dataset, getLabelCol(), name);
+    int numClasses =
+        getFamily().equals(FAMILY_BINOMIAL) ? 2 : LabelClasses.count(dataset, getLabelCol(), name);
     boolean multinomial = getFamily().equals(FAMILY_MULTINOMIAL) || numClasses > 2;
     if (hinge && multinomial) {
-      throw new InvalidTrainingDataException("Cannot train " + name + ": loss 'hinge' is binary (labels 0 and 1),"
-          + " but column '" + getLabelCol() + "' names " + numClasses + " classes; use loss '"
-          + SUPPORTED_LOSSES.get(0) + "' for a multinomial model");
+      throw new InvalidTrainingDataException(
+          "Cannot train "
+              + name
+              + ": loss 'hinge' is binary (labels 0 and 1),"
+              + " but column '"
+              + getLabelCol()
+              + "' names "
+              + numClasses
+              + " classes; use loss '"
+              + SUPPORTED_LOSSES.get(0)
+              + "' for a multinomial model");
     }
     MarginsLoss loss = multinomial ? new Softmax(numClasses) : LossFunction.named(getLoss(), 0);
-    SGDConfig config = SGDConfig.of(this, SGDTask.CLASSIFICATION, getFeaturesCol(), getLabelCol(), numClasses, loss);
+    SGDConfig config =
+        SGDConfig.of(
+            this, SGDTask.CLASSIFICATION, getFeaturesCol(), getLabelCol(), numClasses, loss);
     return new SGDClassificationModel(uid(), new SGDOptimizer(config).optimize(dataset));
   }
 

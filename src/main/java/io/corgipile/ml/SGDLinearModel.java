@@ -7,11 +7,11 @@ import org.apache.spark.ml.util.MLWritable;
 import org.apache.spark.ml.util.MLWriter;
 
 /**
- * What both SGD models share, written once: their coefficients, intercept and training summary,
- * all read from one {@link LinearFit}, and how they are saved. Java allows no common base class
- * under MLlib's two Scala parents, so this is an interface over an accessor; what a default method
- * cannot hold (fields, constructors, overrides of the parents' methods such as {@code numFeatures},
- * static {@code read}/{@code load}) stays in each model.
+ * What both SGD models share, written once: their coefficients, intercept and training summary, all
+ * read from one {@link LinearFit}, and how they are saved. Java allows no common base class under
+ * MLlib's two Scala parents, so this is an interface over an accessor; what a default method cannot
+ * hold (fields, constructors, overrides of the parents' methods such as {@code numFeatures}, static
+ * {@code read}/{@code load}) stays in each model.
  */
 public interface SGDLinearModel extends SGDParams, MLWritable {
   /**
@@ -20,12 +20,18 @@ public interface SGDLinearModel extends SGDParams, MLWritable {
    */
   LinearFit fit();
 
-  /** The weights {@code w} of {@code w.x + b}; a multinomial classifier has a matrix of them instead. */
+  /**
+   * The weights {@code w} of {@code w.x + b}; a multinomial classifier has a matrix of them
+   * instead.
+   */
   default Vector coefficients() {
     return fit().coefficients(uid());
   }
 
-  /** The intercept {@code b} of {@code w.x + b}; a multinomial classifier has a vector of them instead. */
+  /**
+   * The intercept {@code b} of {@code w.x + b}; a multinomial classifier has a vector of them
+   * instead.
+   */
   default double intercept() {
     return fit().intercept(uid());
   }

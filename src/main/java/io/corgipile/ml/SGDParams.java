@@ -1,8 +1,8 @@
 package io.corgipile.ml;
 
 import io.corgipile.ml.compress.DeltaCompression;
-import io.corgipile.ml.param.PendingParams;
 import io.corgipile.ml.param.ParamSpec;
+import io.corgipile.ml.param.PendingParams;
 import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.sgd.StepCalibration;
 import io.corgipile.ml.sgd.StepSchedule;
@@ -18,114 +18,218 @@ import org.apache.spark.ml.param.ParamValidators;
 import org.apache.spark.ml.param.Params;
 
 /**
- * The params shared by the SGD estimators and their models, and the one home of their defaults
- * and allowed values (the {@code DEFAULT_*} constants and lists below, which the param docs, the
+ * The params shared by the SGD estimators and their models, and the one home of their defaults and
+ * allowed values (the {@code DEFAULT_*} constants and lists below, which the param docs, the
  * validation errors and the CLI read).
  */
 public interface SGDParams extends Params {
   /** Default of {@link #maxIter()}. */
   int DEFAULT_MAX_ITER = 10;
+
   /** Default of {@link #tol()}. */
   double DEFAULT_TOL = 1e-4;
+
   /** Default of {@link #nIterNoChange()}, as scikit-learn's {@code n_iter_no_change}. */
   int DEFAULT_N_ITER_NO_CHANGE = 5;
+
   /** The values {@link #stepSchedule()} takes. */
   List<String> STEP_SCHEDULES = StepSchedule.names();
+
   /** Default of {@link #stepSchedule()}. */
   String DEFAULT_STEP_SCHEDULE = "invsqrt";
+
   /** Default of {@link #decayRate()}. */
   double DEFAULT_DECAY_RATE = 0.95;
+
   /** Default of {@link #batchSize()}. */
   int DEFAULT_BATCH_SIZE = 1;
+
   /** Default of {@link #regParam()}. */
   double DEFAULT_REG_PARAM = 0.0;
+
   /** Default of {@link #elasticNetParam()}. */
   double DEFAULT_ELASTIC_NET_PARAM = 0.0;
+
   /** Default of {@link #fitIntercept()}. */
   boolean DEFAULT_FIT_INTERCEPT = true;
+
   /** Default of {@link #standardization()}, as MLlib's linear models. */
   boolean DEFAULT_STANDARDIZATION = true;
+
   /** Default of {@link #averaging()}. */
   boolean DEFAULT_AVERAGING = true;
+
   /** Default of {@link #weightCol()}: no weight column. */
   String DEFAULT_WEIGHT_COL = "";
+
   /** {@link #handleInvalid()}: fail on the first invalid row (the default). */
   String HANDLE_INVALID_ERROR = "error";
+
   /** {@link #handleInvalid()}: leave invalid rows out, and count them. */
   String HANDLE_INVALID_SKIP = "skip";
+
   /** The values {@link #handleInvalid()} takes. */
   List<String> HANDLE_INVALID_VALUES = List.of(HANDLE_INVALID_ERROR, HANDLE_INVALID_SKIP);
+
   /** The values {@link #deltaCompression()} takes. */
   List<String> DELTA_COMPRESSIONS = DeltaCompression.names();
+
   /** Default of {@link #deltaCompression()}. */
   String DEFAULT_DELTA_COMPRESSION = "none";
+
   /** Default of {@link #errorFeedback()}. */
   boolean DEFAULT_ERROR_FEEDBACK = true;
+
   /** Default of {@link #syncStepSize()}. */
   double DEFAULT_SYNC_STEP_SIZE = 1.0;
+
   /** Default of {@link #syncMomentum()}. */
   double DEFAULT_SYNC_MOMENTUM = 0.0;
+
   /** Default of {@link #calibrationRows()}. */
   int DEFAULT_CALIBRATION_ROWS = 2_000;
+
   /** Default of {@link #syncInterval()}: one round per shuffle buffer, at most a few per epoch. */
   String DEFAULT_SYNC_INTERVAL = SyncInterval.AUTO.toString();
 
-  // The declarations: name, doc (the MLlib param's, which explainParams, Python and the errors show),
-  // allowed values and default. loss and stepSize differ by estimator: see lossSpec and stepSizeSpec.
-  ParamSpec<Integer> MAX_ITER = ParamSpec.atLeast("maxIter", "the maximum number of epochs", 1, DEFAULT_MAX_ITER);
-  ParamSpec<Double> TOL = ParamSpec.nonNegative("tol", "the relative improvement on the best epoch objective so far"
-      + " that counts: training stops after nIterNoChange epochs in a row improve by less; 0 runs all maxIter epochs",
-      DEFAULT_TOL);
-  ParamSpec<Integer> N_ITER_NO_CHANGE = ParamSpec.atLeast("nIterNoChange", "with tol above 0, the epochs in a row"
-      + " without an improvement of tol that stop training; training returns the last epoch's model", 1,
-      DEFAULT_N_ITER_NO_CHANGE);
-  ParamSpec<String> STEP_SCHEDULE = ParamSpec.choice("stepSchedule", "how the learning rate changes", STEP_SCHEDULES,
-      DEFAULT_STEP_SCHEDULE);
-  ParamSpec<Double> DECAY_RATE = ParamSpec.number("decayRate", "the factor per epoch of the decay schedule",
-      "in (0, 1]", ParamValidators.inRange(0, 1, false, true), DEFAULT_DECAY_RATE);
-  ParamSpec<Integer> BATCH_SIZE = ParamSpec.atLeast("batchSize", "tuples per update within a partition", 1,
-      DEFAULT_BATCH_SIZE);
-  ParamSpec<Double> REG_PARAM = ParamSpec.nonNegative("regParam", "the regularization strength", DEFAULT_REG_PARAM);
-  ParamSpec<Double> ELASTIC_NET_PARAM = ParamSpec.fraction("elasticNetParam",
-      "the L1 share of the regularization: 0 is L2, 1 is L1", DEFAULT_ELASTIC_NET_PARAM);
-  ParamSpec<Boolean> FIT_INTERCEPT = ParamSpec.flag("fitIntercept", "whether to fit an intercept term",
-      DEFAULT_FIT_INTERCEPT);
-  ParamSpec<Boolean> STANDARDIZATION = ParamSpec.flag("standardization", "whether to train on the features divided"
-      + " by their standard deviations (one pass over the data before the first epoch) and, with fitIntercept, no"
-      + " L1 and at least half of the values non-zero, centered on their means; the penalty applies in that"
-      + " scale, the coefficients are reported in the original one", DEFAULT_STANDARDIZATION);
-  ParamSpec<Boolean> AVERAGING = ParamSpec.flag("averaging", "whether an epoch ends on a mean of iterates"
-      + " (Polyak-Ruppert averaging) rather than the last: with one round per epoch, from the second epoch on, each"
-      + " partition's mean over its pass; with several, the mean of the models the rounds end on (of the first"
-      + " epoch's second half)", DEFAULT_AVERAGING);
-  ParamSpec<String> WEIGHT_COL = ParamSpec.text("weightCol", "the column of row weights; empty: every row weighs 1",
-      DEFAULT_WEIGHT_COL);
-  ParamSpec<String[]> FEATURES_COLS = ParamSpec.columns("featuresCols", "numeric columns to train on and predict"
-      + " from, in this order, instead of the vector column featuresCol (no VectorAssembler needed, and training"
-      + " reads them without a vector per row); empty: featuresCol");
-  ParamSpec<Long> SEED = ParamSpec.seed("seed", "the seed of the CorgiPile order when the input comes from the"
-      + " corgipile source; when set it overrides the source's seed option", ReadOptions.SEED_DEFAULT);
-  ParamSpec<String> HANDLE_INVALID = ParamSpec.choice("handleInvalid", "what to do with a row whose features, label"
-      + " or weight is null or not finite (or, for the classifier, a label that is not a class: 0 or 1, or 0..K-1"
-      + " for multinomial)", HANDLE_INVALID_VALUES, HANDLE_INVALID_ERROR);
-  ParamSpec<String> SYNC_INTERVAL = ParamSpec.syncInterval("syncInterval",
-      "how often the partition models are averaged", DEFAULT_SYNC_INTERVAL);
-  ParamSpec<String> DELTA_COMPRESSION = ParamSpec.choice("deltaCompression",
-      "how a partition's model change travels to the driver", DELTA_COMPRESSIONS, DEFAULT_DELTA_COMPRESSION);
-  ParamSpec<Boolean> ERROR_FEEDBACK = ParamSpec.flag("errorFeedback", "with int8 deltas, whether each partition adds"
-      + " what rounding lost in its last round to its next delta", DEFAULT_ERROR_FEEDBACK);
-  ParamSpec<Double> SYNC_STEP_SIZE = ParamSpec.positive("syncStepSize", "with several rounds per epoch, the driver's"
-      + " step on the averaged change of the partition models", DEFAULT_SYNC_STEP_SIZE);
-  ParamSpec<Double> SYNC_MOMENTUM = ParamSpec.number("syncMomentum", "with several rounds per epoch, the momentum of"
-      + " the driver's steps", "in [0, 1)", ParamValidators.inRange(0, 1, true, false), DEFAULT_SYNC_MOMENTUM);
-  ParamSpec<Integer> CALIBRATION_ROWS = ParamSpec.atLeast("calibrationRows", "when stepSize is not set, the rows it"
-      + " is chosen on: the first of partition 0 in epoch 0's order", 1, DEFAULT_CALIBRATION_ROWS);
+  // The declarations: name, doc (the MLlib param's, which explainParams, Python and the errors
+  // show),
+  // allowed values and default. loss and stepSize differ by estimator: see lossSpec and
+  // stepSizeSpec.
+  ParamSpec<Integer> MAX_ITER =
+      ParamSpec.atLeast("maxIter", "the maximum number of epochs", 1, DEFAULT_MAX_ITER);
+  ParamSpec<Double> TOL =
+      ParamSpec.nonNegative(
+          "tol",
+          "the relative improvement on the best epoch objective so far that counts: training stops"
+              + " after nIterNoChange epochs in a row improve by less; 0 runs all maxIter epochs",
+          DEFAULT_TOL);
+  ParamSpec<Integer> N_ITER_NO_CHANGE =
+      ParamSpec.atLeast(
+          "nIterNoChange",
+          "with tol above 0, the epochs in a row without an improvement of tol that stop training;"
+              + " training returns the last epoch's model",
+          1,
+          DEFAULT_N_ITER_NO_CHANGE);
+  ParamSpec<String> STEP_SCHEDULE =
+      ParamSpec.choice(
+          "stepSchedule", "how the learning rate changes", STEP_SCHEDULES, DEFAULT_STEP_SCHEDULE);
+  ParamSpec<Double> DECAY_RATE =
+      ParamSpec.number(
+          "decayRate",
+          "the factor per epoch of the decay schedule",
+          "in (0, 1]",
+          ParamValidators.inRange(0, 1, false, true),
+          DEFAULT_DECAY_RATE);
+  ParamSpec<Integer> BATCH_SIZE =
+      ParamSpec.atLeast("batchSize", "tuples per update within a partition", 1, DEFAULT_BATCH_SIZE);
+  ParamSpec<Double> REG_PARAM =
+      ParamSpec.nonNegative("regParam", "the regularization strength", DEFAULT_REG_PARAM);
+  ParamSpec<Double> ELASTIC_NET_PARAM =
+      ParamSpec.fraction(
+          "elasticNetParam",
+          "the L1 share of the regularization: 0 is L2, 1 is L1",
+          DEFAULT_ELASTIC_NET_PARAM);
+  ParamSpec<Boolean> FIT_INTERCEPT =
+      ParamSpec.flag("fitIntercept", "whether to fit an intercept term", DEFAULT_FIT_INTERCEPT);
+  ParamSpec<Boolean> STANDARDIZATION =
+      ParamSpec.flag(
+          "standardization",
+          "whether to train on the features divided by their standard deviations (one pass over the"
+              + " data before the first epoch) and, with fitIntercept, no L1 and at least half of"
+              + " the values non-zero, centered on their means; the penalty applies in that scale,"
+              + " the coefficients are reported in the original one",
+          DEFAULT_STANDARDIZATION);
+  ParamSpec<Boolean> AVERAGING =
+      ParamSpec.flag(
+          "averaging",
+          "whether an epoch ends on a mean of iterates (Polyak-Ruppert averaging) rather than the"
+              + " last: with one round per epoch, from the second epoch on, each partition's mean"
+              + " over its pass; with several, the mean of the models the rounds end on (of the"
+              + " first epoch's second half)",
+          DEFAULT_AVERAGING);
+  ParamSpec<String> WEIGHT_COL =
+      ParamSpec.text(
+          "weightCol", "the column of row weights; empty: every row weighs 1", DEFAULT_WEIGHT_COL);
+  ParamSpec<String[]> FEATURES_COLS =
+      ParamSpec.columns(
+          "featuresCols",
+          "numeric columns to train on and predict from, in this order, instead of the vector"
+              + " column featuresCol (no VectorAssembler needed, and training reads them without a"
+              + " vector per row); empty: featuresCol");
+  ParamSpec<Long> SEED =
+      ParamSpec.seed(
+          "seed",
+          "the seed of the CorgiPile order when the input comes from the"
+              + " corgipile source; when set it overrides the source's seed option",
+          ReadOptions.SEED_DEFAULT);
+  ParamSpec<String> HANDLE_INVALID =
+      ParamSpec.choice(
+          "handleInvalid",
+          "what to do with a row whose features, label or weight is null or not finite (or, for the"
+              + " classifier, a label that is not a class: 0 or 1, or 0..K-1 for multinomial)",
+          HANDLE_INVALID_VALUES,
+          HANDLE_INVALID_ERROR);
+  ParamSpec<String> SYNC_INTERVAL =
+      ParamSpec.syncInterval(
+          "syncInterval", "how often the partition models are averaged", DEFAULT_SYNC_INTERVAL);
+  ParamSpec<String> DELTA_COMPRESSION =
+      ParamSpec.choice(
+          "deltaCompression",
+          "how a partition's model change travels to the driver",
+          DELTA_COMPRESSIONS,
+          DEFAULT_DELTA_COMPRESSION);
+  ParamSpec<Boolean> ERROR_FEEDBACK =
+      ParamSpec.flag(
+          "errorFeedback",
+          "with int8 deltas, whether each partition adds"
+              + " what rounding lost in its last round to its next delta",
+          DEFAULT_ERROR_FEEDBACK);
+  ParamSpec<Double> SYNC_STEP_SIZE =
+      ParamSpec.positive(
+          "syncStepSize",
+          "with several rounds per epoch, the driver's"
+              + " step on the averaged change of the partition models",
+          DEFAULT_SYNC_STEP_SIZE);
+  ParamSpec<Double> SYNC_MOMENTUM =
+      ParamSpec.number(
+          "syncMomentum",
+          "with several rounds per epoch, the momentum of" + " the driver's steps",
+          "in [0, 1)",
+          ParamValidators.inRange(0, 1, true, false),
+          DEFAULT_SYNC_MOMENTUM);
+  ParamSpec<Integer> CALIBRATION_ROWS =
+      ParamSpec.atLeast(
+          "calibrationRows",
+          "when stepSize is not set, the rows it"
+              + " is chosen on: the first of partition 0 in epoch 0's order",
+          1,
+          DEFAULT_CALIBRATION_ROWS);
 
   /** The params of both estimators and both models but {@code loss} and {@code stepSize}. */
-  List<ParamSpec<?>> COMMON_SPECS = List.of(MAX_ITER, TOL, N_ITER_NO_CHANGE, STEP_SCHEDULE, DECAY_RATE, BATCH_SIZE,
-      REG_PARAM, ELASTIC_NET_PARAM, FIT_INTERCEPT, STANDARDIZATION, AVERAGING, WEIGHT_COL, FEATURES_COLS, SEED,
-      HANDLE_INVALID, SYNC_INTERVAL, DELTA_COMPRESSION, ERROR_FEEDBACK, SYNC_STEP_SIZE, SYNC_MOMENTUM,
-      CALIBRATION_ROWS);
+  List<ParamSpec<?>> COMMON_SPECS =
+      List.of(
+          MAX_ITER,
+          TOL,
+          N_ITER_NO_CHANGE,
+          STEP_SCHEDULE,
+          DECAY_RATE,
+          BATCH_SIZE,
+          REG_PARAM,
+          ELASTIC_NET_PARAM,
+          FIT_INTERCEPT,
+          STANDARDIZATION,
+          AVERAGING,
+          WEIGHT_COL,
+          FEATURES_COLS,
+          SEED,
+          HANDLE_INVALID,
+          SYNC_INTERVAL,
+          DELTA_COMPRESSION,
+          ERROR_FEEDBACK,
+          SYNC_STEP_SIZE,
+          SYNC_MOMENTUM,
+          CALIBRATION_ROWS);
 
   /** The {@code loss} of an estimator whose losses are {@code losses}, the first the default. */
   static ParamSpec<String> lossSpec(List<String> losses) {
@@ -134,25 +238,34 @@ public interface SGDParams extends Params {
 
   /** The {@code stepSize} of an estimator whose default step is {@code defaultValue}. */
   static ParamSpec<Double> stepSizeSpec(double defaultValue) {
-    return ParamSpec.positive("stepSize", "the initial learning rate; when not set, the one of "
-        + StepCalibration.CANDIDATES.length + " steps from " + StepCalibration.CANDIDATES[0] + " down to "
-        + StepCalibration.CANDIDATES[StepCalibration.CANDIDATES.length - 1] + " that trains best in one pass over the"
-        + " first calibrationRows rows of partition 0 (summary().stepSize() says which)",
+    return ParamSpec.positive(
+        "stepSize",
+        "the initial learning rate; when not set, the one of "
+            + StepCalibration.CANDIDATES.length
+            + " steps from "
+            + StepCalibration.CANDIDATES[0]
+            + " down to "
+            + StepCalibration.CANDIDATES[StepCalibration.CANDIDATES.length - 1]
+            + " that trains best in one pass over the"
+            + " first calibrationRows rows of partition 0 (summary().stepSize() says which)",
         defaultValue);
   }
 
   /** The holder of this instance's param objects. */
   StageParams sgdParams();
 
-  /** The uid, kept with the param objects: see {@link PendingParams} for why not in a field of the stage. */
+  /**
+   * The uid, kept with the param objects: see {@link PendingParams} for why not in a field of the
+   * stage.
+   */
   @Override
   default String uid() {
     return sgdParams().uid;
   }
 
   /**
-   * The loss to minimize: one of {@link SGDClassifier#SUPPORTED_LOSSES} for the classifier, of {@link
-   * SGDRegressor#SUPPORTED_LOSSES} for the regressor; the first of each is the default.
+   * The loss to minimize: one of {@link SGDClassifier#SUPPORTED_LOSSES} for the classifier, of
+   * {@link SGDRegressor#SUPPORTED_LOSSES} for the regressor; the first of each is the default.
    */
   default Param<String> loss() {
     return sgdParams().get("loss");
@@ -197,10 +310,11 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * The initial learning rate. When not set, {@link StepCalibration} chooses it on a sample before the
-   * first epoch ({@code summary().stepSize()} says which); its default, {@value
-   * SGDClassifierParams#DEFAULT_STEP_SIZE} for the classifier and {@value SGDRegressorParams#DEFAULT_STEP_SIZE}
-   * for the regressor, is used only when no row of the sample trains.
+   * The initial learning rate. When not set, {@link StepCalibration} chooses it on a sample before
+   * the first epoch ({@code summary().stepSize()} says which); its default, {@value
+   * SGDClassifierParams#DEFAULT_STEP_SIZE} for the classifier and {@value
+   * SGDRegressorParams#DEFAULT_STEP_SIZE} for the regressor, is used only when no row of the sample
+   * trains.
    */
   default DoubleParam stepSize() {
     return sgdParams().get("stepSize");
@@ -211,8 +325,8 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * One of {@link #STEP_SCHEDULES}: {@code constant}, {@code decay} (stepSize * decayRate^epoch) or {@code
-   * invsqrt} (stepSize / sqrt(t)); default {@value #DEFAULT_STEP_SCHEDULE}.
+   * One of {@link #STEP_SCHEDULES}: {@code constant}, {@code decay} (stepSize * decayRate^epoch) or
+   * {@code invsqrt} (stepSize / sqrt(t)); default {@value #DEFAULT_STEP_SCHEDULE}.
    */
   default Param<String> stepSchedule() {
     return sgdParams().get(STEP_SCHEDULE);
@@ -249,7 +363,10 @@ public interface SGDParams extends Params {
     return (Double) $(regParam());
   }
 
-  /** The L1 share of the regularization: 0 is L2, 1 is L1 (default {@value #DEFAULT_ELASTIC_NET_PARAM}). */
+  /**
+   * The L1 share of the regularization: 0 is L2, 1 is L1 (default {@value
+   * #DEFAULT_ELASTIC_NET_PARAM}).
+   */
   default DoubleParam elasticNetParam() {
     return sgdParams().get(ELASTIC_NET_PARAM);
   }
@@ -282,11 +399,11 @@ public interface SGDParams extends Params {
 
   /**
    * Whether an epoch ends on a mean of iterates rather than the last (default {@value
-   * #DEFAULT_AVERAGING}): with one round per epoch, from the second epoch on, each partition returns
-   * the mean of its iterates over its pass; with several rounds, the driver averages the models the
-   * rounds end on (in the first epoch those of its second half: the first is burn-in from zero). The
-   * mean weighs every buffer alike, so it does not lean toward the label mix of the last buffers.
-   * With L1, a coefficient the last iterate holds at zero stays zero.
+   * #DEFAULT_AVERAGING}): with one round per epoch, from the second epoch on, each partition
+   * returns the mean of its iterates over its pass; with several rounds, the driver averages the
+   * models the rounds end on (in the first epoch those of its second half: the first is burn-in
+   * from zero). The mean weighs every buffer alike, so it does not lean toward the label mix of the
+   * last buffers. With L1, a coefficient the last iterate holds at zero stays zero.
    */
   default BooleanParam averaging() {
     return sgdParams().get(AVERAGING);
@@ -296,7 +413,10 @@ public interface SGDParams extends Params {
     return (Boolean) $(averaging());
   }
 
-  /** The column of row weights; empty (the default, {@link #DEFAULT_WEIGHT_COL}): every row weighs 1. */
+  /**
+   * The column of row weights; empty (the default, {@link #DEFAULT_WEIGHT_COL}): every row weighs
+   * 1.
+   */
   default Param<String> weightCol() {
     return sgdParams().get(WEIGHT_COL);
   }
@@ -306,10 +426,10 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * Numeric columns to train on and predict from, in this order, instead of the vector column {@code
-   * featuresCol}: no {@code VectorAssembler} is needed, and training reads the values without making a
-   * vector per row. Empty (the default): {@code featuresCol}. A model's {@code predict(Vector)} takes the
-   * columns' values in this order.
+   * Numeric columns to train on and predict from, in this order, instead of the vector column
+   * {@code featuresCol}: no {@code VectorAssembler} is needed, and training reads the values
+   * without making a vector per row. Empty (the default): {@code featuresCol}. A model's {@code
+   * predict(Vector)} takes the columns' values in this order.
    */
   default Param<String[]> featuresCols() {
     return sgdParams().get(FEATURES_COLS);
@@ -319,7 +439,10 @@ public interface SGDParams extends Params {
     return $(featuresCols());
   }
 
-  /** The seed of the CorgiPile order; when set it overrides the corgipile source's {@code seed} option. */
+  /**
+   * The seed of the CorgiPile order; when set it overrides the corgipile source's {@code seed}
+   * option.
+   */
   default LongParam seed() {
     return sgdParams().get(SEED);
   }
@@ -328,7 +451,10 @@ public interface SGDParams extends Params {
     return (Long) $(seed());
   }
 
-  /** What to do with invalid rows: one of {@link #HANDLE_INVALID_VALUES}, default {@value #HANDLE_INVALID_ERROR}. */
+  /**
+   * What to do with invalid rows: one of {@link #HANDLE_INVALID_VALUES}, default {@value
+   * #HANDLE_INVALID_ERROR}.
+   */
   default Param<String> handleInvalid() {
     return sgdParams().get(HANDLE_INVALID);
   }
@@ -381,8 +507,8 @@ public interface SGDParams extends Params {
 
   /**
    * With several rounds per epoch: the driver's step on the averaged change of the partition models
-   * (default {@value #DEFAULT_SYNC_STEP_SIZE}: the mean itself). With one round per epoch the mean is
-   * taken as it is.
+   * (default {@value #DEFAULT_SYNC_STEP_SIZE}: the mean itself). With one round per epoch the mean
+   * is taken as it is.
    */
   default DoubleParam syncStepSize() {
     return sgdParams().get(SYNC_STEP_SIZE);
@@ -393,8 +519,8 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * With several rounds per epoch: the momentum the driver carries the averaged changes with,
-   * round to round (default {@value #DEFAULT_SYNC_MOMENTUM}).
+   * With several rounds per epoch: the momentum the driver carries the averaged changes with, round
+   * to round (default {@value #DEFAULT_SYNC_MOMENTUM}).
    */
   default DoubleParam syncMomentum() {
     return sgdParams().get(SYNC_MOMENTUM);

@@ -51,7 +51,8 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
 
   /**
    * The uid of {@link SGDParams#uid()}, declared on the class too: py4j (pyspark's bridge) does not
-   * find a default method inherited through another interface, and pyspark calls uid() on every stage.
+   * find a default method inherited through another interface, and pyspark calls uid() on every
+   * stage.
    */
   @Override
   public String uid() {
@@ -66,16 +67,22 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
   /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
   @Override
   public StructType transformSchema(StructType schema) {
-    return FeatureColumns.used(this) ? FeatureColumns.transformSchema(this, schema) : super.transformSchema(schema);
+    return FeatureColumns.used(this)
+        ? FeatureColumns.transformSchema(this, schema)
+        : super.transformSchema(schema);
   }
 
   /** With {@code featuresCols}, predicts from those columns instead of {@code featuresCol}. */
   @Override
   public Dataset<Row> transform(Dataset<?> dataset) {
-    return FeatureColumns.used(this) ? FeatureColumns.transform(this, dataset) : super.transform(dataset);
+    return FeatureColumns.used(this)
+        ? FeatureColumns.transform(this, dataset)
+        : super.transform(dataset);
   }
 
-  /** Numeric columns to predict from instead of {@code featuresCol}; see {@link #featuresCols()}. */
+  /**
+   * Numeric columns to predict from instead of {@code featuresCol}; see {@link #featuresCols()}.
+   */
   public SGDRegressionModel setFeaturesCols(String... value) {
     set(featuresCols(), value);
     return this;
@@ -106,6 +113,11 @@ public class SGDRegressionModel extends PredictionModel<Vector, SGDRegressionMod
 
   @Override
   public String toString() {
-    return "SGDRegressionModel: uid=" + uid() + ", loss=" + getLoss() + ", numFeatures=" + numFeatures();
+    return "SGDRegressionModel: uid="
+        + uid()
+        + ", loss="
+        + getLoss()
+        + ", numFeatures="
+        + numFeatures();
   }
 }

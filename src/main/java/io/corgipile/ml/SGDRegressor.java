@@ -20,10 +20,10 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Linear regression by SGD on one of the {@link #SUPPORTED_LOSSES}, epoch by epoch: each
- * epoch is one Spark job in which every partition runs SGD over its rows and the driver averages
- * the partition models. Over the {@code corgipile} source every epoch reads a new order; over any
- * other DataFrame, the order it has.
+ * Linear regression by SGD on one of the {@link #SUPPORTED_LOSSES}, epoch by epoch: each epoch is
+ * one Spark job in which every partition runs SGD over its rows and the driver averages the
+ * partition models. Over the {@code corgipile} source every epoch reads a new order; over any other
+ * DataFrame, the order it has.
  */
 public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionModel>
     implements SGDRegressorParams, SGDParams.Setters<SGDRegressor>, DefaultParamsWritable {
@@ -32,7 +32,8 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
   /** The values {@code loss} takes; the first is the default. */
   public static final List<String> SUPPORTED_LOSSES = SGDTask.REGRESSION.losses();
 
-  // The stage's own copy of what every SGD stage repeats, as short as Java allows (the Scala parents
+  // The stage's own copy of what every SGD stage repeats, as short as Java allows (the Scala
+  // parents
   // fix the class hierarchy, and fields, constructors and overrides of their methods cannot live
   // in an interface): see PendingParams for why the holder is made before super().
   private final StageParams sgdParams;
@@ -57,7 +58,8 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
 
   /**
    * The uid of {@link SGDParams#uid()}, declared on the class too: py4j (pyspark's bridge) does not
-   * find a default method inherited through another interface, and pyspark calls uid() on every stage.
+   * find a default method inherited through another interface, and pyspark calls uid() on every
+   * stage.
    */
   @Override
   public String uid() {
@@ -67,7 +69,9 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
   /** With {@code featuresCols}, checks those columns instead of {@code featuresCol}. */
   @Override
   public StructType transformSchema(StructType schema) {
-    return FeatureColumns.used(this) ? FeatureColumns.transformSchema(this, schema) : super.transformSchema(schema);
+    return FeatureColumns.used(this)
+        ? FeatureColumns.transformSchema(this, schema)
+        : super.transformSchema(schema);
   }
 
   public SGDRegressor setEpsilon(double value) {
@@ -81,8 +85,14 @@ public class SGDRegressor extends Predictor<Vector, SGDRegressor, SGDRegressionM
   }
 
   private SGDRegressionModel trainModel(Dataset<?> dataset) {
-    SGDConfig config = SGDConfig.of(this, SGDTask.REGRESSION, getFeaturesCol(), getLabelCol(), 0,
-        LossFunction.named(getLoss(), getEpsilon()));
+    SGDConfig config =
+        SGDConfig.of(
+            this,
+            SGDTask.REGRESSION,
+            getFeaturesCol(),
+            getLabelCol(),
+            0,
+            LossFunction.named(getLoss(), getEpsilon()));
     return new SGDRegressionModel(uid(), new SGDOptimizer(config).optimize(dataset));
   }
 

@@ -5,9 +5,9 @@ import org.apache.spark.ml.param.DoubleArrayParam;
 /**
  * The {@code threshold} setter of {@link SGDClassifier} and {@link SGDClassificationModel}, typed
  * to return the stage: one copy for both. {@code threshold} and MLlib's {@code thresholds} clear
- * each other, so the last of the two set decides, as in LogisticRegression. The other half,
- * {@code setThresholds}, overrides a method of the stages' Scala parents, which a default method
- * cannot do (a class's method wins over an interface's), so each stage keeps its own three lines.
+ * each other, so the last of the two set decides, as in LogisticRegression. The other half, {@code
+ * setThresholds}, overrides a method of the stages' Scala parents, which a default method cannot do
+ * (a class's method wins over an interface's), so each stage keeps its own three lines.
  *
  * @param <T> the stage
  */

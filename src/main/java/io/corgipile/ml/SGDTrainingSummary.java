@@ -23,17 +23,28 @@ public final class SGDTrainingSummary implements Serializable {
   private final double[] seconds;
   private final long skippedRows;
   private final double[][] coefficients;
+
   /** Per epoch, one intercept per margin: one, or one per class for a multinomial model. */
   private final double[][] intercepts;
+
   private final double[][] roundSeconds;
   private final long[] bytesToExecutors;
   private final long[] bytesFromExecutors;
   private final int residualsLost;
   private final double stepSize;
 
-  public SGDTrainingSummary(double[] objectiveHistory, long[] rows, double[] seconds, long skippedRows,
-      double[][] coefficients, double[][] intercepts, double[][] roundSeconds, long[] bytesToExecutors,
-      long[] bytesFromExecutors, int residualsLost, double stepSize) {
+  public SGDTrainingSummary(
+      double[] objectiveHistory,
+      long[] rows,
+      double[] seconds,
+      long skippedRows,
+      double[][] coefficients,
+      double[][] intercepts,
+      double[][] roundSeconds,
+      long[] bytesToExecutors,
+      long[] bytesFromExecutors,
+      int residualsLost,
+      double stepSize) {
     this.stepSize = stepSize;
     this.roundSeconds = roundSeconds;
     this.bytesToExecutors = bytesToExecutors;
@@ -48,7 +59,8 @@ public final class SGDTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch: the mean weighted loss of its rows, each taken before its update, plus the penalty of the epoch's model.
+   * Per epoch: the mean weighted loss of its rows, each taken before its update, plus the penalty
+   * of the epoch's model.
    */
   public double[] objectiveHistory() {
     return objectiveHistory.clone();
@@ -70,8 +82,8 @@ public final class SGDTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch: the rounds it ran, each one Spark job after which the partition models were
-   * averaged (see the {@code syncInterval} param).
+   * Per epoch: the rounds it ran, each one Spark job after which the partition models were averaged
+   * (see the {@code syncInterval} param).
    */
   public int[] roundsPerEpoch() {
     return Arrays.stream(roundSeconds).mapToInt(r -> r.length).toArray();
@@ -91,9 +103,9 @@ public final class SGDTrainingSummary implements Serializable {
   }
 
   /**
-   * Per epoch: bytes the executors sent back, from Spark's task metrics: the task results (partition
-   * models, with the metrics Spark adds to every result) and, when the models are summed by slices,
-   * the shuffle's bytes.
+   * Per epoch: bytes the executors sent back, from Spark's task metrics: the task results
+   * (partition models, with the metrics Spark adds to every result) and, when the models are summed
+   * by slices, the shuffle's bytes.
    */
   public long[] bytesFromExecutorsPerEpoch() {
     return bytesFromExecutors.clone();
@@ -127,15 +139,18 @@ public final class SGDTrainingSummary implements Serializable {
 
   /**
    * Per epoch: the model's coefficients after it, so a model of any epoch can be evaluated (for
-   * example test accuracy per epoch) without training again. The last is the model's own. Fails
-   * for a multinomial model: see {@link #coefficientMatrixHistory()}.
+   * example test accuracy per epoch) without training again. The last is the model's own. Fails for
+   * a multinomial model: see {@link #coefficientMatrixHistory()}.
    */
   public Vector[] coefficientsHistory() {
     requireOneMargin("coefficientsHistory", "coefficientMatrixHistory");
     return Arrays.stream(coefficients).map(Vectors::dense).toArray(Vector[]::new);
   }
 
-  /** Per epoch: the model's intercept after it. Fails for a multinomial model: see {@link #interceptVectorHistory}. */
+  /**
+   * Per epoch: the model's intercept after it. Fails for a multinomial model: see {@link
+   * #interceptVectorHistory}.
+   */
   public double[] interceptHistory() {
     requireOneMargin("interceptHistory", "interceptVectorHistory");
     return Arrays.stream(intercepts).mapToDouble(b -> b[0]).toArray();
@@ -146,10 +161,14 @@ public final class SGDTrainingSummary implements Serializable {
    * of one row (binary, as {@code LogisticRegressionModel.coefficientMatrix}).
    */
   public Matrix[] coefficientMatrixHistory() {
-    return Arrays.stream(coefficients).map(w -> LinearFit.matrix(w, numMargins())).toArray(Matrix[]::new);
+    return Arrays.stream(coefficients)
+        .map(w -> LinearFit.matrix(w, numMargins()))
+        .toArray(Matrix[]::new);
   }
 
-  /** Per epoch: the model's intercepts after it, one per row of {@link #coefficientMatrixHistory()}. */
+  /**
+   * Per epoch: the model's intercepts after it, one per row of {@link #coefficientMatrixHistory()}.
+   */
   public Vector[] interceptVectorHistory() {
     return Arrays.stream(intercepts).map(b -> Vectors.dense(b.clone())).toArray(Vector[]::new);
   }
@@ -160,8 +179,13 @@ public final class SGDTrainingSummary implements Serializable {
 
   private void requireOneMargin(String what, String instead) {
     if (numMargins() > 1) {
-      throw new IllegalStateException("Cannot get " + what + " of a multinomial model: it has "
-          + numMargins() + " rows of coefficients; use " + instead);
+      throw new IllegalStateException(
+          "Cannot get "
+              + what
+              + " of a multinomial model: it has "
+              + numMargins()
+              + " rows of coefficients; use "
+              + instead);
     }
   }
 
@@ -172,7 +196,10 @@ public final class SGDTrainingSummary implements Serializable {
 
   @Override
   public String toString() {
-    return "SGDTrainingSummary(epochs=" + totalIterations() + ", objectiveHistory="
-        + Arrays.toString(objectiveHistory) + ")";
+    return "SGDTrainingSummary(epochs="
+        + totalIterations()
+        + ", objectiveHistory="
+        + Arrays.toString(objectiveHistory)
+        + ")";
   }
 }

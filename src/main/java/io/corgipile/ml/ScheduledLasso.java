@@ -3,8 +3,8 @@ package io.corgipile.ml;
 import io.corgipile.ml.common.FitJobs;
 import io.corgipile.ml.lasso.LassoDataErrors;
 import io.corgipile.ml.lasso.LassoSolver;
-import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.param.PendingParams;
+import io.corgipile.ml.param.StageParams;
 import org.apache.spark.ml.Predictor;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
@@ -21,13 +21,14 @@ import org.apache.spark.sql.Dataset;
  * updates {@code scheduleSize} coefficients at once, drawn by priority (those that changed most
  * recently) and, with the default {@code priority+dependency} scheduler, none two of them on
  * features correlated beyond {@code correlationThreshold}, since two such updates computed from the
- * same residuals overshoot together (naive parallel coordinate descent, {@code random}, can diverge).
+ * same residuals overshoot together (naive parallel coordinate descent, {@code random}, can
+ * diverge).
  *
- * <p>It minimizes (1/2n) |y - Xb - c|^2 + regParam (elasticNetParam |s b|_1 + (1 - elasticNetParam)/2
- * |s b|^2), s the features' standard deviations with {@code standardization}, else 1: for the lasso,
- * the objective of MLlib's {@code LinearRegression} at the same regParam. Rows are partitioned as they
- * come (any DataFrame, the {@code corgipile} source included); features are a vector column, dense or
- * sparse. See {@link LassoSolver} for the rounds.
+ * <p>It minimizes (1/2n) |y - Xb - c|^2 + regParam (elasticNetParam |s b|_1 + (1 -
+ * elasticNetParam)/2 |s b|^2), s the features' standard deviations with {@code standardization},
+ * else 1: for the lasso, the objective of MLlib's {@code LinearRegression} at the same regParam.
+ * Rows are partitioned as they come (any DataFrame, the {@code corgipile} source included);
+ * features are a vector column, dense or sparse. See {@link LassoSolver} for the rounds.
  */
 public class ScheduledLasso extends Predictor<Vector, ScheduledLasso, ScheduledLassoModel>
     implements ScheduledLassoParams, DefaultParamsWritable {
@@ -55,7 +56,8 @@ public class ScheduledLasso extends Predictor<Vector, ScheduledLasso, ScheduledL
   }
 
   /**
-   * The uid of {@link ScheduledLassoParams#uid()}, declared on the class too: py4j does not find inherited defaults.
+   * The uid of {@link ScheduledLassoParams#uid()}, declared on the class too: py4j does not find
+   * inherited defaults.
    */
   @Override
   public String uid() {
@@ -129,9 +131,13 @@ public class ScheduledLasso extends Predictor<Vector, ScheduledLasso, ScheduledL
 
   @Override
   public ScheduledLassoModel train(Dataset<?> dataset) {
-    LassoSolver.Result result = FitJobs.run(dataset, LassoDataErrors.ESTIMATOR,
-        () -> new LassoSolver(this, getLabelCol(), getFeaturesCol()).fit(dataset));
-    return new ScheduledLassoModel(uid(), Vectors.dense(result.coefficients()), result.intercept(), result.summary());
+    LassoSolver.Result result =
+        FitJobs.run(
+            dataset,
+            LassoDataErrors.ESTIMATOR,
+            () -> new LassoSolver(this, getLabelCol(), getFeaturesCol()).fit(dataset));
+    return new ScheduledLassoModel(
+        uid(), Vectors.dense(result.coefficients()), result.intercept(), result.summary());
   }
 
   @Override

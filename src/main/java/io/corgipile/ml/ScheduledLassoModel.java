@@ -2,8 +2,8 @@ package io.corgipile.ml;
 
 import io.corgipile.ml.common.LinearFit;
 import io.corgipile.ml.common.LinearModelData;
-import io.corgipile.ml.param.StageParams;
 import io.corgipile.ml.param.PendingParams;
+import io.corgipile.ml.param.StageParams;
 import org.apache.spark.ml.PredictionModel;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.ml.linalg.Vectors;
@@ -15,7 +15,8 @@ import org.apache.spark.ml.util.MLWriter;
 
 /**
  * The linear model {@link ScheduledLasso} trains: {@code prediction = w.x + b}. Saved as the SGD
- * models are ({@link LinearModelData}: MLlib's layout of a linear model's coefficients and intercept).
+ * models are ({@link LinearModelData}: MLlib's layout of a linear model's coefficients and
+ * intercept).
  */
 public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoModel>
     implements ScheduledLassoParams, MLWritable {
@@ -34,7 +35,8 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
     this(uid, coefficients, intercept, null);
   }
 
-  ScheduledLassoModel(String uid, Vector coefficients, double intercept, ScheduledLassoSummary summary) {
+  ScheduledLassoModel(
+      String uid, Vector coefficients, double intercept, ScheduledLassoSummary summary) {
     this(PendingParams.enter(uid, SPECS), LinearFit.of(coefficients, intercept), summary);
   }
 
@@ -51,7 +53,8 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
   }
 
   /**
-   * The uid of {@link ScheduledLassoParams#uid()}, declared on the class too: py4j does not find inherited defaults.
+   * The uid of {@link ScheduledLassoParams#uid()}, declared on the class too: py4j does not find
+   * inherited defaults.
    */
   @Override
   public String uid() {
@@ -73,11 +76,15 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
     return summary != null;
   }
 
-  /** How training went, round by round; fails on a model that {@link #hasSummary()} says has none. */
+  /**
+   * How training went, round by round; fails on a model that {@link #hasSummary()} says has none.
+   */
   public ScheduledLassoSummary summary() {
     if (summary == null) {
-      throw new IllegalStateException("Cannot get the training summary of " + uid()
-          + ": only a model returned by fit has one; a loaded or created model does not");
+      throw new IllegalStateException(
+          "Cannot get the training summary of "
+              + uid()
+              + ": only a model returned by fit has one; a loaded or created model does not");
     }
     return summary;
   }
@@ -104,7 +111,8 @@ public class ScheduledLassoModel extends PredictionModel<Vector, ScheduledLassoM
   }
 
   public static MLReader<ScheduledLassoModel> read() {
-    return new LinearModelData.Reader<>(ScheduledLassoModel.class,
+    return new LinearModelData.Reader<>(
+        ScheduledLassoModel.class,
         (uid, fit) -> new ScheduledLassoModel(uid, fit.coefficients(uid), fit.intercept(uid)));
   }
 

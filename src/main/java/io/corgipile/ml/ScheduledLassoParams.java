@@ -21,72 +21,141 @@ import org.apache.spark.ml.param.Params;
 public interface ScheduledLassoParams extends Params {
   /** Default of {@link #regParam()}. */
   double DEFAULT_REG_PARAM = 0.0;
+
   /** Default of {@link #elasticNetParam()}. */
   double DEFAULT_ELASTIC_NET_PARAM = 1.0;
+
   /** Default of {@link #scheduleSize()}. */
   int DEFAULT_SCHEDULE_SIZE = 32;
+
   /** Default of {@link #candidateFactor()}. */
   double DEFAULT_CANDIDATE_FACTOR = 2.0;
+
   /** Default of {@link #priorityFloor()}. */
   double DEFAULT_PRIORITY_FLOOR = 1e-3;
+
   /** Default of {@link #correlationThreshold()}. */
   double DEFAULT_CORRELATION_THRESHOLD = 0.1;
+
   /** Default of {@link #maxIter()}. */
   int DEFAULT_MAX_ITER = 1000;
+
   /** Default of {@link #tol()}. */
   double DEFAULT_TOL = 1e-6;
+
   /** Default of {@link #refreshInterval()}. */
   int DEFAULT_REFRESH_INTERVAL = 10;
+
   /** The values {@link #scheduler()} takes; the first is the default. */
   List<String> SCHEDULERS = CoordinateSchedule.texts();
 
   // The declarations: name, doc (the MLlib param's), allowed values and default.
-  ParamSpec<Double> REG_PARAM = ParamSpec.nonNegative("regParam", "the penalty's strength, lambda in (1/2n)|y - Xb -"
-      + " c|^2 + lambda (alpha |s b|_1 + (1 - alpha)/2 |s b|^2), s the features' standard deviations with"
-      + " standardization, else 1", DEFAULT_REG_PARAM);
-  ParamSpec<Double> ELASTIC_NET_PARAM = ParamSpec.fraction("elasticNetParam", "the L1 share alpha of the penalty: 1"
-      + " is the lasso, 0 ridge", DEFAULT_ELASTIC_NET_PARAM);
-  ParamSpec<Integer> SCHEDULE_SIZE = ParamSpec.atLeast("scheduleSize", "coefficients updated together in a round"
-      + " (L)", 1, DEFAULT_SCHEDULE_SIZE);
-  ParamSpec<Double> CANDIDATE_FACTOR = ParamSpec.number("candidateFactor", "with the dependency check, candidates"
-      + " sampled per coefficient scheduled (L'/L)", ">= 1", ParamValidators.gtEq(1), DEFAULT_CANDIDATE_FACTOR);
-  ParamSpec<Double> PRIORITY_FLOOR = ParamSpec.positive("priorityFloor", "added to every coefficient's priority (the"
-      + " size of the last change of its contribution x_j b_j, in root mean squares of the label), so a coefficient"
-      + " that stayed put is still drawn now and then", DEFAULT_PRIORITY_FLOOR);
-  ParamSpec<Double> CORRELATION_THRESHOLD = ParamSpec.fraction("correlationThreshold", "with the dependency check,"
-      + " the largest absolute correlation a candidate may have with a coefficient already scheduled in its round",
-      DEFAULT_CORRELATION_THRESHOLD);
-  ParamSpec<String> SCHEDULER = ParamSpec.choice("scheduler", "how a round's coefficients are picked", SCHEDULERS,
-      SCHEDULERS.get(0));
-  ParamSpec<Integer> MAX_ITER = ParamSpec.atLeast("maxIter", "the most rounds (a round updates the coefficients the"
-      + " scheduler picks together; with the dependency check one pass over the data serves several)", 1,
-      DEFAULT_MAX_ITER);
-  ParamSpec<Double> TOL = ParamSpec.nonNegative("tol", "training stops when the objective changed by less than this,"
-      + " relative, over the last sweep (the rounds that update as many coefficients as there are features); 0 runs"
-      + " all maxIter rounds", DEFAULT_TOL);
-  ParamSpec<Integer> REFRESH_INTERVAL = ParamSpec.atLeast("refreshInterval", "passes over the data between"
-      + " recomputing the cached residuals from the coefficients (cuts their lineage, and the rounding the rounds'"
-      + " updates add up)", 1, DEFAULT_REFRESH_INTERVAL);
-  ParamSpec<Boolean> FIT_INTERCEPT = ParamSpec.flag("fitIntercept", "whether to fit an intercept term", true);
-  ParamSpec<Boolean> STANDARDIZATION = ParamSpec.flag("standardization", "whether the penalty applies to the"
-      + " coefficients of the standardized features (glmnet's and MLlib's default); the coefficients are reported"
-      + " in the original scale either way", true);
-  ParamSpec<Long> SEED = ParamSpec.seed("seed", "the seed of the scheduler's draws", ReadOptions.SEED_DEFAULT);
+  ParamSpec<Double> REG_PARAM =
+      ParamSpec.nonNegative(
+          "regParam",
+          "the penalty's strength, lambda in (1/2n)|y - Xb - c|^2 + lambda (alpha |s b|_1 + (1 -"
+              + " alpha)/2 |s b|^2), s the features' standard deviations with standardization, else"
+              + " 1",
+          DEFAULT_REG_PARAM);
+  ParamSpec<Double> ELASTIC_NET_PARAM =
+      ParamSpec.fraction(
+          "elasticNetParam",
+          "the L1 share alpha of the penalty: 1" + " is the lasso, 0 ridge",
+          DEFAULT_ELASTIC_NET_PARAM);
+  ParamSpec<Integer> SCHEDULE_SIZE =
+      ParamSpec.atLeast(
+          "scheduleSize",
+          "coefficients updated together in a round" + " (L)",
+          1,
+          DEFAULT_SCHEDULE_SIZE);
+  ParamSpec<Double> CANDIDATE_FACTOR =
+      ParamSpec.number(
+          "candidateFactor",
+          "with the dependency check, candidates" + " sampled per coefficient scheduled (L'/L)",
+          ">= 1",
+          ParamValidators.gtEq(1),
+          DEFAULT_CANDIDATE_FACTOR);
+  ParamSpec<Double> PRIORITY_FLOOR =
+      ParamSpec.positive(
+          "priorityFloor",
+          "added to every coefficient's priority (the size of the last change of its contribution"
+              + " x_j b_j, in root mean squares of the label), so a coefficient that stayed put is"
+              + " still drawn now and then",
+          DEFAULT_PRIORITY_FLOOR);
+  ParamSpec<Double> CORRELATION_THRESHOLD =
+      ParamSpec.fraction(
+          "correlationThreshold",
+          "with the dependency check, the largest absolute correlation a candidate may have with a"
+              + " coefficient already scheduled in its round",
+          DEFAULT_CORRELATION_THRESHOLD);
+  ParamSpec<String> SCHEDULER =
+      ParamSpec.choice(
+          "scheduler", "how a round's coefficients are picked", SCHEDULERS, SCHEDULERS.get(0));
+  ParamSpec<Integer> MAX_ITER =
+      ParamSpec.atLeast(
+          "maxIter",
+          "the most rounds (a round updates the coefficients the scheduler picks together; with the"
+              + " dependency check one pass over the data serves several)",
+          1,
+          DEFAULT_MAX_ITER);
+  ParamSpec<Double> TOL =
+      ParamSpec.nonNegative(
+          "tol",
+          "training stops when the objective changed by less than this, relative, over the last"
+              + " sweep (the rounds that update as many coefficients as there are features); 0 runs"
+              + " all maxIter rounds",
+          DEFAULT_TOL);
+  ParamSpec<Integer> REFRESH_INTERVAL =
+      ParamSpec.atLeast(
+          "refreshInterval",
+          "passes over the data between recomputing the cached residuals from the coefficients"
+              + " (cuts their lineage, and the rounding the rounds' updates add up)",
+          1,
+          DEFAULT_REFRESH_INTERVAL);
+  ParamSpec<Boolean> FIT_INTERCEPT =
+      ParamSpec.flag("fitIntercept", "whether to fit an intercept term", true);
+  ParamSpec<Boolean> STANDARDIZATION =
+      ParamSpec.flag(
+          "standardization",
+          "whether the penalty applies to the coefficients of the standardized features (glmnet's"
+              + " and MLlib's default); the coefficients are reported in the original scale either"
+              + " way",
+          true);
+  ParamSpec<Long> SEED =
+      ParamSpec.seed("seed", "the seed of the scheduler's draws", ReadOptions.SEED_DEFAULT);
+
   /** The params of the lasso and its model. */
-  List<ParamSpec<?>> SPECS = List.of(REG_PARAM, ELASTIC_NET_PARAM, SCHEDULE_SIZE, CANDIDATE_FACTOR, PRIORITY_FLOOR,
-      CORRELATION_THRESHOLD, SCHEDULER, MAX_ITER, TOL, REFRESH_INTERVAL, FIT_INTERCEPT, STANDARDIZATION, SEED);
+  List<ParamSpec<?>> SPECS =
+      List.of(
+          REG_PARAM,
+          ELASTIC_NET_PARAM,
+          SCHEDULE_SIZE,
+          CANDIDATE_FACTOR,
+          PRIORITY_FLOOR,
+          CORRELATION_THRESHOLD,
+          SCHEDULER,
+          MAX_ITER,
+          TOL,
+          REFRESH_INTERVAL,
+          FIT_INTERCEPT,
+          STANDARDIZATION,
+          SEED);
 
   /** The holder of this instance's param objects. */
   StageParams lassoParams();
 
-  /** The uid, kept with the param objects: see {@link PendingParams} for why not in a field of the stage. */
+  /**
+   * The uid, kept with the param objects: see {@link PendingParams} for why not in a field of the
+   * stage.
+   */
   @Override
   default String uid() {
     return lassoParams().uid;
   }
 
   /**
-   * The penalty's strength lambda (default {@value #DEFAULT_REG_PARAM}, as MLlib's {@code LinearRegression}: set it).
+   * The penalty's strength lambda (default {@value #DEFAULT_REG_PARAM}, as MLlib's {@code
+   * LinearRegression}: set it).
    */
   default DoubleParam regParam() {
     return lassoParams().get(REG_PARAM);
@@ -105,7 +174,10 @@ public interface ScheduledLassoParams extends Params {
     return (Double) $(elasticNetParam());
   }
 
-  /** Coefficients updated together in a round, L (default {@value #DEFAULT_SCHEDULE_SIZE}, as STRADS). */
+  /**
+   * Coefficients updated together in a round, L (default {@value #DEFAULT_SCHEDULE_SIZE}, as
+   * STRADS).
+   */
   default IntParam scheduleSize() {
     return lassoParams().get(SCHEDULE_SIZE);
   }
@@ -127,9 +199,9 @@ public interface ScheduledLassoParams extends Params {
   }
 
   /**
-   * Added to every coefficient's priority, a change in root mean squares of the label (default {@value
-   * #DEFAULT_PRIORITY_FLOOR}; STRADS' 1e-4 is of raw coefficients; {@code scripts/bench lasso --floors}
-   * compares others).
+   * Added to every coefficient's priority, a change in root mean squares of the label (default
+   * {@value #DEFAULT_PRIORITY_FLOOR}; STRADS' 1e-4 is of raw coefficients; {@code scripts/bench
+   * lasso --floors} compares others).
    */
   default DoubleParam priorityFloor() {
     return lassoParams().get(PRIORITY_FLOOR);
@@ -140,8 +212,8 @@ public interface ScheduledLassoParams extends Params {
   }
 
   /**
-   * The largest absolute correlation between two coefficients of a round under the dependency check (default {@value
-   * #DEFAULT_CORRELATION_THRESHOLD}, as STRADS).
+   * The largest absolute correlation between two coefficients of a round under the dependency check
+   * (default {@value #DEFAULT_CORRELATION_THRESHOLD}, as STRADS).
    */
   default DoubleParam correlationThreshold() {
     return lassoParams().get(CORRELATION_THRESHOLD);
@@ -169,7 +241,10 @@ public interface ScheduledLassoParams extends Params {
     return (Integer) $(maxIter());
   }
 
-  /** The relative change of the objective over a sweep below which training stops (default {@value #DEFAULT_TOL}). */
+  /**
+   * The relative change of the objective over a sweep below which training stops (default {@value
+   * #DEFAULT_TOL}).
+   */
   default DoubleParam tol() {
     return lassoParams().get(TOL);
   }
@@ -179,8 +254,8 @@ public interface ScheduledLassoParams extends Params {
   }
 
   /**
-   * Passes over the data between recomputing the cached residuals from the coefficients (default {@value
-   * #DEFAULT_REFRESH_INTERVAL}).
+   * Passes over the data between recomputing the cached residuals from the coefficients (default
+   * {@value #DEFAULT_REFRESH_INTERVAL}).
    */
   default IntParam refreshInterval() {
     return lassoParams().get(REFRESH_INTERVAL);

@@ -2,7 +2,10 @@ package io.corgipile.ml;
 
 import java.io.Serializable;
 
-/** How {@link ScheduledLasso}'s training went, round by round. Kept with the model in memory; not saved with it. */
+/**
+ * How {@link ScheduledLasso}'s training went, round by round. Kept with the model in memory; not
+ * saved with it.
+ */
 public final class ScheduledLassoSummary implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -13,8 +16,13 @@ public final class ScheduledLassoSummary implements Serializable {
   private final int[] passes;
   private final long rows;
 
-  public ScheduledLassoSummary(double[] objectiveHistory, long[] updates, int[] rejected, double[] seconds,
-      int[] passes, long rows) {
+  public ScheduledLassoSummary(
+      double[] objectiveHistory,
+      long[] updates,
+      int[] rejected,
+      double[] seconds,
+      int[] passes,
+      long rows) {
     this.passes = passes;
     this.objectiveHistory = objectiveHistory;
     this.updates = updates;
@@ -36,27 +44,33 @@ public final class ScheduledLassoSummary implements Serializable {
     return objectiveHistory.length - 1;
   }
 
-  /** Per round: coefficient updates so far (index 0: none), whether or not an update changed its coefficient. */
+  /**
+   * Per round: coefficient updates so far (index 0: none), whether or not an update changed its
+   * coefficient.
+   */
   public long[] updatesHistory() {
     return updates.clone();
   }
 
   /**
-   * Per round (index 0: none): candidates the dependency check turned away from it; they stay candidates
-   * for the next rounds of the same pass over the data.
+   * Per round (index 0: none): candidates the dependency check turned away from it; they stay
+   * candidates for the next rounds of the same pass over the data.
    */
   public int[] rejectedPerRound() {
     return rejected.clone();
   }
 
-  /** Seconds since training started (index 0: the pass that reads and summarizes the data), per round. */
+  /**
+   * Seconds since training started (index 0: the pass that reads and summarizes the data), per
+   * round.
+   */
   public double[] secondsHistory() {
     return seconds.clone();
   }
 
   /**
-   * Per round: passes over the data so far (Spark jobs; index 0: none). With the dependency check a pass
-   * serves several rounds: the candidates turned away by one are scheduled in the next.
+   * Per round: passes over the data so far (Spark jobs; index 0: none). With the dependency check a
+   * pass serves several rounds: the candidates turned away by one are scheduled in the next.
    */
   public int[] passesHistory() {
     return passes.clone();

@@ -63,7 +63,7 @@ public final class CommandLine {
     return Arrays.stream(args).anyMatch(a -> a.equals("--help") || a.equals("-h"));
   }
 
-  /** One line per option, {@code "  --name VALUE       help"}, the synopsis padded to {@code width}. */
+  /** One line per option, {@code " --name VALUE help"}, the synopsis padded to {@code width}. */
   public String help(int width) {
     StringBuilder s = new StringBuilder();
     for (Option o : options) {
@@ -86,17 +86,30 @@ public final class CommandLine {
       String arg = args[i];
       if (!arg.startsWith("--")) {
         if (positional.size() >= positionals) {
-          throw new OptionException("Cannot use argument '" + arg + "': expected an option such as --"
-              + options.get(0).name());
+          throw new OptionException(
+              "Cannot use argument '"
+                  + arg
+                  + "': expected an option such as --"
+                  + options.get(0).name());
         }
         positional.add(arg);
         continue;
       }
       int eq = arg.indexOf('=');
       String name = arg.substring(2, eq < 0 ? arg.length() : eq);
-      Option option = options.stream().filter(o -> o.name().equals(name)).findFirst()
-          .orElseThrow(() -> new OptionException("Cannot use option --" + name + ": unknown; options are "
-              + options.stream().map(o -> "--" + o.name()).collect(Collectors.joining(", "))));
+      Option option =
+          options.stream()
+              .filter(o -> o.name().equals(name))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new OptionException(
+                          "Cannot use option --"
+                              + name
+                              + ": unknown; options are "
+                              + options.stream()
+                                  .map(o -> "--" + o.name())
+                                  .collect(Collectors.joining(", "))));
       String value;
       if (option.isFlag()) {
         if (eq >= 0) {
@@ -108,7 +121,8 @@ public final class CommandLine {
       } else if (i + 1 < args.length) {
         value = args[++i];
       } else {
-        throw new OptionException("Cannot use option --" + name + ": it needs a value (" + option.value() + ")");
+        throw new OptionException(
+            "Cannot use option --" + name + ": it needs a value (" + option.value() + ")");
       }
       List<String> given = values.computeIfAbsent(name, n -> new ArrayList<>());
       if (!given.isEmpty() && !option.repeatable()) {
@@ -160,7 +174,9 @@ public final class CommandLine {
       return List.copyOf(values.getOrDefault(name, List.of()));
     }
 
-    /** @throws OptionException "Cannot <action>: --name is required" when absent or blank */
+    /**
+     * @throws OptionException "Cannot <action>: --name is required" when absent or blank
+     */
     public String required(String name) {
       String value = optional(name).orElse(null);
       if (value == null || value.isBlank()) {
@@ -173,7 +189,9 @@ public final class CommandLine {
       return optional(name).map(java.nio.file.Path::of).orElse(fallback);
     }
 
-    /** An integer within {@code [min, max]}; the message says what {@link Integers#describe} says. */
+    /**
+     * An integer within {@code [min, max]}; the message says what {@link Integers#describe} says.
+     */
     public long integer(String name, long fallback, long min, long max) {
       String value = optional(name).orElse(null);
       if (value == null) {
@@ -208,7 +226,9 @@ public final class CommandLine {
       throw invalid(name, value, Counts.FORMAT + " >= " + min);
     }
 
-    /** The {@link EnumChoice enum constant} the option names; the message lists the allowed values. */
+    /**
+     * The {@link EnumChoice enum constant} the option names; the message lists the allowed values.
+     */
     public <E extends Enum<E>> E choice(String name, E fallback, E[] choices) {
       String value = optional(name).orElse(null);
       return value == null ? fallback : choice("--" + name, value, choices);
@@ -216,7 +236,8 @@ public final class CommandLine {
 
     /** The enum constant a value of {@code what} (an option or a positional argument) names. */
     public <E extends Enum<E>> E choice(String what, String value, E[] choices) {
-      return EnumChoice.find(choices, value).orElseThrow(() -> invalidValue(what, value, EnumChoice.list(choices)));
+      return EnumChoice.find(choices, value)
+          .orElseThrow(() -> invalidValue(what, value, EnumChoice.list(choices)));
     }
 
     /** "Cannot use --name 'value': expected allowed". */

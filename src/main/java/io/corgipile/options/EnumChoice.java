@@ -42,13 +42,16 @@ public final class EnumChoice {
   /** {@code a, b or c}. */
   public static String orList(List<String> texts) {
     int last = texts.size() - 1;
-    return last <= 0 ? String.join("", texts)
+    return last <= 0
+        ? String.join("", texts)
         : String.join(", ", texts.subList(0, last)) + " or " + texts.get(last);
   }
 
   /** {@code a, b (default), c or d}: for help texts. */
   public static String withDefault(List<String> texts, String defaultText) {
-    return orList(texts.stream().map(t -> t.equals(defaultText) ? t + " (default)" : t)
-        .collect(Collectors.toList()));
+    return orList(
+        texts.stream()
+            .map(t -> t.equals(defaultText) ? t + " (default)" : t)
+            .collect(Collectors.toList()));
   }
 }

@@ -7,9 +7,9 @@ import java.util.Arrays;
  * in which order.
  *
  * <p>Blocks are named by their index in storage order. A partition's list is a contiguous slice, of
- * near-equal row count, of either the storage order or an epoch's random permutation of all
- * blocks; see {@link BlockAssignment}. The result depends only on the constructor arguments, the
- * epoch and the partition.
+ * near-equal row count, of either the storage order or an epoch's random permutation of all blocks;
+ * see {@link BlockAssignment}. The result depends only on the constructor arguments, the epoch and
+ * the partition.
  */
 public final class BlockSchedule {
   private final long[] blockRows;
@@ -19,9 +19,14 @@ public final class BlockSchedule {
   private final EpochSeeds seeds;
 
   public BlockSchedule(
-      long[] blockRows, int partitions, ShuffleMode mode, BlockAssignment assignment, EpochSeeds seeds) {
+      long[] blockRows,
+      int partitions,
+      ShuffleMode mode,
+      BlockAssignment assignment,
+      EpochSeeds seeds) {
     if (partitions < 1) {
-      throw new IllegalArgumentException("Cannot schedule blocks: partitions must be >= 1, got " + partitions);
+      throw new IllegalArgumentException(
+          "Cannot schedule blocks: partitions must be >= 1, got " + partitions);
     }
     this.blockRows = blockRows.clone();
     this.partitions = partitions;
@@ -45,7 +50,8 @@ public final class BlockSchedule {
       return slice(storageOrder, partition);
     }
     if (assignment == BlockAssignment.EPOCH) {
-      seeds.random(epoch, EpochSeeds.ALL_PARTITIONS, EpochSeeds.Purpose.BLOCK_ORDER)
+      seeds
+          .random(epoch, EpochSeeds.ALL_PARTITIONS, EpochSeeds.Purpose.BLOCK_ORDER)
           .shuffle(storageOrder, storageOrder.length);
       return slice(storageOrder, partition);
     }

@@ -9,27 +9,43 @@ import java.util.regex.Pattern;
 
 /**
  * The capacity of a partition's tuple buffer: {@code auto}, a row count ({@code 100000}), a size of
- * decoded rows ({@code 64m}, {@code 1g}) or a share of the partition's rows in the epoch ({@code 10%}).
+ * decoded rows ({@code 64m}, {@code 1g}) or a share of the partition's rows in the epoch ({@code
+ * 10%}).
  */
 public final class BufferSize implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** What the number counts. */
-  enum Unit { AUTO, ROWS, BYTES, PERCENT }
+  enum Unit {
+    AUTO,
+    ROWS,
+    BYTES,
+    PERCENT
+  }
 
   /** {@code auto}: at least this share of the partition's rows, in percent... */
   private static final BigDecimal AUTO_PERCENT = BigDecimal.TEN;
-  /** ...and at least the rows of this many of its row groups, so the tuple shuffle has row groups to mix. */
+
+  /**
+   * ...and at least the rows of this many of its row groups, so the tuple shuffle has row groups to
+   * mix.
+   */
   private static final int AUTO_BLOCKS = 4;
 
-  public static final String FORMAT = "auto (the larger of " + AUTO_PERCENT + "% of the partition's rows and "
-      + AUTO_BLOCKS + " of its row groups, at most the partition and a share of an executor's memory), a row count "
-      + "(100000), a size of decoded rows (64m, 1g) or a share of the partition's rows (10%)";
+  public static final String FORMAT =
+      "auto (the larger of "
+          + AUTO_PERCENT
+          + "% of the partition's rows and "
+          + AUTO_BLOCKS
+          + " of its row groups, at most the partition and a share of an executor's memory), a row"
+          + " count (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows"
+          + " (10%)";
 
   /**
    * One partition's buffer, resolved.
    *
-   * @param plannedRows the most rows a planned fill holds (estimated from the footers for sizes in bytes)
+   * @param plannedRows the most rows a planned fill holds (estimated from the footers for sizes in
+   *     bytes)
    * @param maxRows the most rows a buffer takes at runtime
    * @param maxBytes the most bytes a buffer allocates at runtime, {@link Long#MAX_VALUE} for none
    */
@@ -39,12 +55,15 @@ public final class BufferSize implements Serializable {
      * one, else the bound of its rows of {@code tupleBytes} bytes.
      */
     public long boundBytes(double tupleBytes) {
-      return maxBytes != Long.MAX_VALUE ? maxBytes : TupleShuffleBuffer.rowsBound(maxRows, tupleBytes);
+      return maxBytes != Long.MAX_VALUE
+          ? maxBytes
+          : TupleShuffleBuffer.rowsBound(maxRows, tupleBytes);
     }
   }
 
   private static final Pattern ROWS = Pattern.compile("\\d+");
-  private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*([kmgt]i?b?|b)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern BYTES =
+      Pattern.compile("(\\d+)\\s*([kmgt]i?b?|b)", Pattern.CASE_INSENSITIVE);
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
   private static final Pattern PERCENT = Pattern.compile("(\\d+(?:\\.\\d+)?|\\.\\d+)\\s*%");
 
@@ -90,16 +109,22 @@ public final class BufferSize implements Serializable {
     } catch (ArithmeticException | NumberFormatException e) {
       // too large for a long: reported below like any other value out of range
     }
-    throw new IllegalArgumentException("expected " + FORMAT + ", greater than 0 (and at most 100%)");
+    throw new IllegalArgumentException(
+        "expected " + FORMAT + ", greater than 0 (and at most 100%)");
   }
 
   private static long multiplier(String suffix) {
     switch (Character.toLowerCase(suffix.charAt(0))) {
-      case 'k': return 1L << 10;
-      case 'm': return 1L << 20;
-      case 'g': return 1L << 30;
-      case 't': return 1L << 40;
-      default: return 1L;
+      case 'k':
+        return 1L << 10;
+      case 'm':
+        return 1L << 20;
+      case 'g':
+        return 1L << 30;
+      case 't':
+        return 1L << 40;
+      default:
+        return 1L;
     }
   }
 
@@ -120,14 +145,18 @@ public final class BufferSize implements Serializable {
    * @param tupleBytes the estimated bytes of one row in the buffer, from the footers
    * @param memoryBytes the memory one buffer may take, for {@code auto}
    */
-  public Capacity capacity(long partitionRows, double partitionRowGroups, double tupleBytes, long memoryBytes) {
+  public Capacity capacity(
+      long partitionRows, double partitionRowGroups, double tupleBytes, long memoryBytes) {
     double rowBytes = tupleBytes + TupleShuffleBuffer.INDEX_BYTES_PER_ROW;
     switch (unit) {
       case AUTO:
-        // 10% alone can be less than two row groups of a small partition (many partitions, large row
+        // 10% alone can be less than two row groups of a small partition (many partitions, large
+        // row
         // groups): the tuple shuffle then has nothing to mix. Memory caps it, as a byte budget too.
-        long blockRows = partitionRowGroups <= 0 ? 0
-            : (long) Math.ceil(AUTO_BLOCKS * partitionRows / partitionRowGroups);
+        long blockRows =
+            partitionRowGroups <= 0
+                ? 0
+                : (long) Math.ceil(AUTO_BLOCKS * partitionRows / partitionRowGroups);
         long rows = Math.min(Math.max(maxRows(partitionRows), blockRows), partitionRows);
         rows = Math.max(1, Math.min(rows, (long) (memoryBytes / rowBytes)));
         return new Capacity(rows, rows, memoryBytes);
@@ -139,16 +168,25 @@ public final class BufferSize implements Serializable {
     }
   }
 
-  /** The most rows a buffer may hold for a partition of {@code partitionRows} rows, by the row limit alone. */
+  /**
+   * The most rows a buffer may hold for a partition of {@code partitionRows} rows, by the row limit
+   * alone.
+   */
   long maxRows(long partitionRows) {
     switch (unit) {
-      case ROWS: return count;
+      case ROWS:
+        return count;
       case PERCENT:
       case AUTO:
         // Exact decimal arithmetic: 7% of 100 rows is 7, not ceil(7.000000000000001).
-        return Math.max(1L, BigDecimal.valueOf(partitionRows).multiply(percent)
-            .divide(HUNDRED, 0, RoundingMode.CEILING).longValueExact());
-      default: return Long.MAX_VALUE;
+        return Math.max(
+            1L,
+            BigDecimal.valueOf(partitionRows)
+                .multiply(percent)
+                .divide(HUNDRED, 0, RoundingMode.CEILING)
+                .longValueExact());
+      default:
+        return Long.MAX_VALUE;
     }
   }
 

@@ -38,9 +38,9 @@ public final class EpochSeeds {
   }
 
   /**
-   * A fresh generator for piece {@code piece} of a partition's stream: the planned fill of its tuple
-   * buffer, or the slice a sliding window starts at. Each piece having its own stream, a round can
-   * start at any piece without replaying the draws of the pieces before it.
+   * A fresh generator for piece {@code piece} of a partition's stream: the planned fill of its
+   * tuple buffer, or the slice a sliding window starts at. Each piece having its own stream, a
+   * round can start at any piece without replaying the draws of the pieces before it.
    */
   public SplitMix64 random(int epoch, int partition, Purpose purpose, int piece) {
     return new SplitMix64(SplitMix64.mix(hash(epoch, partition, purpose) + piece));

@@ -8,12 +8,13 @@ import java.util.Arrays;
  * known up front and each fill draws from its own random stream, a round can start at any fill
  * without reading the fills before it.
  *
- * <p>Rows are numbered by their position in the partition's stream; fill {@code i} is rows
- * {@code [fillStart(i), fillStart(i + 1))}. Every fill holds at least one row.
+ * <p>Rows are numbered by their position in the partition's stream; fill {@code i} is rows {@code
+ * [fillStart(i), fillStart(i + 1))}. Every fill holds at least one row.
  */
 public final class FillPlan {
   /** Row position of each block's first row, then the total: blocks + 1 entries. */
   private final long[] blockStarts;
+
   /** Row position of each fill's first row, then the total: fills + 1 entries. */
   private final long[] fillStarts;
 
@@ -27,15 +28,16 @@ public final class FillPlan {
    * as even as block boundaries allow. Only a block larger than a whole fill is split: its first
    * pieces fill whole buffers, and its rest starts the next fill, which later blocks may join.
    *
-   * <p>Even, because a greedy pour leaves the epoch's last fill whatever blocks remain, often one: a
-   * buffer of one block of label-sorted data is no shuffle at all, and it comes last, where a
+   * <p>Even, because a greedy pour leaves the epoch's last fill whatever blocks remain, often one:
+   * a buffer of one block of label-sorted data is no shuffle at all, and it comes last, where a
    * learner's final steps follow it. So each fill aims at the rows left over the fills left, and
    * closes at the block boundary nearest that aim, but never where the rest would then need more
    * fills than remain.
    */
   public static FillPlan of(long[] blockRows, long capacityRows) {
     if (capacityRows < 1) {
-      throw new IllegalArgumentException("Cannot plan fills: the capacity must be >= 1 row, got " + capacityRows);
+      throw new IllegalArgumentException(
+          "Cannot plan fills: the capacity must be >= 1 row, got " + capacityRows);
     }
     long[] blockStarts = starts(blockRows);
     long[] pieces = pieces(blockRows, capacityRows);
@@ -127,15 +129,17 @@ public final class FillPlan {
   }
 
   /**
-   * What round {@code round} of an epoch of {@code rounds} reads. All partitions run the same rounds
-   * while each cuts its own groups ({@link #rounds(SyncInterval)}), so a partition spreads its groups
-   * evenly over the epoch's rounds: round r reads groups from r g / R to (r + 1) g / R of its g, both
-   * rounded to the nearest. With g >= R every round reads at least one group; a partition with fewer
-   * skips rounds spread over the epoch, never all at its end. Empty from round R on.
+   * What round {@code round} of an epoch of {@code rounds} reads. All partitions run the same
+   * rounds while each cuts its own groups ({@link #rounds(SyncInterval)}), so a partition spreads
+   * its groups evenly over the epoch's rounds: round r reads groups from r g / R to (r + 1) g / R
+   * of its g, both rounded to the nearest. With g >= R every round reads at least one group; a
+   * partition with fewer skips rounds spread over the epoch, never all at its end. Empty from round
+   * R on.
    */
   public Slice slice(SyncInterval interval, int round, int rounds) {
     if (rounds < 1) {
-      throw new IllegalArgumentException("Cannot slice an epoch into " + rounds + " rounds: it has at least 1");
+      throw new IllegalArgumentException(
+          "Cannot slice an epoch into " + rounds + " rounds: it has at least 1");
     }
     int[] groups = interval.roundStarts(fillRows());
     int g = groups.length - 1;
@@ -157,12 +161,13 @@ public final class FillPlan {
     while (endBlock < blocks && blockStarts[endBlock] < to) {
       endBlock++;
     }
-    return new Slice(firstFill, endFill, firstBlock, endBlock, from - blockStarts[firstBlock], to - from);
+    return new Slice(
+        firstFill, endFill, firstBlock, endBlock, from - blockStarts[firstBlock], to - from);
   }
 
   /**
-   * The first of {@code groups} groups that round {@code round} of {@code rounds} reads:
-   * {@code round * groups / rounds}, rounded to the nearest.
+   * The first of {@code groups} groups that round {@code round} of {@code rounds} reads: {@code
+   * round * groups / rounds}, rounded to the nearest.
    */
   private static int groupAt(int round, int groups, int rounds) {
     return (int) ((2L * round * groups + rounds) / (2L * rounds));
@@ -170,10 +175,11 @@ public final class FillPlan {
 
   /**
    * The part of a partition's epoch stream one round reads: fills {@code [firstFill, endFill)},
-   * which lie in blocks {@code [firstBlock, endBlock)} (positions in the partition's reading order),
-   * starting {@code skipRows} rows into the first block and holding {@code rows} rows.
+   * which lie in blocks {@code [firstBlock, endBlock)} (positions in the partition's reading
+   * order), starting {@code skipRows} rows into the first block and holding {@code rows} rows.
    */
-  public record Slice(int firstFill, int endFill, int firstBlock, int endBlock, long skipRows, long rows) {}
+  public record Slice(
+      int firstFill, int endFill, int firstBlock, int endBlock, long skipRows, long rows) {}
 
   private long[] fillRows() {
     long[] rows = new long[fills()];
@@ -187,7 +193,8 @@ public final class FillPlan {
     long[] starts = new long[rows.length + 1];
     for (int i = 0; i < rows.length; i++) {
       if (rows[i] < 0) {
-        throw new IllegalArgumentException("Cannot plan fills: block " + i + " has " + rows[i] + " rows");
+        throw new IllegalArgumentException(
+            "Cannot plan fills: block " + i + " has " + rows[i] + " rows");
       }
       starts[i + 1] = starts[i] + rows[i];
     }

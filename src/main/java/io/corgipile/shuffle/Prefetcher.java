@@ -27,10 +27,13 @@ public final class Prefetcher<B> implements AutoCloseable {
   /**
    * The filler's progress, by which a consumer waiting for a buffer tells a filler that works from
    * one that spins: Spark's vectorized Parquet decoder can loop forever on a damaged page and
-   * ignores interrupts. The reader checks pages for the damage known to do that; this catches the rest.
+   * ignores interrupts. The reader checks pages for the damage known to do that; this catches the
+   * rest.
    */
   public interface Progress {
-    /** Rows (or any unit of work) the filler has produced so far; read from the consumer's thread. */
+    /**
+     * Rows (or any unit of work) the filler has produced so far; read from the consumer's thread.
+     */
     long count();
 
     /** The error the consumer fails with when the filler spins, saying what it was reading. */
@@ -39,14 +42,17 @@ public final class Prefetcher<B> implements AutoCloseable {
 
   /** No progress for this long while busy on a core: no decoder works that long on one batch. */
   static final long STALL_MILLIS = TimeUnit.SECONDS.toMillis(30);
+
   /**
    * Busy: the filler had at least 1/10 of the wall time on a core. A filler waiting on storage has
    * next to none; one spinning on a machine with ten times more runnable threads than cores still
    * has that much.
    */
   private static final int BUSY_SHARE = 10;
+
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   private static final Object END = new Object();
+
   /** How often a filler waiting for a buffer checks whether the consumer has closed. */
   private static final long STOP_CHECK_MILLIS = 100;
 
@@ -79,7 +85,13 @@ public final class Prefetcher<B> implements AutoCloseable {
    * @param stopWaitMillis how long {@link #close} waits for the filler to end
    * @param stallMillis how long a filler busy on a core without progress is waited for
    */
-  Prefetcher(String threadName, Filler<B> filler, B first, B second, long stopWaitMillis, Progress progress,
+  Prefetcher(
+      String threadName,
+      Filler<B> filler,
+      B first,
+      B second,
+      long stopWaitMillis,
+      Progress progress,
       long stallMillis) {
     this.stopWaitMillis = stopWaitMillis;
     this.progress = progress;
@@ -193,11 +205,14 @@ public final class Prefetcher<B> implements AutoCloseable {
         since = now;
       } else if (now - since >= stallNanos) {
         if (nowCpu - cpu >= (now - since) / BUSY_SHARE) {
-          failure = progress.stalled(String.format(
-              "the decoder made no progress in %d s while busy on a CPU core. Spark's vectorized Parquet "
-                  + "decoder loops forever on some damaged pages, and this one passed the reader's page checks. "
-                  + "The decoding thread ignores interrupts and stays busy until the JVM exits",
-              TimeUnit.NANOSECONDS.toSeconds(now - since)));
+          failure =
+              progress.stalled(
+                  String.format(
+                      "the decoder made no progress in %d s while busy on a CPU core. Spark's"
+                          + " vectorized Parquet decoder loops forever on some damaged pages, and"
+                          + " this one passed the reader's page checks. The decoding thread ignores"
+                          + " interrupts and stays busy until the JVM exits",
+                      TimeUnit.NANOSECONDS.toSeconds(now - since)));
           throw rethrow(failure);
         }
         cpu = nowCpu;
@@ -206,7 +221,9 @@ public final class Prefetcher<B> implements AutoCloseable {
     }
   }
 
-  /** The filler thread's CPU time, or -1 where the JVM cannot tell (and then nothing is watched). */
+  /**
+   * The filler thread's CPU time, or -1 where the JVM cannot tell (and then nothing is watched).
+   */
   private long fillerCpuNanos() {
     try {
       return THREADS.isThreadCpuTimeSupported() ? THREADS.getThreadCpuTime(thread.getId()) : -1;

@@ -9,8 +9,10 @@ import java.util.Arrays;
 public final class RowChunk {
   private final byte[] standard;
   private byte[] bytes;
+
   /** Row i is bytes [starts[i], starts[i + 1]). */
   private int[] starts = new int[1025];
+
   private int size;
 
   /** A chunk of {@code capacity} bytes of rows. */
@@ -25,7 +27,10 @@ public final class RowChunk {
     size = 0;
   }
 
-  /** Appends a row; false, leaving the chunk as it was, when it holds rows and this one does not fit. */
+  /**
+   * Appends a row; false, leaving the chunk as it was, when it holds rows and this one does not
+   * fit.
+   */
   public boolean tryAdd(byte[] src, int offset, int length) {
     int end = starts[size];
     if (bytes.length - end < length) {

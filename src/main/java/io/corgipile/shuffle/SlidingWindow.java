@@ -39,7 +39,10 @@ public final class SlidingWindow {
   public SlidingWindow(long maxRows, long maxBytes, SplitMix64 random) {
     if (maxRows < 1 || maxBytes < 1) {
       throw new IllegalArgumentException(
-          "Cannot create a sliding window: capacity must be positive, got " + maxRows + " rows, " + maxBytes
+          "Cannot create a sliding window: capacity must be positive, got "
+              + maxRows
+              + " rows, "
+              + maxBytes
               + " bytes");
     }
     this.maxRows = Math.min(maxRows, MAX_ARRAY);
@@ -56,7 +59,9 @@ public final class SlidingWindow {
     return !filling;
   }
 
-  /** Adds a tuple during the first fill; returns false (and ends the fill) once the window is full. */
+  /**
+   * Adds a tuple during the first fill; returns false (and ends the fill) once the window is full.
+   */
   public boolean tryFill(byte[] src, int offset, int length) {
     if (!filling) {
       return false;
@@ -189,7 +194,10 @@ public final class SlidingWindow {
   private void grow(long wanted) {
     if (wanted > MAX_ARRAY) {
       throw new IllegalStateException(
-          "Cannot hold a sliding window of " + wanted + " bytes in one partition: at most " + MAX_ARRAY
+          "Cannot hold a sliding window of "
+              + wanted
+              + " bytes in one partition: at most "
+              + MAX_ARRAY
               + " bytes fit; use more partitions or a smaller bufferSize");
     }
     log = Arrays.copyOf(log, (int) wanted);
@@ -197,6 +205,7 @@ public final class SlidingWindow {
   }
 
   private void notePeak() {
-    peakBytes = Math.max(peakBytes, (long) log.length + (long) offsets.length * INDEX_BYTES_PER_ROW);
+    peakBytes =
+        Math.max(peakBytes, (long) log.length + (long) offsets.length * INDEX_BYTES_PER_ROW);
   }
 }

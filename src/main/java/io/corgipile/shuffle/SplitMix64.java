@@ -31,7 +31,8 @@ public final class SplitMix64 {
   /** A uniform integer in {@code [0, bound)}, without modulo bias (Lemire's method). */
   public int nextInt(int bound) {
     if (bound <= 0) {
-      throw new IllegalArgumentException("Cannot draw a random integer: bound must be positive, got " + bound);
+      throw new IllegalArgumentException(
+          "Cannot draw a random integer: bound must be positive, got " + bound);
     }
     long m = (nextLong() >>> 32) * bound;
     long low = m & 0xffffffffL;

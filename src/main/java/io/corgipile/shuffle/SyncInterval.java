@@ -7,17 +7,17 @@ import java.util.regex.Pattern;
 
 /**
  * How often partitions synchronize within an epoch: the epoch is read in rounds, each round one
- * Spark job in which every partition reads the next slice of its epoch stream. {@code auto}: a round
- * per shuffle buffer, after the first epoch at most {@value #AUTO_ROUNDS} an epoch; {@code epoch}: one
- * round; {@code buffer}: a round per shuffle buffer a partition consumes; a row count N: a round ends
- * at the first buffer boundary at or after every N rows of the partition.
+ * Spark job in which every partition reads the next slice of its epoch stream. {@code auto}: a
+ * round per shuffle buffer, after the first epoch at most {@value #AUTO_ROUNDS} an epoch; {@code
+ * epoch}: one round; {@code buffer}: a round per shuffle buffer a partition consumes; a row count
+ * N: a round ends at the first buffer boundary at or after every N rows of the partition.
  *
- * <p>Why {@code auto} caps the rounds: a round is a Spark job, and between two jobs the cores wait for
- * the slowest partition and the driver (about 50 ms a round on 2 cores, measured); four rounds an
- * epoch kept the final accuracy of a round per buffer at 2 to 128 partitions (docs/benchmarks/
- * scale.md), while at many small partitions, where buffers are few, every buffer stays a round.
- * The first epoch, where the models move most and drift apart fastest, is still averaged every
- * buffer ({@link #forEpoch}), as post-local SGD synchronizes often before it averages locally.
+ * <p>Why {@code auto} caps the rounds: a round is a Spark job, and between two jobs the cores wait
+ * for the slowest partition and the driver (about 50 ms a round on 2 cores, measured); four rounds
+ * an epoch kept the final accuracy of a round per buffer at 2 to 128 partitions (docs/benchmarks/
+ * scale.md), while at many small partitions, where buffers are few, every buffer stays a round. The
+ * first epoch, where the models move most and drift apart fastest, is still averaged every buffer
+ * ({@link #forEpoch}), as post-local SGD synchronizes often before it averages locally.
  */
 public final class SyncInterval implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -26,10 +26,14 @@ public final class SyncInterval implements Serializable {
   public static final int AUTO_ROUNDS = 4;
 
   /** The accepted values, for errors, param docs and the docs site. */
-  public static final String FORMAT = "auto (one round per shuffle buffer of a partition; after the first epoch "
-      + "at most " + AUTO_ROUNDS + " per epoch: whole buffers, split as evenly as they go), epoch (one round per "
-      + "epoch), buffer (one round per shuffle buffer of a partition) or a number of rows per partition >= 1 "
-      + "(100000; a round ends at the first buffer boundary at or after that many rows)";
+  public static final String FORMAT =
+      "auto (one round per shuffle buffer of a partition; after the first epoch "
+          + "at most "
+          + AUTO_ROUNDS
+          + " per epoch: whole buffers, split as evenly as they go), epoch (one round per epoch),"
+          + " buffer (one round per shuffle buffer of a partition) or a number of rows per"
+          + " partition >= 1 (100000; a round ends at the first buffer boundary at or after that"
+          + " many rows)";
 
   private static final long EPOCH_ROWS = 0;
   private static final long BUFFER_ROWS = -1;
@@ -48,7 +52,8 @@ public final class SyncInterval implements Serializable {
   }
 
   /**
-   * Parses an interval: {@code auto}, {@code epoch} or {@code buffer} (any case) or a row count >= 1.
+   * Parses an interval: {@code auto}, {@code epoch} or {@code buffer} (any case) or a row count >=
+   * 1.
    *
    * @throws IllegalArgumentException naming the accepted values when {@code value} is none of them
    */
@@ -100,9 +105,9 @@ public final class SyncInterval implements Serializable {
   }
 
   /**
-   * Groups consecutive units (a partition's buffers, or blocks where no buffer is used) of the given
-   * rows into rounds: returns the first unit of every round, then the number of units. {@code epoch}
-   * gives one round, even of no units; otherwise no units give no rounds.
+   * Groups consecutive units (a partition's buffers, or blocks where no buffer is used) of the
+   * given rows into rounds: returns the first unit of every round, then the number of units. {@code
+   * epoch} gives one round, even of no units; otherwise no units give no rounds.
    */
   int[] roundStarts(long[] unitRows) {
     int n = unitRows.length;
@@ -132,7 +137,8 @@ public final class SyncInterval implements Serializable {
 
   /**
    * At most {@code rounds} rounds of whole units, round k starting after the unit that brings the
-   * rows so far to k / rounds of all (every unit its own round when there are no more units than rounds).
+   * rows so far to k / rounds of all (every unit its own round when there are no more units than
+   * rounds).
    */
   private static int[] evenRoundStarts(long[] unitRows, int rounds) {
     int n = unitRows.length;
@@ -169,7 +175,8 @@ public final class SyncInterval implements Serializable {
   /** The text {@link #parse} reads back. */
   @Override
   public String toString() {
-    return rows == EPOCH_ROWS ? "epoch" : rows == BUFFER_ROWS ? "buffer" : rows == AUTO_ROWS ? "auto"
-        : Long.toString(rows);
+    return rows == EPOCH_ROWS
+        ? "epoch"
+        : rows == BUFFER_ROWS ? "buffer" : rows == AUTO_ROWS ? "auto" : Long.toString(rows);
   }
 }

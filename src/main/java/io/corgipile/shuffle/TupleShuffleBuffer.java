@@ -8,16 +8,17 @@ import java.util.List;
  * A bounded buffer of serialized tuples that is shuffled, uniformly, in a cache-friendly way.
  *
  * <p>Tuples are copied into byte chunks (an arena), so a buffer of millions of rows is a few
- * thousand arrays, not millions of objects; chunks are kept across fills ({@link #startFill}) so refilling
- * allocates nothing, and {@link #release} hands them on to the next buffer in this JVM ({@link ChunkPool}).
+ * thousand arrays, not millions of objects; chunks are kept across fills ({@link #startFill}) so
+ * refilling allocates nothing, and {@link #release} hands them on to the next buffer in this JVM
+ * ({@link ChunkPool}).
  *
  * <p>The shuffle is Rao and Sandelius's: each tuple goes, as it arrives, to a random bucket of
  * about {@value #BUCKET_BYTES} bytes, small enough for a core's L2 cache; {@link #shuffle()} then
  * permutes each bucket with Fisher-Yates and concatenates the buckets. Each bucket assignment and
  * each bucket's permutation being uniform, the whole order is a uniform random permutation of the
- * buffer, as one Fisher-Yates over all of it would give; but reading the tuples in that order
- * stays within one bucket at a time instead of jumping across the whole buffer, which on a large
- * buffer costs a cache and TLB miss per tuple.
+ * buffer, as one Fisher-Yates over all of it would give; but reading the tuples in that order stays
+ * within one bucket at a time instead of jumping across the whole buffer, which on a large buffer
+ * costs a cache and TLB miss per tuple.
  *
  * <p>Capacity is a row count, a byte budget, or both. The byte budget covers everything the buffer
  * allocates: chunks and index. Under a row count alone, chunks exceed the tuples' bytes by at most
@@ -27,18 +28,29 @@ import java.util.List;
 public final class TupleShuffleBuffer {
   /** Target bytes of tuples per bucket. */
   static final int BUCKET_BYTES = 256 << 10;
+
   static final int MAX_BUCKETS = 4096;
+
   /** Bytes of a chunk; a larger tuple gets a chunk of its own. */
   static final int CHUNK_BYTES = 16 << 10;
-  /** Index bytes per tuple: position, length and bucket in arrival order, position and length in emitted order. */
+
+  /**
+   * Index bytes per tuple: position, length and bucket in arrival order, position and length in
+   * emitted order.
+   */
   static final int INDEX_BYTES_PER_ROW = 2 * Long.BYTES + 2 * Integer.BYTES + Character.BYTES;
+
   private static final int MAX_ROWS = Integer.MAX_VALUE - 16;
-  /** What {@link #place} answers when the budget is spent; a real position has a chunk id above it. */
+
+  /**
+   * What {@link #place} answers when the budget is spent; a real position has a chunk id above it.
+   */
   private static final long NO_ROOM = Long.MIN_VALUE;
 
   /**
    * The most a buffer of {@code rows} tuples of {@code tupleBytes} bytes allocates under a row
-   * count alone (the bound of docs/design.md): the tuples, one partly filled chunk per bucket, the index doubled.
+   * count alone (the bound of docs/design.md): the tuples, one partly filled chunk per bucket, the
+   * index doubled.
    */
   static long rowsBound(long rows, double tupleBytes) {
     long bytes = (long) Math.ceil(rows * tupleBytes);
@@ -49,20 +61,29 @@ public final class TupleShuffleBuffer {
   private final long maxRows;
   private final long maxBytes;
   private final ChunkPool chunkPool;
+
   /** Chunks taken from {@link #chunkPool} and not yet used; used from {@link #takenNext} on. */
   private byte[][] taken;
+
   private int takenNext;
+
   /** The stream of the current fill. */
   private SplitMix64 random;
+
   /** The rows the current fill expects, for sizing its buckets. */
   private long fillRows;
 
   /** Chunks reused across fills; id i >= 0 is {@code pool.get(i)}. */
   private final List<byte[]> pool = new ArrayList<>();
+
   /** Chunks of single oversized tuples of this fill; id -1 - i is {@code oversized.get(i)}. */
   private final List<byte[]> oversized = new ArrayList<>();
-  /** Oversized chunks of earlier fills, reused when large enough, let go when they stand in the way. */
+
+  /**
+   * Oversized chunks of earlier fills, reused when large enough, let go when they stand in the way.
+   */
   private final List<byte[]> spare = new ArrayList<>();
+
   private int nextFree;
   private long chunkBytes;
 
@@ -73,6 +94,7 @@ public final class TupleShuffleBuffer {
   private byte[][] bucketArray = new byte[0][];
   private int[] bucketFill = new int[0];
   private int[] bucketRoom = new int[0];
+
   /** The array {@link #place} chose, for the copy. */
   private byte[] placedArray;
 
@@ -96,7 +118,11 @@ public final class TupleShuffleBuffer {
   TupleShuffleBuffer(long maxRows, long maxBytes, ChunkPool chunkPool) {
     if (maxRows < 1 || maxBytes < 1) {
       throw new IllegalArgumentException(
-          "Cannot create a tuple buffer: capacity must be positive, got " + maxRows + " rows, " + maxBytes + " bytes");
+          "Cannot create a tuple buffer: capacity must be positive, got "
+              + maxRows
+              + " rows, "
+              + maxBytes
+              + " bytes");
     }
     this.maxRows = Math.min(maxRows, MAX_ROWS);
     this.maxBytes = maxBytes;
@@ -128,14 +154,16 @@ public final class TupleShuffleBuffer {
 
   /** Bytes still free in the budget, counting index space for the rows that fit. */
   public long remainingBytes() {
-    return maxBytes == Long.MAX_VALUE ? Long.MAX_VALUE : maxBytes - usedBytes - (long) size * INDEX_BYTES_PER_ROW;
+    return maxBytes == Long.MAX_VALUE
+        ? Long.MAX_VALUE
+        : maxBytes - usedBytes - (long) size * INDEX_BYTES_PER_ROW;
   }
 
   /**
    * Empties the buffer, keeping its chunks, for a fill of about {@code rows} tuples.
    *
-   * @param random the stream that places and permutes this fill's tuples; the buffer draws from it on
-   *     every add and shuffle, so equal streams and equal input give equal orders
+   * @param random the stream that places and permutes this fill's tuples; the buffer draws from it
+   *     on every add and shuffle, so equal streams and equal input give equal orders
    */
   public void startFill(SplitMix64 random, long rows) {
     this.random = random;
@@ -171,7 +199,8 @@ public final class TupleShuffleBuffer {
    * written in place is placed and ordered as a copied one would be; a decoder writes a row once,
    * where it is read from, instead of into scratch and then here.
    *
-   * @return how many of the {@code n} tuples have room, from the first on; fewer when the limits are reached
+   * @return how many of the {@code n} tuples have room, from the first on; fewer when the limits
+   *     are reached
    */
   public int reserve(int length, int n, byte[][] chunks, int[] offsets) {
     for (int i = 0; i < n; i++) {
@@ -212,8 +241,8 @@ public final class TupleShuffleBuffer {
 
   /**
    * Puts the tuples in uniformly random order: each bucket is permuted with Fisher-Yates and the
-   * buckets follow each other. Until the next {@link #startFill} or add, the accessors then give the
-   * tuples in that order; before, in arrival order.
+   * buckets follow each other. Until the next {@link #startFill} or add, the accessors then give
+   * the tuples in that order; before, in arrival order.
    */
   public void shuffle() {
     if (shuffledPositions.length < size) {
@@ -310,7 +339,10 @@ public final class TupleShuffleBuffer {
     return true;
   }
 
-  /** Room for {@code length} bytes in {@code bucket}: chunk << 32 | offset, or NO_ROOM when the budget is spent. */
+  /**
+   * Room for {@code length} bytes in {@code bucket}: chunk << 32 | offset, or NO_ROOM when the
+   * budget is spent.
+   */
   private long place(int bucket, int length) {
     if (bucketRoom[bucket] >= length) {
       int offset = bucketFill[bucket];
@@ -343,7 +375,9 @@ public final class TupleShuffleBuffer {
       if (maxBytes != Long.MAX_VALUE) {
         // Leave the index room for the tuples the chunk will hold, judging by the tuples so far.
         double tupleBytes = Math.max(1.0, size == 0 ? length : (double) usedBytes / size);
-        long share = (long) ((maxBytes - allocatedBytes()) * (tupleBytes / (tupleBytes + INDEX_BYTES_PER_ROW)));
+        long share =
+            (long)
+                ((maxBytes - allocatedBytes()) * (tupleBytes / (tupleBytes + INDEX_BYTES_PER_ROW)));
         bytes = (int) Math.max(length, Math.min(CHUNK_BYTES, share));
       }
       if (!affordable(bytes)) {

@@ -15,11 +15,25 @@ import java.io.Serializable;
  * @param rows rows in the block
  * @param groupRows rows in the whole row group
  */
-record Block(int file, int rowGroup, long offset, long compressedBytes, long uncompressedBytes, long firstRow,
-    long rows, long groupRows) implements Serializable {
+record Block(
+    int file,
+    int rowGroup,
+    long offset,
+    long compressedBytes,
+    long uncompressedBytes,
+    long firstRow,
+    long rows,
+    long groupRows)
+    implements Serializable {
 
   /** The whole row group. */
-  static Block rowGroup(int file, int rowGroup, long offset, long compressedBytes, long uncompressedBytes, long rows) {
+  static Block rowGroup(
+      int file,
+      int rowGroup,
+      long offset,
+      long compressedBytes,
+      long uncompressedBytes,
+      long rows) {
     return new Block(file, rowGroup, offset, compressedBytes, uncompressedBytes, 0, rows, rows);
   }
 
@@ -33,15 +47,22 @@ record Block(int file, int rowGroup, long offset, long compressedBytes, long unc
   }
 
   /**
-   * Rows {@code [from, to)} of this whole row group. The parts' bytes are shares by rows that add up
-   * to the row group's.
+   * Rows {@code [from, to)} of this whole row group. The parts' bytes are shares by rows that add
+   * up to the row group's.
    */
   Block part(long from, long to) {
     if (!wholeRowGroup() || from < 0 || to <= from || to > rows) {
       throw new IllegalArgumentException("Cannot cut rows [" + from + ", " + to + ") from " + this);
     }
-    return new Block(file, rowGroup, offset, share(compressedBytes, from, to), share(uncompressedBytes, from, to),
-        from, to - from, groupRows);
+    return new Block(
+        file,
+        rowGroup,
+        offset,
+        share(compressedBytes, from, to),
+        share(uncompressedBytes, from, to),
+        from,
+        to - from,
+        groupRows);
   }
 
   private long share(long bytes, long from, long to) {

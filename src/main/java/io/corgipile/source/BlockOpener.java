@@ -40,8 +40,10 @@ final class BlockOpener implements Closeable {
   private final BlockDecoder decoder;
   private final ScanSettings settings;
   private final ReaderMetrics metrics;
+
   /** Every file this task has read, checked against the plan once. */
   private final Map<Integer, FileHandle> files = new HashMap<>();
+
   /** The files whose streams are open, least recently read first. */
   private final LinkedHashMap<Integer, FileHandle> openFiles = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -67,7 +69,8 @@ final class BlockOpener implements Closeable {
   /** How the decoder opens a block's rows as rows or as batches. */
   @FunctionalInterface
   private interface Open<T> {
-    T open(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows) throws IOException;
+    T open(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
+        throws IOException;
   }
 
   private <T> T open(Block block, Open<T> how) throws IOException {
@@ -78,7 +81,13 @@ final class BlockOpener implements Closeable {
       if (settings.vectorized()) {
         keepOpen(block.file(), file);
       }
-      T opened = how.open(plan.files().get(block.file()), file, block.rowGroup(), block.firstRow(), block.rows());
+      T opened =
+          how.open(
+              plan.files().get(block.file()),
+              file,
+              block.rowGroup(),
+              block.firstRow(),
+              block.rows());
       metrics.blocksRead.incrementAndGet();
       metrics.bytesRead.addAndGet(block.compressedBytes());
       return opened;
@@ -92,13 +101,15 @@ final class BlockOpener implements Closeable {
     if (e instanceof BlockReadException named) {
       return named;
     }
-    return new BlockReadException("Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
+    return new BlockReadException(
+        "Cannot read " + plan.describe(block) + ": " + BlockPlanner.message(e), e);
   }
 
   /** Checks the block's row group is the one planned. */
   private static void checkRowGroup(Block block, FileHandle file) {
     List<BlockMetaData> groups = file.footer().getBlocks();
-    if (block.rowGroup() >= groups.size() || groups.get(block.rowGroup()).getStartingPos() != block.offset()
+    if (block.rowGroup() >= groups.size()
+        || groups.get(block.rowGroup()).getStartingPos() != block.offset()
         || groups.get(block.rowGroup()).getRowCount() != block.groupRows()) {
       throw new CorgiPileReadException("the file changed since the scan was planned");
     }
@@ -111,24 +122,38 @@ final class BlockOpener implements Closeable {
       Path path = new Path(file.path());
       FileStatus status = path.getFileSystem(settings.hadoopConf()).getFileStatus(path);
       if (status.getLen() != file.length()) {
-        throw new CorgiPileReadException("the file changed since the scan was planned: it is " + status.getLen()
-            + " bytes long, " + file.length() + " when planned");
+        throw new CorgiPileReadException(
+            "the file changed since the scan was planned: it is "
+                + status.getLen()
+                + " bytes long, "
+                + file.length()
+                + " when planned");
       }
       // A file replaced at the same length, between two epochs of a fit: its rows could be others
       // than those planned, or as many in other places, with nothing left to notice it.
       if (status.getModificationTime() != file.modificationTime()) {
-        throw new CorgiPileReadException("the file changed since the scan was planned: it was modified at "
-            + Instant.ofEpochMilli(status.getModificationTime()) + ", at "
+        throw new CorgiPileReadException(
+            "the file changed since the scan was planned: it was modified at "
+                + Instant.ofEpochMilli(status.getModificationTime())
+                + ", at "
                 + Instant.ofEpochMilli(file.modificationTime())
-            + " when planned");
+                + " when planned");
       }
       // Keyed by the file as it is now, which the checks above hold to the file as planned.
-      FooterCache.Key key = new FooterCache.Key(file.path(), status.getLen(), status.getModificationTime());
+      FooterCache.Key key =
+          new FooterCache.Key(file.path(), status.getLen(), status.getModificationTime());
       HadoopInputFile input = HadoopInputFile.fromStatus(status, settings.hadoopConf());
-      handle = new FileHandle(status, input, FooterCache.JVM.footer(key, () -> {
-        metrics.footersRead.incrementAndGet();
-        return BlockPlanner.readFooter(input);
-      }), settings.hadoopConf());
+      handle =
+          new FileHandle(
+              status,
+              input,
+              FooterCache.JVM.footer(
+                  key,
+                  () -> {
+                    metrics.footersRead.incrementAndGet();
+                    return BlockPlanner.readFooter(input);
+                  }),
+              settings.hadoopConf());
       files.put(block.file(), handle);
     }
     return handle;
@@ -145,7 +170,10 @@ final class BlockOpener implements Closeable {
     }
   }
 
-  /** Closes the shared Spark reader and every file still open; the first failure is thrown once all are closed. */
+  /**
+   * Closes the shared Spark reader and every file still open; the first failure is thrown once all
+   * are closed.
+   */
   @Override
   public void close() throws IOException {
     IOException failure = null;

@@ -4,7 +4,10 @@ import io.corgipile.spark.DataFile;
 import java.io.Serializable;
 import java.util.List;
 
-/** The files of a scan and their blocks (row groups or parts of them), in storage order, after filter pushdown. */
+/**
+ * The files of a scan and their blocks (row groups or parts of them), in storage order, after
+ * filter pushdown.
+ */
 record BlockPlan(List<DataFile> files, List<Block> blocks) implements Serializable {
   BlockPlan {
     files = List.copyOf(files);
@@ -19,7 +22,9 @@ record BlockPlan(List<DataFile> files, List<Block> blocks) implements Serializab
     return rows;
   }
 
-  /** The row groups the blocks hold, a part of one counting as its share of the row group's rows. */
+  /**
+   * The row groups the blocks hold, a part of one counting as its share of the row group's rows.
+   */
   double rowGroups() {
     double sum = 0;
     for (Block b : blocks) {
@@ -37,9 +42,18 @@ record BlockPlan(List<DataFile> files, List<Block> blocks) implements Serializab
   }
 
   String describe(Block block) {
-    String rows = block.wholeRowGroup() ? ""
-        : "rows " + block.firstRow() + " to " + (block.firstRow() + block.rows() - 1) + " of ";
-    return rows + "row group " + block.rowGroup() + " (offset " + block.offset() + ", " + block.groupRows()
-        + " rows) of " + files.get(block.file()).path();
+    String rows =
+        block.wholeRowGroup()
+            ? ""
+            : "rows " + block.firstRow() + " to " + (block.firstRow() + block.rows() - 1) + " of ";
+    return rows
+        + "row group "
+        + block.rowGroup()
+        + " (offset "
+        + block.offset()
+        + ", "
+        + block.groupRows()
+        + " rows) of "
+        + files.get(block.file()).path();
   }
 }

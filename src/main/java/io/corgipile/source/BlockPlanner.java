@@ -46,11 +46,12 @@ import org.apache.spark.sql.types.UserDefinedType;
 
 /**
  * Turns a table's files into blocks on the driver: reads every footer (in parallel), checks each
- * file's schema against the columns the scan reads, drops row groups whose statistics prove
- * that no row passes the pushed filters, and cuts row groups into parts where asked.
+ * file's schema against the columns the scan reads, drops row groups whose statistics prove that no
+ * row passes the pushed filters, and cuts row groups into parts where asked.
  */
 final class BlockPlanner {
   private static final int MAX_THREADS = 32;
+
   /** "PAR1" opens every Parquet file: no column chunk starts before it. */
   private static final long MAGIC_BYTES = 4;
 
@@ -58,8 +59,12 @@ final class BlockPlanner {
 
   static BlockPlan plan(ScanSettings settings, List<DataFile> files, Filter[] filters) {
     Configuration conf = settings.hadoopConf();
-    return new BlockPlan(files, perFile(files.size(), "footers",
-        index -> blocksOf(settings, conf, index, files.get(index), filters)));
+    return new BlockPlan(
+        files,
+        perFile(
+            files.size(),
+            "footers",
+            index -> blocksOf(settings, conf, index, files.get(index), filters)));
   }
 
   /**
@@ -81,12 +86,16 @@ final class BlockPlanner {
       byFile.get(b.file()).add(b);
     }
     Configuration conf = settings.hadoopConf();
-    return new BlockPlan(plan.files(), perFile(plan.files().size(), "pages",
-        index -> partsOf(settings, conf, plan.files().get(index), byFile.get(index), minRows)));
+    return new BlockPlan(
+        plan.files(),
+        perFile(
+            plan.files().size(),
+            "pages",
+            index -> partsOf(settings, conf, plan.files().get(index), byFile.get(index), minRows)));
   }
 
-  private static List<Block> partsOf(ScanSettings settings, Configuration conf, DataFile file, List<Block> blocks,
-      long minRows) {
+  private static List<Block> partsOf(
+      ScanSettings settings, Configuration conf, DataFile file, List<Block> blocks, long minRows) {
     if (blocks.stream().noneMatch(b -> b.rows() > minRows)) {
       return blocks;
     }
@@ -94,8 +103,11 @@ final class BlockPlanner {
     List<Block> parts = new ArrayList<>();
     try (ParquetFileReader reader = new ParquetFileReader(conf, new Path(file.path()), footer)) {
       for (Block b : blocks) {
-        parts.addAll(b.rows() <= minRows ? List.of(b)
-            : cutAtPages(b, pagesOf(reader, footer.getBlocks().get(b.rowGroup()), settings), minRows));
+        parts.addAll(
+            b.rows() <= minRows
+                ? List.of(b)
+                : cutAtPages(
+                    b, pagesOf(reader, footer.getBlocks().get(b.rowGroup()), settings), minRows));
       }
     } catch (IOException e) {
       // The file could not be opened here; the executors will say why when they read it whole.
@@ -105,13 +117,15 @@ final class BlockPlanner {
   }
 
   /**
-   * The offset index of the first column read, if every column read has one and it is sound;
-   * else null, and the row group stays whole (its reader then reports any damage).
+   * The offset index of the first column read, if every column read has one and it is sound; else
+   * null, and the row group stays whole (its reader then reports any damage).
    */
-  private static OffsetIndex pagesOf(ParquetFileReader reader, BlockMetaData group, ScanSettings settings) {
+  private static OffsetIndex pagesOf(
+      ParquetFileReader reader, BlockMetaData group, ScanSettings settings) {
     List<ColumnChunkMetaData> columns = new ArrayList<>();
     for (ColumnChunkMetaData c : group.getColumns()) {
-      if (find(settings.requestedDataSchema(), c.getPath().toArray()[0], settings.caseSensitive()) != null) {
+      if (find(settings.requestedDataSchema(), c.getPath().toArray()[0], settings.caseSensitive())
+          != null) {
         columns.add(c);
       }
     }
@@ -157,15 +171,19 @@ final class BlockPlanner {
   }
 
   /**
-   * Runs {@code work} for each file index on a pool of at most {@link #MAX_THREADS} threads; the blocks in file order.
+   * Runs {@code work} for each file index on a pool of at most {@link #MAX_THREADS} threads; the
+   * blocks in file order.
    */
   private static List<Block> perFile(int files, String what, IntFunction<List<Block>> work) {
     int threads = Math.max(1, Math.min(MAX_THREADS, files));
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "corgipile-" + what);
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "corgipile-" + what);
+              t.setDaemon(true);
+              return t;
+            });
     try {
       List<Future<List<Block>>> futures = new ArrayList<>();
       for (int i = 0; i < files; i++) {
@@ -185,7 +203,8 @@ final class BlockPlanner {
       throw new IllegalStateException(cause.getMessage(), cause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Cannot plan the scan: interrupted while reading Parquet " + what, e);
+      throw new IllegalStateException(
+          "Cannot plan the scan: interrupted while reading Parquet " + what, e);
     } finally {
       pool.shutdownNow();
     }
@@ -196,7 +215,8 @@ final class BlockPlanner {
     try (ParquetFileReader reader = ParquetFileReader.open(input)) {
       return reader.getFooter();
     } catch (IOException | RuntimeException e) {
-      throw new CorgiPileReadException("Cannot read Parquet footer of " + input.getPath() + ": " + message(e), e);
+      throw new CorgiPileReadException(
+          "Cannot read Parquet footer of " + input.getPath() + ": " + message(e), e);
     }
   }
 
@@ -207,13 +227,16 @@ final class BlockPlanner {
 
   /** The footer of the file as listed, from the cache or read. */
   private static ParquetMetadata footerOf(DataFile file, Configuration conf) {
-    return FooterCache.JVM.footer(footerKey(file), () -> {
-      try {
-        return readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
-      } catch (IOException e) {
-        throw new CorgiPileReadException("Cannot read Parquet footer of " + file.path() + ": " + message(e), e);
-      }
-    });
+    return FooterCache.JVM.footer(
+        footerKey(file),
+        () -> {
+          try {
+            return readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
+          } catch (IOException e) {
+            throw new CorgiPileReadException(
+                "Cannot read Parquet footer of " + file.path() + ": " + message(e), e);
+          }
+        });
   }
 
   private static List<Block> blocksOf(
@@ -223,31 +246,52 @@ final class BlockPlanner {
     try {
       fileSchema = ParquetConversion.sparkSchemaOf(settings, footer.getFileMetaData().getSchema());
     } catch (RuntimeException e) {
-      throw new CorgiPileReadException("Cannot read schema of Parquet file " + file.path() + ": " + message(e), e);
+      throw new CorgiPileReadException(
+          "Cannot read schema of Parquet file " + file.path() + ": " + message(e), e);
     }
-    checkCompatible(file.path(), settings.requestedDataSchema(), fileSchema, settings.caseSensitive());
+    checkCompatible(
+        file.path(), settings.requestedDataSchema(), fileSchema, settings.caseSensitive());
 
     List<BlockMetaData> all = footer.getBlocks();
     Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
     Optional<FilterPredicate> predicate =
         ParquetConversion.parquetPredicate(settings, footer.getFileMetaData(), filters);
-    kept.addAll(predicate.isPresent()
-        ? RowGroupFilter.filterRowGroups(FilterCompat.get(predicate.get()), all, footer.getFileMetaData().getSchema())
-        : all);
+    kept.addAll(
+        predicate.isPresent()
+            ? RowGroupFilter.filterRowGroups(
+                FilterCompat.get(predicate.get()), all, footer.getFileMetaData().getSchema())
+            : all);
     List<Block> blocks = new ArrayList<>();
     for (int rg = 0; rg < all.size(); rg++) {
       BlockMetaData b = all.get(rg);
       if (b.getStartingPos() + b.getCompressedSize() > file.length()) {
         // parquet-mr would silently skip such a row group (its midpoint lies outside the file).
-        throw new CorgiPileReadException("Cannot read Parquet file " + file.path() + ": row group " + rg
-            + " (offset " + b.getStartingPos() + ", " + b.getCompressedSize() + " bytes, " + b.getRowCount()
-            + " rows) extends past the end of the file (" + file.length() + " bytes); the file is truncated "
-            + "or corrupt");
+        throw new CorgiPileReadException(
+            "Cannot read Parquet file "
+                + file.path()
+                + ": row group "
+                + rg
+                + " (offset "
+                + b.getStartingPos()
+                + ", "
+                + b.getCompressedSize()
+                + " bytes, "
+                + b.getRowCount()
+                + " rows) extends past the end of the file ("
+                + file.length()
+                + " bytes); the file is truncated "
+                + "or corrupt");
       }
       checkRowGroupInFile(file, footer.getFileMetaData().getSchema(), rg, b);
       if (b.getRowCount() > 0 && kept.contains(b)) {
-        blocks.add(Block.rowGroup(index, rg, b.getStartingPos(), b.getCompressedSize(), b.getTotalByteSize(),
-            b.getRowCount()));
+        blocks.add(
+            Block.rowGroup(
+                index,
+                rg,
+                b.getStartingPos(),
+                b.getCompressedSize(),
+                b.getTotalByteSize(),
+                b.getRowCount()));
       }
     }
     return blocks;
@@ -255,18 +299,23 @@ final class BlockPlanner {
 
   /**
    * Rejects a row group whose footer has a negative row count (Spark's reader then returns no rows
-   * of the file at all), a row count other than a flat column's value count, or puts a column chunk outside the file.
-   * Parquet's reader allocates a
-   * chunk's footer length before reading it, so a damaged length would cost that much memory; a
-   * negative one (which the row group's sum of lengths can hide) breaks it. A dictionary offset
-   * before the file's first byte makes Spark's reader skip the row group silently, as its midpoint
-   * then lies outside the file.
+   * of the file at all), a row count other than a flat column's value count, or puts a column chunk
+   * outside the file. Parquet's reader allocates a chunk's footer length before reading it, so a
+   * damaged length would cost that much memory; a negative one (which the row group's sum of
+   * lengths can hide) breaks it. A dictionary offset before the file's first byte makes Spark's
+   * reader skip the row group silently, as its midpoint then lies outside the file.
    */
-  private static void checkRowGroupInFile(DataFile file, MessageType schema, int rg, BlockMetaData b) {
+  private static void checkRowGroupInFile(
+      DataFile file, MessageType schema, int rg, BlockMetaData b) {
     String where = "Cannot read Parquet file " + file.path() + ": ";
     if (b.getRowCount() < 0) {
-      throw new CorgiPileReadException(where + "row group " + rg + " has a negative row count ("
-          + b.getRowCount() + "); the file is corrupt");
+      throw new CorgiPileReadException(
+          where
+              + "row group "
+              + rg
+              + " has a negative row count ("
+              + b.getRowCount()
+              + "); the file is corrupt");
     }
     if (b.getRowCount() == 0) {
       return; // nothing is read from it: some writers leave its offsets at 0
@@ -276,38 +325,73 @@ final class BlockPlanner {
           && c.getValueCount() != b.getRowCount()) {
         // A column that repeats nothing holds one value (or null) per row: Spark's reader would
         // decode as many rows as the damaged count says, from whatever bytes follow.
-        throw new CorgiPileReadException(where + "row group " + rg + " has " + b.getRowCount() + " rows but column "
-            + c.getPath().toDotString() + " has " + c.getValueCount() + " values; the file is corrupt");
+        throw new CorgiPileReadException(
+            where
+                + "row group "
+                + rg
+                + " has "
+                + b.getRowCount()
+                + " rows but column "
+                + c.getPath().toDotString()
+                + " has "
+                + c.getValueCount()
+                + " values; the file is corrupt");
       }
       long start = c.getStartingPos();
       long size = c.getTotalSize();
       long dictionary = c.getDictionaryPageOffset(); // 0 when the footer sets none
-      if (start < MAGIC_BYTES || size < 0 || start > file.length() - size
+      if (start < MAGIC_BYTES
+          || size < 0
+          || start > file.length() - size
           || dictionary != 0 && (dictionary < MAGIC_BYTES || dictionary >= file.length())) {
-        throw new CorgiPileReadException(where + "column " + c.getPath().toDotString() + " of row group " + rg
-            + " (offset " + start + ", dictionary offset " + dictionary + ", " + size
-            + " bytes) lies outside the file (" + file.length() + " bytes); the file is truncated or corrupt");
+        throw new CorgiPileReadException(
+            where
+                + "column "
+                + c.getPath().toDotString()
+                + " of row group "
+                + rg
+                + " (offset "
+                + start
+                + ", dictionary offset "
+                + dictionary
+                + ", "
+                + size
+                + " bytes) lies outside the file ("
+                + file.length()
+                + " bytes); the file is truncated or corrupt");
       }
     }
   }
 
   /**
    * Rejects a file whose columns cannot be read as the table's types. Types of one family (numbers,
-   * date-times) are left to Spark's reader, which widens some and rejects others with its own message.
+   * date-times) are left to Spark's reader, which widens some and rejects others with its own
+   * message.
    */
-  static void checkCompatible(String path, StructType table, StructType file, boolean caseSensitive) {
+  static void checkCompatible(
+      String path, StructType table, StructType file, boolean caseSensitive) {
     for (StructField wanted : table.fields()) {
       StructField present = find(file, wanted.name(), caseSensitive);
       if (present != null && !compatible(wanted.dataType(), present.dataType(), caseSensitive)) {
-        throw new CorgiPileReadException("Cannot read Parquet file " + path + ": column " + wanted.name()
-            + " is " + present.dataType().simpleString() + " in this file but "
-            + wanted.dataType().simpleString() + " in the table schema"
-            + " (files with conflicting schemas cannot be read together)");
+        throw new CorgiPileReadException(
+            "Cannot read Parquet file "
+                + path
+                + ": column "
+                + wanted.name()
+                + " is "
+                + present.dataType().simpleString()
+                + " in this file but "
+                + wanted.dataType().simpleString()
+                + " in the table schema"
+                + " (files with conflicting schemas cannot be read together)");
       }
     }
   }
 
-  /** Whether a file's type can be left to Spark's reader for a table type: same shape, same families. */
+  /**
+   * Whether a file's type can be left to Spark's reader for a table type: same shape, same
+   * families.
+   */
   private static boolean compatible(DataType table, DataType file, boolean caseSensitive) {
     if (table instanceof UserDefinedType) {
       return compatible(((UserDefinedType<?>) table).sqlType(), file, caseSensitive);
@@ -322,7 +406,8 @@ final class BlockPlanner {
       return true;
     }
     if (table instanceof ArrayType && file instanceof ArrayType) {
-      return compatible(((ArrayType) table).elementType(), ((ArrayType) file).elementType(), caseSensitive);
+      return compatible(
+          ((ArrayType) table).elementType(), ((ArrayType) file).elementType(), caseSensitive);
     }
     if (table instanceof MapType && file instanceof MapType) {
       return compatible(((MapType) table).keyType(), ((MapType) file).keyType(), caseSensitive)
@@ -346,7 +431,8 @@ final class BlockPlanner {
 
   private static StructField find(StructType schema, String name, boolean caseSensitive) {
     for (StructField f : schema.fields()) {
-      if (caseSensitive ? f.name().equals(name)
+      if (caseSensitive
+          ? f.name().equals(name)
           : f.name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
         return f;
       }

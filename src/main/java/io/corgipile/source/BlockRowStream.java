@@ -10,7 +10,8 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /**
  * The rows of a list of blocks, block after block, from {@code skipRows} rows into the first block,
- * {@code rows} rows in all: a slice of a partition's stream, which may start and end inside a block.
+ * {@code rows} rows in all: a slice of a partition's stream, which may start and end inside a
+ * block.
  */
 final class BlockRowStream implements Closeable, Prefetcher.Progress {
   /** {@link #rowsSeen} for a prefetcher's consumer thread: opaque, so no fence per row. */
@@ -18,7 +19,8 @@ final class BlockRowStream implements Closeable, Prefetcher.Progress {
 
   static {
     try {
-      ROWS_SEEN = MethodHandles.lookup().findVarHandle(BlockRowStream.class, "rowsSeen", long.class);
+      ROWS_SEEN =
+          MethodHandles.lookup().findVarHandle(BlockRowStream.class, "rowsSeen", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -111,7 +113,8 @@ final class BlockRowStream implements Closeable, Prefetcher.Progress {
 
   /**
    * Writes the current row and the {@code n - 1} after it ({@code n} at most {@link #runLength}),
-   * row i at {@code chunks[i]} from {@code offsets[i]}; the last one written is then the current row.
+   * row i at {@code chunks[i]} from {@code offsets[i]}; the last one written is then the current
+   * row.
    */
   void writeRun(int n, byte[][] chunks, int[] offsets) {
     try {

@@ -9,20 +9,30 @@ import java.util.Locale;
  * rows at page boundaries ({@link BlockPlanner#cut}), so a buffer can mix more of them than a few
  * large row groups.
  *
- * @param rows the fewest rows of a part for an explicit size; 0 for {@code auto} and {@code rowGroup}
+ * @param rows the fewest rows of a part for an explicit size; 0 for {@code auto} and {@code
+ *     rowGroup}
  */
 record BlockSize(Kind kind, long rows) implements Serializable {
-  enum Kind { AUTO, ROW_GROUP, ROWS }
+  enum Kind {
+    AUTO,
+    ROW_GROUP,
+    ROWS
+  }
 
   /** {@code auto} cuts row groups when a tuple buffer would hold fewer blocks than this... */
   static final int AUTO_BLOCKS_PER_BUFFER = 64;
 
   static final String ROW_GROUP = "rowGroup";
 
-  static final String FORMAT = "auto (with shuffle=corgipile, row groups cut into parts of about 1/"
-      + AUTO_BLOCKS_PER_BUFFER + " of the tuple buffer where it would hold fewer than " + AUTO_BLOCKS_PER_BUFFER
-      + " row groups; else whole row groups), " + ROW_GROUP + " (whole row groups) or a row count (100000: row "
-      + "groups cut into parts of at least that many rows)";
+  static final String FORMAT =
+      "auto (with shuffle=corgipile, row groups cut into parts of about 1/"
+          + AUTO_BLOCKS_PER_BUFFER
+          + " of the tuple buffer where it would hold fewer than "
+          + AUTO_BLOCKS_PER_BUFFER
+          + " row groups; else whole row groups), "
+          + ROW_GROUP
+          + " (whole row groups) or a row count (100000: row "
+          + "groups cut into parts of at least that many rows)";
 
   /**
    * Parses a block size.
@@ -47,9 +57,12 @@ record BlockSize(Kind kind, long rows) implements Serializable {
   @Override
   public String toString() {
     switch (kind) {
-      case AUTO: return "auto";
-      case ROW_GROUP: return ROW_GROUP;
-      default: return Long.toString(rows);
+      case AUTO:
+        return "auto";
+      case ROW_GROUP:
+        return ROW_GROUP;
+      default:
+        return Long.toString(rows);
     }
   }
 }

@@ -11,8 +11,8 @@ import java.util.function.IntFunction;
  * buffer per call.
  *
  * <p>A fill is one buffer, unless its rows turn out to exceed the buffer's byte budget (the plan
- * estimates row sizes from the footers): the rest then goes into the next buffer, drawing on from the
- * same fill's random stream, so the planned cut points never move and memory stays within the
+ * estimates row sizes from the footers): the rest then goes into the next buffer, drawing on from
+ * the same fill's random stream, so the planned cut points never move and memory stays within the
  * budget. A row that did not fit stays unread in the decoder and opens the next buffer.
  *
  * <p>Rows move once: the buffer makes room for a run of rows in their random buckets and the
@@ -30,8 +30,10 @@ final class BufferFiller {
   private int nextFill;
   private SplitMix64 random;
   private long rowsLeftInFill;
+
   /** Whether the source's current row is not in a buffer yet. */
   private boolean pendingRow;
+
   private final byte[][] chunks = new byte[RUN_ROWS][];
   private final int[] offsets = new int[RUN_ROWS];
 
@@ -39,7 +41,12 @@ final class BufferFiller {
    * @param source the rows of fills {@code [firstFill, endFill)} of {@code plan}
    * @param randomOfFill the random stream of each fill, by its index in the plan
    */
-  BufferFiller(BlockRowStream source, FillPlan plan, int firstFill, int endFill, IntFunction<SplitMix64> randomOfFill) {
+  BufferFiller(
+      BlockRowStream source,
+      FillPlan plan,
+      int firstFill,
+      int endFill,
+      IntFunction<SplitMix64> randomOfFill) {
     this.source = source;
     this.plan = plan;
     this.nextFill = firstFill;

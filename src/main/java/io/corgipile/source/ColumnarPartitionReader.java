@@ -7,9 +7,9 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Hands Spark the column batches of a partition's blocks, in the epoch's block order, straight
- * from its vectorized reader: the {@code none} and {@code block} modes, which reorder no tuples,
- * at the cost of Spark's own Parquet scan.
+ * Hands Spark the column batches of a partition's blocks, in the epoch's block order, straight from
+ * its vectorized reader: the {@code none} and {@code block} modes, which reorder no tuples, at the
+ * cost of Spark's own Parquet scan.
  */
 final class ColumnarPartitionReader implements PartitionReader<ColumnarBatch> {
   private final BlockCursor<BlockBatches> blocks;

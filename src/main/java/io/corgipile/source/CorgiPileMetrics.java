@@ -21,19 +21,27 @@ public final class CorgiPileMetrics {
   private CorgiPileMetrics() {}
 
   static CustomMetric[] supported() {
-    return new CustomMetric[] {new BlocksRead(), new BytesRead(), new RowsRead(), new PeakBufferBytes(),
-        new BuffersFilledAhead(), new FootersRead(), new ReadersOpened()};
+    return new CustomMetric[] {
+      new BlocksRead(),
+      new BytesRead(),
+      new RowsRead(),
+      new PeakBufferBytes(),
+      new BuffersFilledAhead(),
+      new FootersRead(),
+      new ReadersOpened()
+    };
   }
 
   static CustomTaskMetric[] values(ReaderMetrics m) {
     return new CustomTaskMetric[] {
-        value(BLOCKS_READ, m.blocksRead.get()),
-        value(BYTES_READ, m.bytesRead.get()),
-        value(ROWS_READ, m.rowsRead.get()),
-        value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get()),
-        value(BUFFERS_FILLED_AHEAD, m.buffersFilledAhead.get()),
-        value(FOOTERS_READ, m.footersRead.get()),
-        value(READERS_OPENED, m.readersOpened.get())};
+      value(BLOCKS_READ, m.blocksRead.get()),
+      value(BYTES_READ, m.bytesRead.get()),
+      value(ROWS_READ, m.rowsRead.get()),
+      value(PEAK_BUFFER_BYTES, m.peakBufferBytes.get()),
+      value(BUFFERS_FILLED_AHEAD, m.buffersFilledAhead.get()),
+      value(FOOTERS_READ, m.footersRead.get()),
+      value(READERS_OPENED, m.readersOpened.get())
+    };
   }
 
   private static CustomTaskMetric value(String name, long value) {
@@ -63,7 +71,10 @@ public final class CorgiPileMetrics {
     }
   }
 
-  /** Bytes on disk (compressed) of the blocks decoded by all tasks, a part of a row group's share by rows. */
+  /**
+   * Bytes on disk (compressed) of the blocks decoded by all tasks, a part of a row group's share by
+   * rows.
+   */
   public static final class BytesRead extends CustomSumMetric {
     @Override
     public String name() {
@@ -119,9 +130,9 @@ public final class CorgiPileMetrics {
   }
 
   /**
-   * Spark Parquet readers tasks set up: one a task where its blocks are read alike (same file schema,
-   * writer and partition values), another at each change; one a row group where Spark reads the
-   * schema with Parquet's record reader.
+   * Spark Parquet readers tasks set up: one a task where its blocks are read alike (same file
+   * schema, writer and partition values), another at each change; one a row group where Spark reads
+   * the schema with Parquet's record reader.
    */
   public static final class ReadersOpened extends CustomSumMetric {
     @Override
@@ -136,9 +147,9 @@ public final class CorgiPileMetrics {
   }
 
   /**
-   * The largest memory one task's shuffle buffers (both, with prefetch) or window allocated: pages of
-   * row bytes plus their index; a buffer filled ahead of its round ({@link RoundLookahead}) counts in
-   * the task that reads it. The bound docs/design.md states is checked against this.
+   * The largest memory one task's shuffle buffers (both, with prefetch) or window allocated: pages
+   * of row bytes plus their index; a buffer filled ahead of its round ({@link RoundLookahead})
+   * counts in the task that reads it. The bound docs/design.md states is checked against this.
    */
   public static final class PeakBufferBytes implements CustomMetric {
     @Override

@@ -35,10 +35,17 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
 
   /**
    * @param scan identifies the scan, for {@link RoundLookahead}'s keys
-   * @param lookahead the fills an executor may hold ahead of its rounds ({@link RoundLookahead}), 0 for none
+   * @param lookahead the fills an executor may hold ahead of its rounds ({@link RoundLookahead}), 0
+   *     for none
    */
-  CorgiPileReaderFactory(BlockPlan plan, ReadConf conf, FillLayout layout, ScanSettings settings, int numFields,
-      String scan, int lookahead) {
+  CorgiPileReaderFactory(
+      BlockPlan plan,
+      ReadConf conf,
+      FillLayout layout,
+      ScanSettings settings,
+      int numFields,
+      String scan,
+      int lookahead) {
     this.plan = plan;
     this.conf = conf;
     this.layout = layout;
@@ -53,7 +60,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     Slice slice = slice((CorgiPileInputPartition) partition);
     if (conf.shuffle() == ShuffleMode.CORGIPILE && !slice.inAnyOrder()) {
       ShuffledBuffers buffers = shuffledBuffers(slice);
-      return new CorgiPilePartitionReader(new BufferedTupleStream(buffers, numFields), buffers.metrics());
+      return new CorgiPilePartitionReader(
+          new BufferedTupleStream(buffers, numFields), buffers.metrics());
     }
     ReaderMetrics metrics = new ReaderMetrics();
     if (conf.shuffle() == ShuffleMode.WINDOW && !slice.inAnyOrder()) {
@@ -61,7 +69,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     }
     // none and block, when Spark takes rows rather than column batches, and a job in any order
     return new CorgiPilePartitionReader(
-        new DirectTupleStream(rows(slice, new BlockOpener(plan, settings, metrics), metrics)), metrics);
+        new DirectTupleStream(rows(slice, new BlockOpener(plan, settings, metrics), metrics)),
+        metrics);
   }
 
   /**
@@ -90,7 +99,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     }
     // none and block: a round is whole blocks, so the slice starts at a block's first row; a job in
     // any order reads the whole epoch, whole blocks too
-    return new ColumnarPartitionReader(new BlockOpener(plan, settings, metrics), slice.blocks, metrics);
+    return new ColumnarPartitionReader(
+        new BlockOpener(plan, settings, metrics), slice.blocks, metrics);
   }
 
   /**
@@ -98,13 +108,21 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
    * slice of it the job's round reads (the whole stream when the job does not read in rounds), with
    * the slice's blocks in reading order.
    */
-  private record Slice(int epoch, int partition, long seed, ReadScope.Round round, FillLayout.PartitionStream stream,
-      FillPlan.Slice range, int[] blocks, TaskContext task, boolean inAnyOrder) {
+  private record Slice(
+      int epoch,
+      int partition,
+      long seed,
+      ReadScope.Round round,
+      FillLayout.PartitionStream stream,
+      FillPlan.Slice range,
+      int[] blocks,
+      TaskContext task,
+      boolean inAnyOrder) {
     /**
-     * The slice as a job in any order reads it: without the buffer, and its blocks in storage order,
-     * so each file is read front to back and the disk's readahead brings in the blocks read next, not
-     * ones the page cache may lose before a random order reaches them. Only whole blocks can be
-     * reordered.
+     * The slice as a job in any order reads it: without the buffer, and its blocks in storage
+     * order, so each file is read front to back and the disk's readahead brings in the blocks read
+     * next, not ones the page cache may lose before a random order reaches them. Only whole blocks
+     * can be reordered.
      */
     Slice takenInAnyOrder() {
       int[] ordered = blocks;
@@ -116,7 +134,12 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     }
 
     /** Round {@code round}'s slice of {@code stream}, and its blocks. */
-    static Slice of(int epoch, int partition, long seed, ReadScope.Round round, FillLayout.PartitionStream stream,
+    static Slice of(
+        int epoch,
+        int partition,
+        long seed,
+        ReadScope.Round round,
+        FillLayout.PartitionStream stream,
         TaskContext task) {
       FillPlan.Slice range = stream.slice(round.interval(), round.index(), round.count());
       int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
@@ -129,7 +152,13 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
 
     /** The same partition's slice in round {@code index} of the epoch. */
     Slice inRound(int index) {
-      return of(epoch, partition, seed, new ReadScope.Round(round.interval(), index, round.count()), stream, null);
+      return of(
+          epoch,
+          partition,
+          seed,
+          new ReadScope.Round(round.interval(), index, round.count()),
+          stream,
+          null);
     }
 
     /** One of several rounds that reads a single planned fill. */
@@ -138,7 +167,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     }
 
     RoundLookahead.Key key(String scan) {
-      return new RoundLookahead.Key(scan, seed, epoch, partition, round.index(), round.count(), round.interval());
+      return new RoundLookahead.Key(
+          scan, seed, epoch, partition, round.index(), round.count(), round.interval());
     }
   }
 
@@ -147,8 +177,14 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     ReadScope.InTask scope = ReadScope.of(task);
     int epoch = scope.epoch() == null ? conf.epoch() : scope.epoch();
     long seed = scope.seed() == null ? conf.seed() : scope.seed();
-    Slice slice = Slice.of(epoch, partition.index(), seed, scope.round(),
-        layout.partition(epoch, seed, partition.index()), task);
+    Slice slice =
+        Slice.of(
+            epoch,
+            partition.index(),
+            seed,
+            scope.round(),
+            layout.partition(epoch, seed, partition.index()),
+            task);
     return scope.anyOrder() ? slice.takenInAnyOrder() : slice;
   }
 
@@ -159,24 +195,39 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
    */
   private WindowTupleStream window(Slice slice, ReaderMetrics metrics) {
     BlockRowStream rows = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
-    TupleStream source = conf.prefetch()
-        ? new PrefetchedTupleStream(rows, numFields, prefetchThread(slice)) : new DirectTupleStream(rows);
+    TupleStream source =
+        conf.prefetch()
+            ? new PrefetchedTupleStream(rows, numFields, prefetchThread(slice))
+            : new DirectTupleStream(rows);
     // The window starts afresh at the slice's start and drains at its end, drawing from a stream
     // of the slice's first fill: each row is still emitted once, whatever the rounds.
     BufferSize.Capacity capacity = slice.stream.capacity();
-    return new WindowTupleStream(source,
-        new SlidingWindow(capacity.maxRows(), capacity.maxBytes(), slice.seeds().random(
-            slice.epoch, slice.partition, EpochSeeds.Purpose.WINDOW_SLOT, slice.range.firstFill())),
-        numFields, metrics);
+    return new WindowTupleStream(
+        source,
+        new SlidingWindow(
+            capacity.maxRows(),
+            capacity.maxBytes(),
+            slice
+                .seeds()
+                .random(
+                    slice.epoch,
+                    slice.partition,
+                    EpochSeeds.Purpose.WINDOW_SLOT,
+                    slice.range.firstFill())),
+        numFields,
+        metrics);
   }
 
   private static String prefetchThread(Slice slice) {
-    return "corgipile-prefetch-" + (slice.task == null ? "" : "stage-" + slice.task.stageId() + "-")
-        + "partition-" + slice.partition;
+    return "corgipile-prefetch-"
+        + (slice.task == null ? "" : "stage-" + slice.task.stageId() + "-")
+        + "partition-"
+        + slice.partition;
   }
 
   private static BlockRowStream rows(Slice slice, BlockOpener opener, ReaderMetrics metrics) {
-    return new BlockRowStream(opener, slice.blocks, slice.range.skipRows(), slice.range.rows(), metrics);
+    return new BlockRowStream(
+        opener, slice.blocks, slice.range.skipRows(), slice.range.rows(), metrics);
   }
 
   /**
@@ -197,27 +248,34 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       throw new IllegalStateException("Interrupted while waiting for a buffer filled ahead", e);
     }
     ShuffledBuffers buffers =
-        ahead != null ? ShuffledBuffers.prefilled(ahead, prefetchThread(slice)) : shuffledBuffers(slice, false);
+        ahead != null
+            ? ShuffledBuffers.prefilled(ahead, prefetchThread(slice))
+            : shuffledBuffers(slice, false);
     if (slice.task != null) {
-      // a failed or killed task (a cancelled fit, a job that gives up) leaves no fills of its scan behind
-      slice.task.addTaskFailureListener((TaskFailureListener) (context, error) -> RoundLookahead.EXECUTOR.drop(scan));
+      // a failed or killed task (a cancelled fit, a job that gives up) leaves no fills of its scan
+      // behind
+      slice.task.addTaskFailureListener(
+          (TaskFailureListener) (context, error) -> RoundLookahead.EXECUTOR.drop(scan));
     }
     fillAhead(slice, 1, buffers::afterFirstBuffer);
-    // Once this task has let its buffer go, the partition's round after next: so the fill runs while
+    // Once this task has let its buffer go, the partition's round after next: so the fill runs
+    // while
     // the driver merges the round and starts the next, when the cores would otherwise wait.
     fillAhead(slice, 2, buffers::afterLastBuffer);
     return buffers;
   }
 
   /**
-   * Has {@code when} start filling the partition's round {@code rounds} after {@code slice}'s ahead,
-   * when the epoch has that round and it reads one fill.
+   * Has {@code when} start filling the partition's round {@code rounds} after {@code slice}'s
+   * ahead, when the epoch has that round and it reads one fill.
    */
   private void fillAhead(Slice slice, int rounds, Consumer<Runnable> when) {
     if (slice.round.index() + rounds < slice.round.count()) {
       Slice ahead = slice.inRound(slice.round.index() + rounds);
       if (ahead.isOneFillRound()) {
-        when.accept(() -> RoundLookahead.EXECUTOR.start(ahead.key(scan), lookahead, () -> fillFirst(ahead)));
+        when.accept(
+            () ->
+                RoundLookahead.EXECUTOR.start(ahead.key(scan), lookahead, () -> fillFirst(ahead)));
       }
     }
   }
@@ -232,7 +290,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     BlockRowStream source = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
     BufferFiller filler = filler(slice, source);
     TupleShuffleBuffer buffer = buffer(slice);
-    Prefetcher<TupleShuffleBuffer> fill = new Prefetcher<>(prefetchThread(slice), filler::fill, buffer, null, source);
+    Prefetcher<TupleShuffleBuffer> fill =
+        new Prefetcher<>(prefetchThread(slice), filler::fill, buffer, null, source);
     boolean hasRows;
     try {
       hasRows = fill.next() != null;
@@ -249,13 +308,18 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     BlockRowStream source = rows(slice, new BlockOpener(plan, settings, metrics), metrics);
     BufferFiller filler = filler(slice, source);
     TupleShuffleBuffer first = buffer(slice);
-    return new ShuffledBuffers(source, filler, first, prefetch ? buffer(slice) : null, prefetchThread(slice), metrics);
+    return new ShuffledBuffers(
+        source, filler, first, prefetch ? buffer(slice) : null, prefetchThread(slice), metrics);
   }
 
   private static BufferFiller filler(Slice slice, BlockRowStream source) {
     // Each planned fill has its own stream, so a round can start at any fill.
     EpochSeeds seeds = slice.seeds();
-    return new BufferFiller(source, slice.stream.fills(), slice.range.firstFill(), slice.range.endFill(),
+    return new BufferFiller(
+        source,
+        slice.stream.fills(),
+        slice.range.firstFill(),
+        slice.range.endFill(),
         fill -> seeds.random(slice.epoch, slice.partition, EpochSeeds.Purpose.TUPLE_ORDER, fill));
   }
 

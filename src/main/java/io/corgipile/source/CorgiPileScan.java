@@ -21,9 +21,7 @@ import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/**
- * A configured scan. Footers are read once, when Spark first asks for the batch or statistics.
- */
+/** A configured scan. Footers are read once, when Spark first asks for the batch or statistics. */
 final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private static final Logger LOG = LoggerFactory.getLogger(CorgiPileScan.class);
 
@@ -38,11 +36,19 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private final String id = UUID.randomUUID().toString();
   private BlockPlan plan;
   private FillLayout layout;
+
   /** What {@link BufferBudget} says of {@code auto}'s cap. */
   private Optional<String> capWarning;
 
-  CorgiPileScan(SparkSession session, FileListing listing, StructType readSchema, Filter[] pushedFilters,
-      ReadConf conf, ScanSettings settings, TaskMemory memory, ScanWarnings warnings) {
+  CorgiPileScan(
+      SparkSession session,
+      FileListing listing,
+      StructType readSchema,
+      Filter[] pushedFilters,
+      ReadConf conf,
+      ScanSettings settings,
+      TaskMemory memory,
+      ScanWarnings warnings) {
     this.session = session;
     this.listing = listing;
     this.readSchema = readSchema;
@@ -60,7 +66,10 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
 
   @Override
   public String description() {
-    return "corgipile [" + conf + "] files=" + listing.files().size()
+    return "corgipile ["
+        + conf
+        + "] files="
+        + listing.files().size()
         + (pushedFilters.length == 0 ? "" : ", pushedFilters=" + Arrays.toString(pushedFilters));
   }
 
@@ -84,8 +93,16 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return switch (conf.blockSize().kind()) {
       case ROW_GROUP -> rowGroups;
       case ROWS -> {
-        BlockDecoder.rowRangesUnsupported(settings).ifPresent(why -> warnings.once(LOG, "blockSize",
-            "corgipile: blockSize=" + conf.blockSize() + " reads whole row groups: " + why));
+        BlockDecoder.rowRangesUnsupported(settings)
+            .ifPresent(
+                why ->
+                    warnings.once(
+                        LOG,
+                        "blockSize",
+                        "corgipile: blockSize="
+                            + conf.blockSize()
+                            + " reads whole row groups: "
+                            + why));
         yield BlockPlanner.cut(settings, rowGroups, conf.blockSize().rows());
       }
       case AUTO -> autoCut(rowGroups);
@@ -93,10 +110,10 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   }
 
   /**
-   * {@code blockSize=auto}: in the {@code corgipile} shuffle, where a buffer of the row-group layout
-   * would hold fewer than {@link BlockSize#AUTO_BLOCKS_PER_BUFFER} row groups, parts of that share
-   * of the buffer. Few large blocks per buffer leave runs of one block's neighbouring rows in the
-   * order, which SGD without averaging feels (see docs/benchmarks/peers.md).
+   * {@code blockSize=auto}: in the {@code corgipile} shuffle, where a buffer of the row-group
+   * layout would hold fewer than {@link BlockSize#AUTO_BLOCKS_PER_BUFFER} row groups, parts of that
+   * share of the buffer. Few large blocks per buffer leave runs of one block's neighbouring rows in
+   * the order, which SGD without averaging feels (see docs/benchmarks/peers.md).
    */
   private BlockPlan autoCut(BlockPlan rowGroups) {
     if (conf.shuffle() != ShuffleMode.CORGIPILE || rowGroups.blocks().isEmpty()) {
@@ -107,7 +124,8 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     if (bufferRows >= BlockSize.AUTO_BLOCKS_PER_BUFFER * groupRows) {
       return rowGroups;
     }
-    return BlockPlanner.cut(settings, rowGroups, Math.max(1, bufferRows / BlockSize.AUTO_BLOCKS_PER_BUFFER));
+    return BlockPlanner.cut(
+        settings, rowGroups, Math.max(1, bufferRows / BlockSize.AUTO_BLOCKS_PER_BUFFER));
   }
 
   ScanSettings settings() {
@@ -117,17 +135,23 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   /** The option if set, else Spark's default parallelism, at most the number of blocks. */
   private int partitions(BlockPlan p) {
     int blocks = p.blocks().size();
-    return conf.partitions().orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
+    return conf.partitions()
+        .orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
   }
 
   private FillLayout layoutOf(BlockPlan p) {
-    return new FillLayout(p, conf, partitions(p), readSchema.fields().length,
+    return new FillLayout(
+        p,
+        conf,
+        partitions(p),
+        readSchema.fields().length,
         memory.autoBufferBytes(conf.prefetch() ? 2 : 1));
   }
 
   /**
-   * The partitions' streams, laid out once per scan: the batch and {@link EpochRounds} share it. Its
-   * buffers are held to the tasks' memory here, on the driver, so every task plans the same fills.
+   * The partitions' streams, laid out once per scan: the batch and {@link EpochRounds} share it.
+   * Its buffers are held to the tasks' memory here, on the driver, so every task plans the same
+   * fills.
    *
    * @throws IllegalArgumentException when an explicit bufferSize needs more than a task can hold
    */
@@ -143,20 +167,23 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   /**
    * The fills an executor may hold ahead of its rounds ({@link RoundLookahead}): two per task slot
    * with prefetch, the two buffers prefetch budgets, when every partition of a round runs at once.
-   * A slot's task holds its round's buffer and fills the next round's ahead; once it has let its own
-   * go, it fills the round after next, so a partition never holds more than two. With more
+   * A slot's task holds its round's buffer and fills the next round's ahead; once it has let its
+   * own go, it fills the round after next, so a partition never holds more than two. With more
    * partitions than slots, tasks run in waves, the next wave's reading overlaps the last one's
    * training, and fills ahead would hold a buffer per partition.
    */
   private int lookahead(int partitions) {
     boolean oneWave = partitions <= session.sparkContext().defaultParallelism();
-    return conf.prefetch() && conf.shuffle() == ShuffleMode.CORGIPILE && oneWave ? 2 * memory.slots() : 0;
+    return conf.prefetch() && conf.shuffle() == ShuffleMode.CORGIPILE && oneWave
+        ? 2 * memory.slots()
+        : 0;
   }
 
   /** The rounds of epoch {@code epoch}; see {@link EpochRounds#of}. */
   int rounds(int epoch, Long seed, SyncInterval interval) {
     if (epoch < 0) {
-      throw new IllegalArgumentException("Cannot count the rounds of epoch " + epoch + ": epochs are >= 0");
+      throw new IllegalArgumentException(
+          "Cannot count the rounds of epoch " + epoch + ": epochs are >= 0");
     }
     return layout().rounds(epoch, seed == null ? conf.seed() : seed, interval);
   }
@@ -165,8 +192,10 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   public Batch toBatch() {
     FillLayout l = layout();
     warnOnce(plan(), l);
-    return new CorgiPileBatch(new CorgiPileReaderFactory(plan(), conf, l, settings, readSchema.fields().length, id,
-        lookahead(l.partitions())), l.partitions());
+    return new CorgiPileBatch(
+        new CorgiPileReaderFactory(
+            plan(), conf, l, settings, readSchema.fields().length, id, lookahead(l.partitions())),
+        l.partitions());
   }
 
   @Override
@@ -192,16 +221,27 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return CorgiPileMetrics.supported();
   }
 
-  /** Spark asks for the batch several times per query, and plans a scan per query: each warning once per table. */
+  /**
+   * Spark asks for the batch several times per query, and plans a scan per query: each warning once
+   * per table.
+   */
   private void warnOnce(BlockPlan p, FillLayout l) {
     capWarning.ifPresent(message -> warnings.once(LOG, "bufferCap", message));
     if (bufferHoldsFewerThanTwoBlocks(p, l)) {
-      warnings.once(LOG, "fewerThanTwoBlocks", String.format(Locale.ROOT, "corgipile: the tuple buffer of %s "
-              + "(bufferSize=%s) holds about %,d rows per partition, fewer than two blocks of about %,d rows, so the "
-              + "order is little better than shuffle=block: set a larger bufferSize, or write smaller row groups "
-              + "(parquet.block.size) or pages (parquet.page.row.count.limit), which blockSize cuts row groups at",
-          warnings.table(), conf.bufferSize(), l.typicalBufferRows(p),
-          Math.round((double) p.totalRows() / p.blocks().size())));
+      warnings.once(
+          LOG,
+          "fewerThanTwoBlocks",
+          String.format(
+              Locale.ROOT,
+              "corgipile: the tuple buffer of %s (bufferSize=%s) holds about %,d rows per"
+                  + " partition, fewer than two blocks of about %,d rows, so the order is little"
+                  + " better than shuffle=block: set a larger bufferSize, or write smaller row"
+                  + " groups (parquet.block.size) or pages (parquet.page.row.count.limit), which"
+                  + " blockSize cuts row groups at",
+              warnings.table(),
+              conf.bufferSize(),
+              l.typicalBufferRows(p),
+              Math.round((double) p.totalRows() / p.blocks().size())));
     }
   }
 

@@ -22,7 +22,8 @@ import org.apache.spark.sql.types.StructType;
  * groups by their statistics; Spark still evaluates every filter on the rows, so results are the
  * same as without pushdown.
  */
-final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
+final class CorgiPileScanBuilder
+    implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
   private final SparkSession session;
   private final FileListing listing;
   private final Map<String, String> options;
@@ -31,8 +32,13 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
   private StructType requiredSchema;
   private Filter[] pushed = new Filter[0];
 
-  CorgiPileScanBuilder(SparkSession session, FileListing listing, StructType schema, Map<String, String> options,
-      ReadConf conf, ScanWarnings warnings) {
+  CorgiPileScanBuilder(
+      SparkSession session,
+      FileListing listing,
+      StructType schema,
+      Map<String, String> options,
+      ReadConf conf,
+      ScanWarnings warnings) {
     this.session = session;
     this.listing = listing;
     this.requiredSchema = schema;
@@ -48,11 +54,14 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
   @Override
   public Filter[] pushFilters(Filter[] filters) {
-    Set<String> partitionColumns = Arrays.stream(listing.partitionSchema().fieldNames())
-        .map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+    Set<String> partitionColumns =
+        Arrays.stream(listing.partitionSchema().fieldNames())
+            .map(n -> n.toLowerCase(Locale.ROOT))
+            .collect(Collectors.toSet());
     List<Filter> onData = new ArrayList<>();
     for (Filter f : filters) {
-      if (Arrays.stream(f.references()).noneMatch(c -> partitionColumns.contains(c.toLowerCase(Locale.ROOT)))) {
+      if (Arrays.stream(f.references())
+          .noneMatch(c -> partitionColumns.contains(c.toLowerCase(Locale.ROOT)))) {
         onData.add(f);
       }
     }
@@ -72,7 +81,9 @@ final class CorgiPileScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
   /** The scan, its buffers held to {@code memory}. */
   CorgiPileScan build(TaskMemory memory) {
-    ScanSettings settings = new ScanSettings(session, options, listing.partitionSchema(), requiredSchema);
-    return new CorgiPileScan(session, listing, settings.readSchema(), pushed, conf, settings, memory, warnings);
+    ScanSettings settings =
+        new ScanSettings(session, options, listing.partitionSchema(), requiredSchema);
+    return new CorgiPileScan(
+        session, listing, settings.readSchema(), pushed, conf, settings, memory, warnings);
   }
 }

@@ -16,9 +16,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Parquet files read through the CorgiPile shuffle, with the options they were loaded with: a scan's
- * own options win over them. Spark passes a DataFrame's reader options to both, but a catalog
- * table's ({@code CREATE TABLE ... USING corgipile OPTIONS (...)}) only to the load.
+ * Parquet files read through the CorgiPile shuffle, with the options they were loaded with: a
+ * scan's own options win over them. Spark passes a DataFrame's reader options to both, but a
+ * catalog table's ({@code CREATE TABLE ... USING corgipile OPTIONS (...)}) only to the load.
  */
 final class CorgiPileTable implements SupportsRead {
   private final SparkSession session;
@@ -27,7 +27,8 @@ final class CorgiPileTable implements SupportsRead {
   private final Map<String, String> options;
   private final ScanWarnings warnings;
 
-  CorgiPileTable(SparkSession session, String name, FileListing listing, Map<String, String> options) {
+  CorgiPileTable(
+      SparkSession session, String name, FileListing listing, Map<String, String> options) {
     this.session = session;
     this.name = name;
     this.listing = listing;
@@ -51,7 +52,9 @@ final class CorgiPileTable implements SupportsRead {
     Column[] columns = new Column[fields.length];
     for (int i = 0; i < fields.length; i++) {
       StructField f = fields[i];
-      columns[i] = Column.create(f.name(), f.dataType(), f.nullable(), f.getComment().getOrElse(() -> null), null);
+      columns[i] =
+          Column.create(
+              f.name(), f.dataType(), f.nullable(), f.getComment().getOrElse(() -> null), null);
     }
     return columns;
   }
@@ -63,12 +66,13 @@ final class CorgiPileTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap scanOptions) {
-    Map<String, String> merged = new TreeMap<>(String.CASE_INSENSITIVE_ORDER); // the scan's wins, in any case
+    Map<String, String> merged =
+        new TreeMap<>(String.CASE_INSENSITIVE_ORDER); // the scan's wins, in any case
     merged.putAll(options);
     merged.putAll(scanOptions.asCaseSensitiveMap());
     CaseInsensitiveStringMap all = new CaseInsensitiveStringMap(merged);
     ReadConf conf = ReadConf.from(all, CollectionConverters.asJava(session.conf().getAll()));
-    return new CorgiPileScanBuilder(session, listing, listing.schema(), CorgiPileSource.fileOptions(all), conf,
-        warnings);
+    return new CorgiPileScanBuilder(
+        session, listing, listing.schema(), CorgiPileSource.fileOptions(all), conf, warnings);
   }
 }

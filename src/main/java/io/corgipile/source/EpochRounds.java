@@ -6,16 +6,17 @@ import org.apache.spark.sql.connector.read.Scan;
 
 /**
  * How many rounds an epoch of a {@code corgipile} scan takes: what a training loop needs before it
- * reads the epoch round by round, each round a job after {@link ReadScope#setRound} with this count.
- * It is computed from the footers the scan already read, exactly as the executors cut their streams.
+ * reads the epoch round by round, each round a job after {@link ReadScope#setRound} with this
+ * count. It is computed from the footers the scan already read, exactly as the executors cut their
+ * streams.
  */
 public final class EpochRounds {
   private EpochRounds() {}
 
   /**
-   * The rounds of epoch {@code epoch}: the fewest any partition of the scan with rows cuts its stream
-   * into, at least 1, so every partition reads in every round; a partition that cuts more reads
-   * several consecutive groups in some rounds.
+   * The rounds of epoch {@code epoch}: the fewest any partition of the scan with rows cuts its
+   * stream into, at least 1, so every partition reads in every round; a partition that cuts more
+   * reads several consecutive groups in some rounds.
    *
    * @param scan a scan, as found in an executed plan
    * @param epoch the epoch the rounds' jobs read ({@link ReadScope#setEpoch})

@@ -11,16 +11,18 @@ import java.io.Serializable;
 
 /**
  * How each partition's epoch stream is laid out, from the footers alone: which blocks it reads in
- * which order ({@link BlockSchedule}), its buffer's capacity, and how its blocks are cut into planned
- * fills ({@link FillPlan}). The readers on the executors and {@link EpochRounds} on the driver both
- * ask it, so they always agree on the rounds of an epoch.
+ * which order ({@link BlockSchedule}), its buffer's capacity, and how its blocks are cut into
+ * planned fills ({@link FillPlan}). The readers on the executors and {@link EpochRounds} on the
+ * driver both ask it, so they always agree on the rounds of an epoch.
  */
 final class FillLayout implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final long[] blockRows;
+
   /** {@link Block#rowGroupShare} of each block. */
   private final double[] rowGroupShares;
+
   private final ShuffleMode shuffle;
   private final BlockAssignment assignment;
   private final BufferSize bufferSize;
@@ -51,10 +53,11 @@ final class FillLayout implements Serializable {
   }
 
   /**
-   * A partition's stream in an epoch: its blocks in reading order, its buffer and its fills (without
-   * a buffer, one per block).
+   * A partition's stream in an epoch: its blocks in reading order, its buffer and its fills
+   * (without a buffer, one per block).
    */
-  record PartitionStream(int[] blocks, BufferSize.Capacity capacity, FillPlan fills, boolean buffered) {
+  record PartitionStream(
+      int[] blocks, BufferSize.Capacity capacity, FillPlan fills, boolean buffered) {
     int rounds(SyncInterval interval) {
       return fills.rounds(unit(interval));
     }
@@ -64,15 +67,18 @@ final class FillLayout implements Serializable {
       return fills.slice(unit(interval), round, rounds);
     }
 
-    /** Without a buffer, a round of {@code buffer} is as many whole blocks as the buffer would hold. */
+    /**
+     * Without a buffer, a round of {@code buffer} is as many whole blocks as the buffer would hold.
+     */
     private SyncInterval unit(SyncInterval interval) {
       return buffered ? interval : interval.withBufferOf(capacity.plannedRows());
     }
   }
 
   PartitionStream partition(int epoch, long seed, int partition) {
-    int[] blocks = new BlockSchedule(blockRows, partitions, shuffle, assignment, new EpochSeeds(seed))
-        .blocksFor(epoch, partition);
+    int[] blocks =
+        new BlockSchedule(blockRows, partitions, shuffle, assignment, new EpochSeeds(seed))
+            .blocksFor(epoch, partition);
     long[] rows = new long[blocks.length];
     long total = 0;
     double rowGroups = 0;
@@ -87,7 +93,10 @@ final class FillLayout implements Serializable {
     return new PartitionStream(blocks, capacity, fills, buffered);
   }
 
-  /** The buffer of a partition of {@code rows} rows in {@code rowGroups} row groups ({@link BlockPlan#rowGroups}). */
+  /**
+   * The buffer of a partition of {@code rows} rows in {@code rowGroups} row groups ({@link
+   * BlockPlan#rowGroups}).
+   */
   BufferSize.Capacity capacity(long rows, double rowGroups) {
     return bufferSize.capacity(rows, rowGroups, tupleBytes, bufferMemory);
   }
@@ -97,7 +106,9 @@ final class FillLayout implements Serializable {
     return bufferSize.capacity(rows, rowGroups, tupleBytes, Long.MAX_VALUE);
   }
 
-  /** The rows a buffer plans to hold in a partition of average rows and row groups of {@code plan}. */
+  /**
+   * The rows a buffer plans to hold in a partition of average rows and row groups of {@code plan}.
+   */
   long typicalBufferRows(BlockPlan plan) {
     return capacity(plan.totalRows() / partitions, plan.rowGroups() / partitions).plannedRows();
   }

@@ -10,8 +10,13 @@ import java.io.IOException;
  *
  * @param hasRows false when the slice had no rows, leaving the buffer empty
  */
-record FilledSlice(BlockRowStream source, BufferFiller filler, TupleShuffleBuffer buffer, boolean hasRows,
-    ReaderMetrics metrics) implements Closeable {
+record FilledSlice(
+    BlockRowStream source,
+    BufferFiller filler,
+    TupleShuffleBuffer buffer,
+    boolean hasRows,
+    ReaderMetrics metrics)
+    implements Closeable {
   @Override
   public void close() throws IOException {
     source.close();

@@ -9,9 +9,9 @@ import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
- * The Parquet footers a JVM (an executor, or the driver while it plans) read recently, so that every
- * epoch's tasks and every new plan over the same files do not read and parse them again; least
- * recently used footers go first once their estimated size passes the bound.
+ * The Parquet footers a JVM (an executor, or the driver while it plans) read recently, so that
+ * every epoch's tasks and every new plan over the same files do not read and parse them again;
+ * least recently used footers go first once their estimated size passes the bound.
  *
  * <p>A footer is a fact about one version of one file, whatever table, options or columns a scan
  * reads through it: callers reduce it to their row group and columns after taking it from here. The
@@ -21,17 +21,21 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  */
 final class FooterCache {
   /**
-   * One per JVM, bounded by 1/64 of its heap (16 MiB of a 1 GiB executor: by the estimate below, the
-   * footers of about 1,000 row groups of 30 columns).
+   * One per JVM, bounded by 1/64 of its heap (16 MiB of a 1 GiB executor: by the estimate below,
+   * the footers of about 1,000 row groups of 30 columns).
    */
   static final FooterCache JVM = new FooterCache(Runtime.getRuntime().maxMemory() / 64);
 
-  /** What the in-memory footer costs per column chunk (statistics, encodings, paths) and per field. */
+  /**
+   * What the in-memory footer costs per column chunk (statistics, encodings, paths) and per field.
+   */
   private static final long BYTES_PER_COLUMN_CHUNK = 512;
+
   private static final long BYTES_PER_FIELD = 256;
 
   /**
-   * One version of a file: the same path rewritten in place has another length or modification time.
+   * One version of a file: the same path rewritten in place has another length or modification
+   * time.
    *
    * @param modificationTime milliseconds since the epoch, as the file system reports it
    */
@@ -91,7 +95,8 @@ final class FooterCache {
 
   private static boolean isEncrypted(FileMetaData meta) {
     FileMetaData.EncryptionType type = meta.getEncryptionType();
-    return type == FileMetaData.EncryptionType.PLAINTEXT_FOOTER || type == FileMetaData.EncryptionType.ENCRYPTED_FOOTER
+    return type == FileMetaData.EncryptionType.PLAINTEXT_FOOTER
+        || type == FileMetaData.EncryptionType.ENCRYPTED_FOOTER
         || meta.getFileDecryptor() != null;
   }
 

@@ -8,27 +8,35 @@ import java.io.InterruptedIOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
 /**
- * The rows of a {@link BlockRowStream}, decoded ahead on a background thread: the thread copies them
- * into one {@link RowChunk} while the task reads the other. The rows and their order are the
+ * The rows of a {@link BlockRowStream}, decoded ahead on a background thread: the thread copies
+ * them into one {@link RowChunk} while the task reads the other. The rows and their order are the
  * stream's; only the thread that decodes them changes.
  */
 final class PrefetchedTupleStream implements TupleStream {
-  /** Large enough that handing a chunk over costs little per row, small beside a window or buffer. */
+  /**
+   * Large enough that handing a chunk over costs little per row, small beside a window or buffer.
+   */
   static final int CHUNK_BYTES = 1 << 20;
 
   private final BlockRowStream source;
   private final Prefetcher<RowChunk> prefetcher;
   private final UnsafeRow row;
-  /** A row the last chunk had no room for; it opens the next one. Read and written by the prefetch thread only. */
+
+  /**
+   * A row the last chunk had no room for; it opens the next one. Read and written by the prefetch
+   * thread only.
+   */
   private boolean pendingRow;
+
   private RowChunk current;
   private int next;
 
   PrefetchedTupleStream(BlockRowStream source, int numFields, String threadName) {
     this.source = source;
     this.row = new UnsafeRow(numFields);
-    this.prefetcher = new Prefetcher<>(threadName, this::fill, new RowChunk(CHUNK_BYTES), new RowChunk(CHUNK_BYTES),
-        source);
+    this.prefetcher =
+        new Prefetcher<>(
+            threadName, this::fill, new RowChunk(CHUNK_BYTES), new RowChunk(CHUNK_BYTES), source);
   }
 
   /** Fills {@code chunk} with the next rows; false, leaving it empty, at the end of the stream. */

@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * The validated settings of one scan. Each value comes from the reader option if set, else from
- * the session configuration {@code spark.datasource.corgipile.<option>}, else from its default.
+ * The validated settings of one scan. Each value comes from the reader option if set, else from the
+ * session configuration {@code spark.datasource.corgipile.<option>}, else from its default.
  */
 final class ReadConf implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -27,14 +27,19 @@ final class ReadConf implements Serializable {
   private final boolean prefetch;
 
   private ReadConf(Source source) {
-    this.shuffle = source.choice(ReadOptions.SHUFFLE, ReadOptions.SHUFFLE_DEFAULT, ShuffleMode.values());
+    this.shuffle =
+        source.choice(ReadOptions.SHUFFLE, ReadOptions.SHUFFLE_DEFAULT, ShuffleMode.values());
     this.bufferSize = source.bufferSize();
     this.blockSize = source.blockSize();
     this.seed = source.longValue(ReadOptions.SEED, ReadOptions.SEED_DEFAULT);
     this.epoch = source.intAtLeast(ReadOptions.EPOCH, ReadOptions.EPOCH_DEFAULT, 0);
-    this.partitions = source.has(ReadOptions.PARTITIONS) ? source.intAtLeast(ReadOptions.PARTITIONS, 1, 1) : null;
-    this.blockAssignment = source.choice(
-        ReadOptions.BLOCK_ASSIGNMENT, ReadOptions.BLOCK_ASSIGNMENT_DEFAULT, BlockAssignment.values());
+    this.partitions =
+        source.has(ReadOptions.PARTITIONS) ? source.intAtLeast(ReadOptions.PARTITIONS, 1, 1) : null;
+    this.blockAssignment =
+        source.choice(
+            ReadOptions.BLOCK_ASSIGNMENT,
+            ReadOptions.BLOCK_ASSIGNMENT_DEFAULT,
+            BlockAssignment.values());
     this.prefetch = source.bool(ReadOptions.PREFETCH, ReadOptions.PREFETCH_DEFAULT);
   }
 
@@ -43,7 +48,8 @@ final class ReadConf implements Serializable {
    *
    * @param options the reader's options, looked up case-insensitively
    * @param sessionConf the session's configuration
-   * @throws IllegalArgumentException naming the option (or configuration key), the value and what is allowed
+   * @throws IllegalArgumentException naming the option (or configuration key), the value and what
+   *     is allowed
    */
   static ReadConf from(Map<String, String> options, Map<String, String> sessionConf) {
     return new ReadConf(new Source(options, sessionConf));
@@ -85,10 +91,22 @@ final class ReadConf implements Serializable {
 
   @Override
   public String toString() {
-    return "shuffle=" + shuffle.optionValue() + ", bufferSize=" + bufferSize + ", blockSize=" + blockSize
-        + ", seed=" + seed
-        + ", epoch=" + epoch + ", partitions=" + (partitions == null ? "default" : partitions)
-        + ", blockAssignment=" + blockAssignment.optionValue() + ", prefetch=" + prefetch;
+    return "shuffle="
+        + shuffle.optionValue()
+        + ", bufferSize="
+        + bufferSize
+        + ", blockSize="
+        + blockSize
+        + ", seed="
+        + seed
+        + ", epoch="
+        + epoch
+        + ", partitions="
+        + (partitions == null ? "default" : partitions)
+        + ", blockAssignment="
+        + blockAssignment.optionValue()
+        + ", prefetch="
+        + prefetch;
   }
 
   /** Where a value comes from, and how to name it in an error. */
@@ -172,9 +190,12 @@ final class ReadConf implements Serializable {
         return defaultValue;
       }
       switch (v.trim().toLowerCase(Locale.ROOT)) {
-        case "true": return true;
-        case "false": return false;
-        default: throw invalid(name, v, "allowed values are true, false");
+        case "true":
+          return true;
+        case "false":
+          return false;
+        default:
+          throw invalid(name, v, "allowed values are true, false");
       }
     }
   }

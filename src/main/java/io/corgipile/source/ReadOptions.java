@@ -14,12 +14,15 @@ public final class ReadOptions {
 
   /** {@code corgipile}, {@code block}, {@code window} or {@code none}. */
   public static final String SHUFFLE = "shuffle";
+
   public static final String SHUFFLE_DEFAULT = "corgipile";
 
   /**
-   * {@code auto}, rows ({@code 100000}), decoded bytes ({@code 64m}) or a share of the partition's rows ({@code 10%}).
+   * {@code auto}, rows ({@code 100000}), decoded bytes ({@code 64m}) or a share of the partition's
+   * rows ({@code 10%}).
    */
   public static final String BUFFER_SIZE = "bufferSize";
+
   /** The rule of {@code auto} is in {@link io.corgipile.shuffle.BufferSize#FORMAT}. */
   public static final String BUFFER_SIZE_DEFAULT = "auto";
 
@@ -28,31 +31,41 @@ public final class ReadOptions {
    * rule is in {@link BlockSize#FORMAT}.
    */
   public static final String BLOCK_SIZE = "blockSize";
+
   public static final String BLOCK_SIZE_DEFAULT = "auto";
 
   /** Seed of every random choice of the scan; a job's {@link ReadScope#setSeed} overrides it. */
   public static final String SEED = "seed";
+
   public static final long SEED_DEFAULT = 42L;
 
   /** The epoch whose order to produce; a job's {@link ReadScope#setEpoch} overrides it. */
   public static final String EPOCH = "epoch";
+
   public static final int EPOCH_DEFAULT = 0;
 
   /** Number of input partitions, {@value #PARTITIONS_DEFAULT_DESCRIPTION} by default. */
   public static final String PARTITIONS = "partitions";
-  /** What {@link #PARTITIONS} is when not set: it depends on the cluster and the table, so it has no fixed value. */
+
+  /**
+   * What {@link #PARTITIONS} is when not set: it depends on the cluster and the table, so it has no
+   * fixed value.
+   */
   public static final String PARTITIONS_DEFAULT_DESCRIPTION =
       "Spark's default parallelism, at most the number of blocks";
 
   /** {@code epoch} or {@code fixed}. */
   public static final String BLOCK_ASSIGNMENT = "blockAssignment";
+
   public static final String BLOCK_ASSIGNMENT_DEFAULT = "epoch";
 
   /** {@code true}: fill the next buffer on a background thread while the current one is emitted. */
   public static final String PREFETCH = "prefetch";
+
   public static final boolean PREFETCH_DEFAULT = true;
 
   /** Every option above, as users spell it. */
   public static final List<String> ALL =
-      List.of(SHUFFLE, BUFFER_SIZE, BLOCK_SIZE, SEED, EPOCH, PARTITIONS, BLOCK_ASSIGNMENT, PREFETCH);
+      List.of(
+          SHUFFLE, BUFFER_SIZE, BLOCK_SIZE, SEED, EPOCH, PARTITIONS, BLOCK_ASSIGNMENT, PREFETCH);
 }

@@ -7,11 +7,12 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 
 /**
- * What the {@code corgipile} scans of a driver thread's next jobs read: which epoch, with which seed,
- * which round of it, and whether in order. Spark carries a thread's local properties with every job
- * it submits, so a scan planned once yields each epoch and round without being planned again; this
- * class is the one channel for them, typed on both ends: the driver's setters here (used by training
- * loops, the estimators, the benchmarks and the Python package) and the tasks' {@link #of}.
+ * What the {@code corgipile} scans of a driver thread's next jobs read: which epoch, with which
+ * seed, which round of it, and whether in order. Spark carries a thread's local properties with
+ * every job it submits, so a scan planned once yields each epoch and round without being planned
+ * again; this class is the one channel for them, typed on both ends: the driver's setters here
+ * (used by training loops, the estimators, the benchmarks and the Python package) and the tasks'
+ * {@link #of}.
  */
 public final class ReadScope {
   /**
@@ -19,18 +20,30 @@ public final class ReadScope {
    * that set it themselves, from SQL or other languages: {@link #setEpoch} sets it in Java.
    */
   public static final String EPOCH = "corgipile.epoch";
-  /** The local property of the seed, which overrides the {@code seed} option; see {@link #setSeed}. */
+
+  /**
+   * The local property of the seed, which overrides the {@code seed} option; see {@link #setSeed}.
+   */
   public static final String SEED = "corgipile.seed";
+
   /** The round (from 0) of the epoch a job reads; see {@link #setRound}. */
   static final String ROUND = "corgipile.round";
+
   /** How many rounds the epoch is read in, as {@link EpochRounds} counts them on the driver. */
   static final String ROUNDS = "corgipile.rounds";
+
   /** How the epoch is cut into rounds, as {@link SyncInterval} text. */
   static final String SYNC_INTERVAL = "corgipile.syncInterval";
-  /** {@value #ANY_ORDER} for a job that needs the epoch's rows but not their order; see {@link #setAnyOrder}. */
+
+  /**
+   * {@value #ANY_ORDER} for a job that needs the epoch's rows but not their order; see {@link
+   * #setAnyOrder}.
+   */
   static final String ROW_ORDER = "corgipile.rowOrder";
+
   static final String ANY_ORDER = "any";
-  private static final List<String> KEYS = List.of(EPOCH, SEED, ROUND, ROUNDS, SYNC_INTERVAL, ROW_ORDER);
+  private static final List<String> KEYS =
+      List.of(EPOCH, SEED, ROUND, ROUNDS, SYNC_INTERVAL, ROW_ORDER);
 
   private ReadScope() {}
 
@@ -54,8 +67,12 @@ public final class ReadScope {
    */
   public static void setRound(SparkContext sc, SyncInterval interval, int round, int rounds) {
     if (round < 0 || round >= rounds) {
-      throw new IllegalArgumentException("Cannot read round " + round + " of " + rounds
-          + ": rounds count from 0 to the epoch's round count - 1");
+      throw new IllegalArgumentException(
+          "Cannot read round "
+              + round
+              + " of "
+              + rounds
+              + ": rounds count from 0 to the epoch's round count - 1");
     }
     sc.setLocalProperty(SYNC_INTERVAL, interval.toString());
     sc.setLocalProperty(ROUND, Integer.toString(round));
@@ -71,9 +88,9 @@ public final class ReadScope {
 
   /**
    * Whether the thread's next jobs take the epoch's rows in any order (a feature summary, a count):
-   * each partition then reads its blocks of the epoch straight through in storage order, without the
-   * buffer: the same rows in each partition, each once, at the cost of a plain scan. A job that reads
-   * a round keeps the order.
+   * each partition then reads its blocks of the epoch straight through in storage order, without
+   * the buffer: the same rows in each partition, each once, at the cost of a plain scan. A job that
+   * reads a round keeps the order.
    */
   public static void setAnyOrder(SparkContext sc, boolean anyOrder) {
     sc.setLocalProperty(ROW_ORDER, anyOrder ? ANY_ORDER : null);
@@ -85,7 +102,10 @@ public final class ReadScope {
     return seed == null ? null : parse(SEED, seed, Long.MIN_VALUE, Long.MAX_VALUE);
   }
 
-  /** The thread's scope now, restored by {@link Saved#close}: for code that changes it for its own jobs. */
+  /**
+   * The thread's scope now, restored by {@link Saved#close}: for code that changes it for its own
+   * jobs.
+   */
   public static Saved save(SparkContext sc) {
     return new Saved(sc, KEYS.stream().map(sc::getLocalProperty).toArray(String[]::new));
   }
@@ -133,9 +153,14 @@ public final class ReadScope {
     String epoch = task.getLocalProperty(EPOCH);
     String seed = task.getLocalProperty(SEED);
     Round round =
-        round(task.getLocalProperty(ROUND), task.getLocalProperty(ROUNDS), task.getLocalProperty(SYNC_INTERVAL));
-    return new InTask(epoch == null ? null : (int) parse(EPOCH, epoch, 0, Integer.MAX_VALUE),
-        seed == null ? null : parse(SEED, seed, Long.MIN_VALUE, Long.MAX_VALUE), round,
+        round(
+            task.getLocalProperty(ROUND),
+            task.getLocalProperty(ROUNDS),
+            task.getLocalProperty(SYNC_INTERVAL));
+    return new InTask(
+        epoch == null ? null : (int) parse(EPOCH, epoch, 0, Integer.MAX_VALUE),
+        seed == null ? null : parse(SEED, seed, Long.MIN_VALUE, Long.MAX_VALUE),
+        round,
         round.count() == 1 && ANY_ORDER.equals(task.getLocalProperty(ROW_ORDER)));
   }
 
@@ -149,15 +174,24 @@ public final class ReadScope {
     try {
       interval = syncInterval == null ? SyncInterval.EPOCH : SyncInterval.parse(syncInterval);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot use local property " + SYNC_INTERVAL + "='" + syncInterval + "': "
-          + e.getMessage());
+      throw new IllegalArgumentException(
+          "Cannot use local property "
+              + SYNC_INTERVAL
+              + "='"
+              + syncInterval
+              + "': "
+              + e.getMessage());
     }
     if (round == null || syncInterval == null) {
       return Round.WHOLE_EPOCH;
     }
     if (rounds == null) {
-      throw new IllegalArgumentException("Cannot read round " + index + " of the epoch: local property " + ROUNDS
-          + " is not set; set it to the epoch's round count (EpochRounds.of)");
+      throw new IllegalArgumentException(
+          "Cannot read round "
+              + index
+              + " of the epoch: local property "
+              + ROUNDS
+              + " is not set; set it to the epoch's round count (EpochRounds.of)");
     }
     return new Round(interval, index, (int) parse(ROUNDS, rounds, 1, Integer.MAX_VALUE));
   }
@@ -166,7 +200,8 @@ public final class ReadScope {
     try {
       return Integers.parse(value, min, max);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Cannot use local property " + name + "='" + value + "': " + e.getMessage());
+      throw new IllegalArgumentException(
+          "Cannot use local property " + name + "='" + value + "': " + e.getMessage());
     }
   }
 }

@@ -15,20 +15,20 @@ import org.slf4j.LoggerFactory;
  * Next rounds' first buffers, filled ahead on an executor while the current round trains: {@code V}
  * is what a fill leaves ({@link FilledSlice}), closed when nobody takes it.
  *
- * <p>Each round is a Spark job of its own, so a task's prefetch ends with its slice, and between two
- * rounds a core waits for the slowest partition and for the driver's merge. A task that reads one
- * buffer in its round therefore starts, on a thread of its own, the fill of its partition's next
- * slice, and once it has let its own buffer go, of the slice after (which then fills while the
+ * <p>Each round is a Spark job of its own, so a task's prefetch ends with its slice, and between
+ * two rounds a core waits for the slowest partition and for the driver's merge. A task that reads
+ * one buffer in its round therefore starts, on a thread of its own, the fill of its partition's
+ * next slice, and once it has let its own buffer go, of the slice after (which then fills while the
  * driver merges the round); the next rounds' tasks for that partition take them when they run on
  * the same executor, and read their slices themselves otherwise. A fill is a pure function of the
  * scan, seed, epoch, partition and round (the key), so which task filled a buffer never changes
  * what it holds.
  *
- * <p>Memory: at most {@code capacity} fills are held at once (the driver passes twice the task slots
- * of an executor: each slot's partition holds its task's buffer and one ahead, or two ahead between
- * its tasks: the two buffers that {@code prefetch} budgets); a fill not taken within {@link
- * #UNCLAIMED_MILLIS} of its end, whose round another task of the same scan has passed, or whose scan
- * had a task fail, is closed and dropped.
+ * <p>Memory: at most {@code capacity} fills are held at once (the driver passes twice the task
+ * slots of an executor: each slot's partition holds its task's buffer and one ahead, or two ahead
+ * between its tasks: the two buffers that {@code prefetch} budgets); a fill not taken within {@link
+ * #UNCLAIMED_MILLIS} of its end, whose round another task of the same scan has passed, or whose
+ * scan had a task fail, is closed and dropped.
  */
 final class RoundLookahead<V extends Closeable> {
   private static final Logger LOG = LoggerFactory.getLogger(RoundLookahead.class);
@@ -43,11 +43,22 @@ final class RoundLookahead<V extends Closeable> {
   /** The executor's fills ahead. */
   static final RoundLookahead<FilledSlice> EXECUTOR = new RoundLookahead<>(UNCLAIMED_MILLIS);
 
-  /** The slice a fill reads: its scan, seed, epoch, partition and round of an epoch of {@code rounds}. */
-  record Key(String scan, long seed, int epoch, int partition, int round, int rounds, SyncInterval interval) {
+  /**
+   * The slice a fill reads: its scan, seed, epoch, partition and round of an epoch of {@code
+   * rounds}.
+   */
+  record Key(
+      String scan,
+      long seed,
+      int epoch,
+      int partition,
+      int round,
+      int rounds,
+      SyncInterval interval) {
     /** A key of the same scan and seed for an earlier round, whose task has been and gone. */
     boolean precedes(Key other) {
-      return scan.equals(other.scan) && seed == other.seed
+      return scan.equals(other.scan)
+          && seed == other.seed
           && (epoch < other.epoch || epoch == other.epoch && round < other.round);
     }
   }
@@ -73,7 +84,9 @@ final class RoundLookahead<V extends Closeable> {
    */
   synchronized boolean start(Key key, int capacity, Fill<V> fill) {
     if (pending.containsKey(key) || pending.size() >= capacity) {
-      LOG.debug("corgipile: not filling {} ahead: {}", key,
+      LOG.debug(
+          "corgipile: not filling {} ahead: {}",
+          key,
           pending.containsKey(key) ? "already held" : pending.size() + " fills held, the capacity");
       return false;
     }
@@ -141,8 +154,15 @@ final class RoundLookahead<V extends Closeable> {
 
     Pending(Key key, Fill<V> fill) {
       this.key = key;
-      this.thread = new Thread(() -> run(fill),
-          "corgipile-lookahead-partition-" + key.partition() + "-epoch-" + key.epoch() + "-round-" + key.round());
+      this.thread =
+          new Thread(
+              () -> run(fill),
+              "corgipile-lookahead-partition-"
+                  + key.partition()
+                  + "-epoch-"
+                  + key.epoch()
+                  + "-round-"
+                  + key.round());
       thread.setDaemon(true);
     }
 
@@ -153,7 +173,8 @@ final class RoundLookahead<V extends Closeable> {
       } catch (InterruptedException e) {
         // dropped while filling
       } catch (Exception | Error e) {
-        LOG.debug("corgipile: filling {} ahead failed; its task will read the slice itself", key, e);
+        LOG.debug(
+            "corgipile: filling {} ahead failed; its task will read the slice itself", key, e);
       }
       synchronized (this) {
         filled = result;

@@ -12,7 +12,9 @@ final class ScanWarnings {
   private final String table;
   private final Set<String> said = ConcurrentHashMap.newKeySet();
 
-  /** @param table the table's name, as warnings call it */
+  /**
+   * @param table the table's name, as warnings call it
+   */
   ScanWarnings(String table) {
     this.table = table;
   }

@@ -9,9 +9,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * The shuffled buffers of a partition handed to Spark as column batches that view runs of the
- * buffer's rows ({@link RowArenaBatch}). Spark's generated column-to-row code then writes
- * each output row once, in a tight loop, where the row interface would copy it a second time
- * through a projection and several iterator layers. Used for schemas of primitive columns.
+ * buffer's rows ({@link RowArenaBatch}). Spark's generated column-to-row code then writes each
+ * output row once, in a tight loop, where the row interface would copy it a second time through a
+ * projection and several iterator layers. Used for schemas of primitive columns.
  */
 final class ShuffledBatchReader implements PartitionReader<ColumnarBatch> {
   static final int BATCH_ROWS = 4096;

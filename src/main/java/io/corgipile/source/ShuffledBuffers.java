@@ -33,8 +33,13 @@ final class ShuffledBuffers implements Closeable {
    * @param second a second buffer to enable prefetching, or null
    * @param threadName the fill thread's name
    */
-  ShuffledBuffers(BlockRowStream source, BufferFiller filler, TupleShuffleBuffer first, TupleShuffleBuffer second,
-      String threadName, ReaderMetrics metrics) {
+  ShuffledBuffers(
+      BlockRowStream source,
+      BufferFiller filler,
+      TupleShuffleBuffer first,
+      TupleShuffleBuffer second,
+      String threadName,
+      ReaderMetrics metrics) {
     this.source = source;
     this.filler = filler;
     this.metrics = metrics;
@@ -47,17 +52,23 @@ final class ShuffledBuffers implements Closeable {
   }
 
   private Prefetcher<TupleShuffleBuffer> fillThread() {
-    return new Prefetcher<>(threadName, buffer -> {
-      boolean filled = filler.fill(buffer);
-      metrics.observeBufferBytes(first.allocatedBytes() + (second == null ? 0 : second.allocatedBytes()));
-      return filled;
-    }, first, second, source);
+    return new Prefetcher<>(
+        threadName,
+        buffer -> {
+          boolean filled = filler.fill(buffer);
+          metrics.observeBufferBytes(
+              first.allocatedBytes() + (second == null ? 0 : second.allocatedBytes()));
+          return filled;
+        },
+        first,
+        second,
+        source);
   }
 
   /**
-   * Moves on to the next run of at most {@code max} rows, refilling when the current buffer is
-   * used up; the run is rows {@code [runStart(), runStart() + n)} of {@link #current()}, valid
-   * until the next call.
+   * Moves on to the next run of at most {@code max} rows, refilling when the current buffer is used
+   * up; the run is rows {@code [runStart(), runStart() + n)} of {@link #current()}, valid until the
+   * next call.
    *
    * @return the run's length n, or 0 when all blocks are read
    */
@@ -88,7 +99,8 @@ final class ShuffledBuffers implements Closeable {
    */
   static ShuffledBuffers prefilled(FilledSlice filled, String threadName) {
     ShuffledBuffers buffers =
-        new ShuffledBuffers(filled.source(), filled.filler(), filled.buffer(), null, threadName, filled.metrics());
+        new ShuffledBuffers(
+            filled.source(), filled.filler(), filled.buffer(), null, threadName, filled.metrics());
     filled.metrics().buffersFilledAhead.incrementAndGet();
     buffers.prefilled = filled.hasRows();
     buffers.exhausted = !filled.hasRows();
@@ -150,7 +162,9 @@ final class ShuffledBuffers implements Closeable {
     return buffer;
   }
 
-  /** Stops the fill thread, hands the buffers' memory on to the next task's, and closes the source. */
+  /**
+   * Stops the fill thread, hands the buffers' memory on to the next task's, and closes the source.
+   */
   @Override
   public void close() throws IOException {
     if (prefetcher == null) {

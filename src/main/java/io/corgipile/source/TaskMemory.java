@@ -5,19 +5,23 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 
 /**
- * What one reading task may hold: its share of an executor's heap, from the cluster's configuration.
+ * What one reading task may hold: its share of an executor's heap, from the cluster's
+ * configuration.
  *
- * <p>Taken on the driver from the configured figures (in local mode, the driver's own heap, where the
- * tasks run), never from a running executor's heap: the buffer size of {@code auto} follows from it,
- * and with it the order, which must be the same for every task and retried task of a scan.
+ * <p>Taken on the driver from the configured figures (in local mode, the driver's own heap, where
+ * the tasks run), never from a running executor's heap: the buffer size of {@code auto} follows
+ * from it, and with it the order, which must be the same for every task and retried task of a scan.
  *
  * @param heapBytes an executor's heap
  * @param slots the tasks an executor runs at once
  * @param source where the two figures come from, for messages
  */
 record TaskMemory(long heapBytes, int slots, String source) {
-  /** Spark's reserved memory, taken off every heap before its own regions (UnifiedMemoryManager). */
+  /**
+   * Spark's reserved memory, taken off every heap before its own regions (UnifiedMemoryManager).
+   */
   static final long RESERVED_BYTES = 300L << 20;
+
   /**
    * {@code auto}'s buffers take at most this share of {@link #taskBytes}: Spark leaves 40% of it to
    * user data structures (1 - spark.memory.fraction) and its execution and storage memory can fill
@@ -31,7 +35,9 @@ record TaskMemory(long heapBytes, int slots, String source) {
   static TaskMemory of(SparkContext sc) {
     if (sc.isLocal()) {
       int slots = Math.max(1, sc.defaultParallelism());
-      return new TaskMemory(Runtime.getRuntime().maxMemory(), slots,
+      return new TaskMemory(
+          Runtime.getRuntime().maxMemory(),
+          slots,
           "local mode: the driver's heap, " + mib(Runtime.getRuntime().maxMemory()));
     }
     return ofExecutors(sc.getConf());
@@ -45,8 +51,15 @@ record TaskMemory(long heapBytes, int slots, String source) {
     String memory = conf.get("spark.executor.memory", "1g");
     int cores = conf.getInt("spark.executor.cores", 1);
     int cpus = conf.getInt("spark.task.cpus", 1);
-    return new TaskMemory(conf.getSizeAsBytes("spark.executor.memory", "1g"), Math.max(1, cores / cpus),
-        "spark.executor.memory " + memory + ", spark.executor.cores " + cores + ", spark.task.cpus " + cpus);
+    return new TaskMemory(
+        conf.getSizeAsBytes("spark.executor.memory", "1g"),
+        Math.max(1, cores / cpus),
+        "spark.executor.memory "
+            + memory
+            + ", spark.executor.cores "
+            + cores
+            + ", spark.task.cpus "
+            + cpus);
   }
 
   /** The task's share: the heap less Spark's reserved memory, over the tasks that run at once. */
@@ -61,8 +74,15 @@ record TaskMemory(long heapBytes, int slots, String source) {
 
   /** The task's share and where it comes from, for messages. */
   String describe() {
-    return mib(taskBytes()) + " (" + source + "; less Spark's reserved " + mib(RESERVED_BYTES) + ", over "
-        + slots + (slots == 1 ? " task" : " tasks") + " at once)";
+    return mib(taskBytes())
+        + " ("
+        + source
+        + "; less Spark's reserved "
+        + mib(RESERVED_BYTES)
+        + ", over "
+        + slots
+        + (slots == 1 ? " task" : " tasks")
+        + " at once)";
   }
 
   static String mib(long bytes) {

@@ -15,8 +15,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * primitive columns, whose rows all have one size.
  *
  * <p>A row emitted into a batch must stay where it is until Spark has read the batch, so each batch
- * first reserves room for its replacements in the window ({@link WindowTupleStream#reserve}) and ends
- * early if that room runs out (only the first batch, whose first row waits for the window to fill).
+ * first reserves room for its replacements in the window ({@link WindowTupleStream#reserve}) and
+ * ends early if that room runs out (only the first batch, whose first row waits for the window to
+ * fill).
  */
 final class WindowBatchReader implements PartitionReader<ColumnarBatch> {
   private final WindowTupleStream window;
@@ -35,7 +36,9 @@ final class WindowBatchReader implements PartitionReader<ColumnarBatch> {
   public boolean next() throws IOException {
     window.reserve((long) ShuffledBatchReader.BATCH_ROWS * rowBytes);
     int n = 0;
-    while (n < ShuffledBatchReader.BATCH_ROWS && (n == 0 || window.hasRoomFor(rowBytes)) && window.next()) {
+    while (n < ShuffledBatchReader.BATCH_ROWS
+        && (n == 0 || window.hasRoomFor(rowBytes))
+        && window.next()) {
       batch.set(n++, window.get());
     }
     batch.setNumRows(n);

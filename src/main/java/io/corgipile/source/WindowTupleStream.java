@@ -18,7 +18,8 @@ final class WindowTupleStream implements TupleStream {
   private boolean sourceDone;
   private long observedBytes;
 
-  WindowTupleStream(TupleStream source, SlidingWindow window, int numFields, ReaderMetrics metrics) {
+  WindowTupleStream(
+      TupleStream source, SlidingWindow window, int numFields, ReaderMetrics metrics) {
     this.source = source;
     this.window = window;
     this.metrics = metrics;
@@ -32,7 +33,8 @@ final class WindowTupleStream implements TupleStream {
         UnsafeRow in = source.get();
         if (!window.tryFill(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes())) {
           // The window is full: this row is the first replacement.
-          window.emitAndReplace(UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes());
+          window.emitAndReplace(
+              UnsafeRows.bytesOf(in), UnsafeRows.offsetOf(in), in.getSizeInBytes());
           return emitted();
         }
       }
@@ -54,14 +56,17 @@ final class WindowTupleStream implements TupleStream {
   }
 
   /**
-   * Makes room for {@code bytes} of rows to come, so that the rows emitted meanwhile stay where they
-   * are ({@link SlidingWindow#reserve}).
+   * Makes room for {@code bytes} of rows to come, so that the rows emitted meanwhile stay where
+   * they are ({@link SlidingWindow#reserve}).
    */
   void reserve(long bytes) {
     window.reserve(bytes);
   }
 
-  /** Whether a row of {@code bytes} can come in without moving the rows emitted since {@link #reserve}. */
+  /**
+   * Whether a row of {@code bytes} can come in without moving the rows emitted since {@link
+   * #reserve}.
+   */
   boolean hasRoomFor(long bytes) {
     return window.room() >= bytes;
   }

@@ -8,8 +8,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Rows of Spark's vectorized reader. Fixed-width rows are encoded a tile at a time into a scratch
  * array small enough to stay in the L1 cache, as they are asked for, and a run of them copied from
- * there to where the caller wants each ({@link #writeRun}); other rows go through the projection, one
- * at a time. Encoding a column at a time straight into rows scattered over a shuffle buffer's
+ * there to where the caller wants each ({@link #writeRun}); other rows go through the projection,
+ * one at a time. Encoding a column at a time straight into rows scattered over a shuffle buffer's
  * buckets costs twice as much: every column's pass touches every row's page again.
  */
 final class BatchRows implements BlockRows {
@@ -17,16 +17,29 @@ final class BatchRows implements BlockRows {
   private final UnsafeProjection projection;
   private final FixedWidthRowEncoder encoder;
   private ColumnarBatch batch;
+
   /** The index after the current row in {@link #batch}. */
   private int next;
+
   private UnsafeRow row;
   private byte[] tile = new byte[0];
-  /** The batch rows {@link #tile} holds: {@code tileRows} from {@code tileFirst}; none of a new batch. */
+
+  /**
+   * The batch rows {@link #tile} holds: {@code tileRows} from {@code tileFirst}; none of a new
+   * batch.
+   */
   private int tileFirst;
+
   private int tileRows;
 
-  /** @param encoder writes the rows of fixed-width schemas, or null to use the projection */
-  BatchRows(BlockBatches batches, UnsafeProjection projection, FixedWidthRowEncoder encoder, int numFields) {
+  /**
+   * @param encoder writes the rows of fixed-width schemas, or null to use the projection
+   */
+  BatchRows(
+      BlockBatches batches,
+      UnsafeProjection projection,
+      FixedWidthRowEncoder encoder,
+      int numFields) {
     this.batches = batches;
     this.projection = projection;
     this.encoder = encoder;

@@ -42,50 +42,71 @@ public final class BlockDecoder implements Closeable {
   private final FixedWidthRowEncoder encoder;
   // A task attempt context copies the whole Hadoop configuration: once per task, not per block.
   private final TaskAttemptContextImpl context;
+
   /** Told of every Spark reader set up. */
   private final Runnable readerOpened;
+
   private ReusedVectorizedReader reused;
 
-  /** @param readerOpened told of every Spark reader the decoder sets up */
+  /**
+   * @param readerOpened told of every Spark reader the decoder sets up
+   */
   public BlockDecoder(ScanSettings settings, Runnable readerOpened) {
     this.settings = settings;
     this.readerOpened = readerOpened;
     StructType readSchema = settings.readSchema();
     this.projection = UnsafeProjection.create(readSchema);
-    this.encoder = FixedWidthRowEncoder.forSchema(readSchema, IntStream.range(0, readSchema.size()).toArray());
+    this.encoder =
+        FixedWidthRowEncoder.forSchema(readSchema, IntStream.range(0, readSchema.size()).toArray());
     this.context = new TaskAttemptContextImpl(settings.hadoopConf(), new TaskAttemptID());
   }
 
   /**
    * Why {@link #open} cannot read part of a row group of this scan, if it cannot: Spark reads the
-   * schema with Parquet's record reader, or its vectorized reader is not the one this was built for.
+   * schema with Parquet's record reader, or its vectorized reader is not the one this was built
+   * for.
    */
   public static Optional<String> rowRangesUnsupported(ScanSettings settings) {
-    return settings.vectorized() ? ReusedVectorizedReader.unsupported()
-        : Optional.of("Spark reads this schema with Parquet's record reader, which reads whole row groups");
+    return settings.vectorized()
+        ? ReusedVectorizedReader.unsupported()
+        : Optional.of(
+            "Spark reads this schema with Parquet's record reader, which reads whole row groups");
   }
 
   /**
-   * Opens rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file} with
-   * Spark's vectorized reader; only for schemas it supports. Part of a row group needs the offset
-   * index of every column read. The batches are read, or closed, before the next block opens: the
-   * blocks of a task share one Spark reader where they can.
+   * Opens rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file}
+   * with Spark's vectorized reader; only for schemas it supports. Part of a row group needs the
+   * offset index of every column read. The batches are read, or closed, before the next block
+   * opens: the blocks of a task share one Spark reader where they can.
    */
-  public BlockBatches openBatches(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
-      throws IOException {
+  public BlockBatches openBatches(
+      DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows) throws IOException {
     BlockMetaData block = handle.footer().getBlocks().get(rowGroup);
     if (firstRow < 0 || rows < 1 || firstRow + rows > block.getRowCount()) {
-      throw new IllegalArgumentException("Cannot read rows [" + firstRow + ", " + (firstRow + rows)
-          + ") of a row group of " + block.getRowCount() + " rows");
+      throw new IllegalArgumentException(
+          "Cannot read rows ["
+              + firstRow
+              + ", "
+              + (firstRow + rows)
+              + ") of a row group of "
+              + block.getRowCount()
+              + " rows");
     }
     FileMetaData meta = handle.footer().getFileMetaData();
     RebaseDateTime.RebaseSpec datetimeRebase = settings.datetimeRebaseSpec(meta);
     RebaseDateTime.RebaseSpec int96Rebase = settings.int96RebaseSpec(meta);
     ZoneId convertTz = convertTz(meta);
     InternalRow partitionValues = partitionValues(file);
-    // What Spark's reader takes from the file it is initialized on, and so what every block it reads must share.
-    ReaderKey key = new ReaderKey(meta.getSchema(), meta.getCreatedBy(), datetimeRebase, int96Rebase, convertTz,
-        partitionValues);
+    // What Spark's reader takes from the file it is initialized on, and so what every block it
+    // reads must share.
+    ReaderKey key =
+        new ReaderKey(
+            meta.getSchema(),
+            meta.getCreatedBy(),
+            datetimeRebase,
+            int96Rebase,
+            convertTz,
+            partitionValues);
     // Small blocks get small column vectors.
     int capacity = (int) Math.max(1, Math.min(settings.batchSize(), rows));
     if (reused != null && !reused.accepts(key, capacity)) {
@@ -95,17 +116,27 @@ public final class BlockDecoder implements Closeable {
       return reused.read(handle, rowGroup, block.getRowCount(), firstRow, rows);
     }
     Optional<String> unshareable = ReusedVectorizedReader.unsupported();
-    // Spark's reader then reads whole row groups only, itself: parts were not planned (rowRangesUnsupported).
+    // Spark's reader then reads whole row groups only, itself: parts were not planned
+    // (rowRangesUnsupported).
     if (unshareable.isPresent() && rows != block.getRowCount()) {
-      throw new IllegalStateException("Cannot read part of a Parquet row group: " + unshareable.get());
+      throw new IllegalStateException(
+          "Cannot read part of a Parquet row group: " + unshareable.get());
     }
-    VectorizedParquetRecordReader reader = new VectorizedParquetRecordReader(convertTz,
-        datetimeRebase.mode().toString(), datetimeRebase.timeZone(),
-        int96Rebase.mode().toString(), int96Rebase.timeZone(),
-        settings.offHeap() && TaskContext.get() != null, capacity);
+    VectorizedParquetRecordReader reader =
+        new VectorizedParquetRecordReader(
+            convertTz,
+            datetimeRebase.mode().toString(),
+            datetimeRebase.timeZone(),
+            int96Rebase.mode().toString(),
+            int96Rebase.timeZone(),
+            settings.offHeap() && TaskContext.get() != null,
+            capacity);
     readerOpened.run();
     try {
-      reader.initialize(split(handle.input(), block), context, Option.apply(handle.input()),
+      reader.initialize(
+          split(handle.input(), block),
+          context,
+          Option.apply(handle.input()),
           Option.apply(new BorrowedStream(handle.stream())),
           Option.apply(new ParquetMetadata(meta, List.of(block))));
       reader.initBatch(settings.readPartitionSchema(), partitionValues);
@@ -134,24 +165,33 @@ public final class BlockDecoder implements Closeable {
   }
 
   /**
-   * Opens rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file} with
-   * Spark's vectorized reader, or the whole row group with its record reader where Spark would fall
-   * back to it (which opens the file itself), and returns them in the read schema.
+   * Opens rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file}
+   * with Spark's vectorized reader, or the whole row group with its record reader where Spark would
+   * fall back to it (which opens the file itself), and returns them in the read schema.
    */
   public BlockRows open(DataFile file, FileHandle handle, int rowGroup, long firstRow, long rows)
       throws IOException {
     if (settings.vectorized()) {
-      return new BatchRows(openBatches(file, handle, rowGroup, firstRow, rows), projection, encoder,
+      return new BatchRows(
+          openBatches(file, handle, rowGroup, firstRow, rows),
+          projection,
+          encoder,
           settings.readSchema().size());
     }
     BlockMetaData block = handle.footer().getBlocks().get(rowGroup);
     if (firstRow != 0 || rows != block.getRowCount()) {
-      throw new IllegalArgumentException("Cannot read part of a row group with Parquet's record reader, "
-          + "which Spark uses for this schema: read whole row groups");
+      throw new IllegalArgumentException(
+          "Cannot read part of a row group with Parquet's record reader, "
+              + "which Spark uses for this schema: read whole row groups");
     }
     FileMetaData meta = handle.footer().getFileMetaData();
-    ParquetRecordReader<InternalRow> reader = new ParquetRecordReader<>(new ParquetReadSupport(
-        Option.apply(convertTz(meta)), false, settings.datetimeRebaseSpec(meta), settings.int96RebaseSpec(meta)));
+    ParquetRecordReader<InternalRow> reader =
+        new ParquetRecordReader<>(
+            new ParquetReadSupport(
+                Option.apply(convertTz(meta)),
+                false,
+                settings.datetimeRebaseSpec(meta),
+                settings.int96RebaseSpec(meta)));
     readerOpened.run();
     try {
       reader.initialize(split(handle.input(), block), context);
@@ -177,18 +217,25 @@ public final class BlockDecoder implements Closeable {
   }
 
   /** What a Spark vectorized reader takes from the file it is initialized on. */
-  private record ReaderKey(MessageType fileSchema, String createdBy, RebaseDateTime.RebaseSpec datetimeRebase,
-      RebaseDateTime.RebaseSpec int96Rebase, ZoneId convertTz, InternalRow partitionValues) {}
+  private record ReaderKey(
+      MessageType fileSchema,
+      String createdBy,
+      RebaseDateTime.RebaseSpec datetimeRebase,
+      RebaseDateTime.RebaseSpec int96Rebase,
+      ZoneId convertTz,
+      InternalRow partitionValues) {}
 
   private FileSplit split(HadoopInputFile input, BlockMetaData block) {
-    return new FileSplit(input.getPath(), block.getStartingPos(), block.getCompressedSize(), new String[0]);
+    return new FileSplit(
+        input.getPath(), block.getStartingPos(), block.getCompressedSize(), new String[0]);
   }
 
   /** As Spark: INT96 timestamps are converted to the session zone unless parquet-mr wrote them. */
   private ZoneId convertTz(FileMetaData meta) {
     String createdBy = meta.getCreatedBy();
     return settings.int96Conversion() && (createdBy == null || !createdBy.startsWith("parquet-mr"))
-        ? DateTimeUtils.getZoneId(settings.sessionTimeZone()) : null;
+        ? DateTimeUtils.getZoneId(settings.sessionTimeZone())
+        : null;
   }
 
   private InternalRow partitionValues(DataFile file) {

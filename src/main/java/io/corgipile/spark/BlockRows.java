@@ -37,7 +37,11 @@ public interface BlockRows extends Closeable {
    */
   default void writeRun(int n, byte[][] chunks, int[] offsets) {
     UnsafeRow row = row();
-    Platform.copyMemory(row.getBaseObject(), row.getBaseOffset(), chunks[0],
-        Platform.BYTE_ARRAY_OFFSET + offsets[0], row.getSizeInBytes());
+    Platform.copyMemory(
+        row.getBaseObject(),
+        row.getBaseOffset(),
+        chunks[0],
+        Platform.BYTE_ARRAY_OFFSET + offsets[0],
+        row.getSizeInBytes());
   }
 }

@@ -51,7 +51,8 @@ final class BorrowedStream extends SeekableInputStream {
   }
 
   @Override
-  public void readVectored(List<ParquetFileRange> ranges, ByteBufferAllocator allocator) throws IOException {
+  public void readVectored(List<ParquetFileRange> ranges, ByteBufferAllocator allocator)
+      throws IOException {
     stream.readVectored(ranges, allocator);
   }
 

@@ -4,7 +4,8 @@ import java.io.Serializable;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * One Parquet file of a table as it was listed, with the values of its Hive-style partition directories.
+ * One Parquet file of a table as it was listed, with the values of its Hive-style partition
+ * directories.
  *
  * @param modificationTime milliseconds since the epoch, as the file system listed it
  */

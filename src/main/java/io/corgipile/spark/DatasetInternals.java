@@ -25,15 +25,20 @@ public final class DatasetInternals {
 
   /**
    * The rows of {@code dataset} as Spark's internal rows: no {@code Row} object per row, and when
-   * its plan only picks columns of one columnar scan (and adds double constants), read straight from
-   * the scan's column batches ({@link ScanProjection}); the same rows in the same order either way.
+   * its plan only picks columns of one columnar scan (and adds double constants), read straight
+   * from the scan's column batches ({@link ScanProjection}); the same rows in the same order either
+   * way.
    */
   public static RDD<InternalRow> internalRows(Dataset<?> dataset) {
     QueryExecution execution = classic(dataset).queryExecution();
-    return ScanProjection.of(execution.executedPlan()).map(ScanProjection::rows).orElseGet(execution::toRdd);
+    return ScanProjection.of(execution.executedPlan())
+        .map(ScanProjection::rows)
+        .orElseGet(execution::toRdd);
   }
 
-  /** Whether executing {@code dataset} reads data cached with {@code cache()} or {@code persist()}. */
+  /**
+   * Whether executing {@code dataset} reads data cached with {@code cache()} or {@code persist()}.
+   */
   public static boolean readsCachedData(Dataset<?> dataset) {
     LogicalPlan plan = classic(dataset).queryExecution().withCachedData();
     return plan.exists(node -> node instanceof InMemoryRelation);

@@ -6,22 +6,24 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 
 /**
- * A reusable view of the features in an {@link InternalRow}, read in place: an MLlib vector stored in
- * one field, or consecutive double fields, one per feature.
+ * A reusable view of the features in an {@link InternalRow}, read in place: an MLlib vector stored
+ * in one field, or consecutive double fields, one per feature.
  *
- * <p>No {@code Vector} or {@code Row} object per row. The vector's SQL form (VectorUDT) is a struct of
- * {@code type} (0 sparse, 1 dense), {@code size}, {@code indices} and {@code values}; a dense
+ * <p>No {@code Vector} or {@code Row} object per row. The vector's SQL form (VectorUDT) is a struct
+ * of {@code type} (0 sparse, 1 dense), {@code size}, {@code indices} and {@code values}; a dense
  * vector keeps only {@code values}. For the {@link UnsafeRow}s Spark plans produce, the view points
  * reused objects at the row's bytes, so reading a row allocates nothing.
  *
- * <p>Dense features (a dense vector, or columns) are copied once per row into a reused array, {@link
- * #denseValues()}, so SGD's loops over them read a plain array rather than the row once per use.
+ * <p>Dense features (a dense vector, or columns) are copied once per row into a reused array,
+ * {@link #denseValues()}, so SGD's loops over them read a plain array rather than the row once per
+ * use.
  */
 public final class FeatureVector {
   private static final int VECTOR_FIELDS = 4;
   private static final byte SPARSE = 0;
 
   private final int ordinal;
+
   /** The double fields that are the features, from {@link #ordinal}; 0 for a vector field. */
   private final int columns;
 
@@ -30,8 +32,12 @@ public final class FeatureVector {
   private final UnsafeArrayData unsafeValues = new UnsafeArrayData();
   private ArrayData indices;
   private ArrayData values;
-  /** A dense row's values, exactly {@link #size} of them; null while the view is at a sparse vector. */
+
+  /**
+   * A dense row's values, exactly {@link #size} of them; null while the view is at a sparse vector.
+   */
   private double[] dense;
+
   private double[] denseBuffer = new double[0];
   private int size;
 
@@ -40,7 +46,10 @@ public final class FeatureVector {
     return new FeatureVector(ordinal, 0);
   }
 
-  /** A view of {@code count} double fields from {@code first}, feature {@code k} in field {@code first + k}. */
+  /**
+   * A view of {@code count} double fields from {@code first}, feature {@code k} in field {@code
+   * first + k}.
+   */
   public static FeatureVector ofColumns(int first, int count) {
     if (count < 1) {
       throw new IllegalArgumentException("Cannot view features in columns: no columns");
@@ -54,8 +63,8 @@ public final class FeatureVector {
   }
 
   /**
-   * Points this view at the features of {@code row}: its vector field, which must not be null, or its
-   * feature fields, none of which may be null.
+   * Points this view at the features of {@code row}: its vector field, which must not be null, or
+   * its feature fields, none of which may be null.
    */
   public void pointTo(InternalRow row) {
     if (columns > 0) {
@@ -94,8 +103,14 @@ public final class FeatureVector {
   private void copyColumns(InternalRow row, double[] to) {
     if (row instanceof UnsafeRow unsafe) {
       if (ordinal + columns > unsafe.numFields()) { // the bulk copy would read past the row's bytes
-        throw new IllegalArgumentException("Cannot view features in fields " + ordinal + " to "
-            + (ordinal + columns - 1) + ": the row has " + unsafe.numFields() + " fields");
+        throw new IllegalArgumentException(
+            "Cannot view features in fields "
+                + ordinal
+                + " to "
+                + (ordinal + columns - 1)
+                + ": the row has "
+                + unsafe.numFields()
+                + " fields");
       }
       UnsafeRows.copyDoubles(unsafe, ordinal, to);
       return;

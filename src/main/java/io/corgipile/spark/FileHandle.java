@@ -26,12 +26,16 @@ import org.apache.parquet.io.SeekableInputStream;
 public final class FileHandle implements Closeable {
   /**
    * The stream buffer: a part of a row group seeks once per column, and the local file system's
-   * checksummed stream refills its whole buffer at every seek. With Spark's 64 KiB
-   * ({@code spark.buffer.size}) a 2,500-row part of the 1M peers table copied about three times its
-   * bytes. Reads larger than the buffer bypass it.
+   * checksummed stream refills its whole buffer at every seek. With Spark's 64 KiB ({@code
+   * spark.buffer.size}) a 2,500-row part of the 1M peers table copied about three times its bytes.
+   * Reads larger than the buffer bypass it.
    */
   static final int STREAM_BUFFER_BYTES = 4096;
-  /** Parquet's own read policy (its {@code HadoopInputFile}): object stores read ranges, not the whole file. */
+
+  /**
+   * Parquet's own read policy (its {@code HadoopInputFile}): object stores read ranges, not the
+   * whole file.
+   */
   private static final String READ_POLICY = "parquet, vector, random, adaptive";
 
   private final FileStatus status;
@@ -41,14 +45,18 @@ public final class FileHandle implements Closeable {
   private SeekableInputStream stream;
   private ParquetFileReader reader;
   private boolean checksumsVerified;
+
   /**
-   * Row groups whose last chunk's page headers passed {@link LastChunkHeaders}: every block of a row
-   * group reads that chunk, and a handle serves one scan's columns.
+   * Row groups whose last chunk's page headers passed {@link LastChunkHeaders}: every block of a
+   * row group reads that chunk, and a handle serves one scan's columns.
    */
   private final BitSet headersChecked = new BitSet();
 
-  /** @param input the file as Parquet reads it, made of {@code status} */
-  public FileHandle(FileStatus status, HadoopInputFile input, ParquetMetadata footer, Configuration conf) {
+  /**
+   * @param input the file as Parquet reads it, made of {@code status}
+   */
+  public FileHandle(
+      FileStatus status, HadoopInputFile input, ParquetMetadata footer, Configuration conf) {
     this.status = status;
     this.input = input;
     this.footer = footer;
@@ -68,9 +76,16 @@ public final class FileHandle implements Closeable {
     if (stream == null) {
       FileSystem fs = status.getPath().getFileSystem(conf);
       // The file status spares object stores a request for it.
-      stream = HadoopStreams.wrap(FutureIO.awaitFuture(fs.openFile(status.getPath()).withFileStatus(status)
-          .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, READ_POLICY)
-          .optLong(Options.OpenFileOptions.FS_OPTION_OPENFILE_BUFFER_SIZE, STREAM_BUFFER_BYTES).build()));
+      stream =
+          HadoopStreams.wrap(
+              FutureIO.awaitFuture(
+                  fs.openFile(status.getPath())
+                      .withFileStatus(status)
+                      .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY, READ_POLICY)
+                      .optLong(
+                          Options.OpenFileOptions.FS_OPTION_OPENFILE_BUFFER_SIZE,
+                          STREAM_BUFFER_BYTES)
+                      .build()));
     }
     return stream;
   }
@@ -80,7 +95,9 @@ public final class FileHandle implements Closeable {
     if (reader == null) {
       // No record filter and no range: block i of the reader is row group i of the footer.
       ParquetReadOptions options =
-          HadoopReadOptions.builder(conf, input.getPath()).withRecordFilter(FilterCompat.NOOP).build();
+          HadoopReadOptions.builder(conf, input.getPath())
+              .withRecordFilter(FilterCompat.NOOP)
+              .build();
       reader = new ParquetFileReader(input, footer, options, new BorrowedStream(stream()));
       checksumsVerified = options.usePageChecksumVerification();
     }

@@ -26,7 +26,10 @@ public final class FileLister {
    * options, globs, recursion, hidden-file rules, partition discovery and schema inference.
    */
   public static FileListing listFiles(
-      SparkSession session, List<String> paths, Map<String, String> options, StructType userSchema) {
+      SparkSession session,
+      List<String> paths,
+      Map<String, String> options,
+      StructType userSchema) {
     DataFrameReader reader = session.read().options(options);
     if (userSchema != null) {
       reader = reader.schema(userSchema);
@@ -35,15 +38,17 @@ public final class FileLister {
     LogicalPlan plan = ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().analyzed();
     if (!(plan instanceof LogicalRelation)
         || !(((LogicalRelation) plan).relation() instanceof HadoopFsRelation)) {
-      throw new IllegalStateException("Cannot list files of " + paths + ": unexpected plan " + plan);
+      throw new IllegalStateException(
+          "Cannot list files of " + paths + ": unexpected plan " + plan);
     }
     HadoopFsRelation relation = (HadoopFsRelation) ((LogicalRelation) plan).relation();
     List<DataFile> files = new ArrayList<>();
-    for (PartitionDirectory dir : CollectionConverters.asJava(
-        relation.location().listFiles(emptySeq(), emptySeq()))) {
+    for (PartitionDirectory dir :
+        CollectionConverters.asJava(relation.location().listFiles(emptySeq(), emptySeq()))) {
       InternalRow values = dir.values().copy();
       for (FileStatusWithMetadata f : CollectionConverters.asJava(dir.files())) {
-        files.add(new DataFile(f.getPath().toString(), f.getLen(), f.getModificationTime(), values));
+        files.add(
+            new DataFile(f.getPath().toString(), f.getLen(), f.getModificationTime(), values));
       }
     }
     files.sort(Comparator.comparing(DataFile::path));

@@ -32,7 +32,15 @@ import org.apache.spark.unsafe.bitset.BitSetMethods;
  * column is {@link #NO_COLUMN} is left zero and not null, for the caller to write (a constant).
  */
 public final class FixedWidthRowEncoder {
-  private enum Kind { BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE }
+  private enum Kind {
+    BOOLEAN,
+    BYTE,
+    SHORT,
+    INT,
+    LONG,
+    FLOAT,
+    DOUBLE
+  }
 
   /**
    * Rows written at a time: few enough that a tile of rows stays in the L1 cache while every column
@@ -40,17 +48,22 @@ public final class FixedWidthRowEncoder {
    * ProjectedBatchRows}).
    */
   static final int TILE_ROWS = 64;
+
   /** The column of a field the encoder leaves to its caller. */
   static final int NO_COLUMN = -1;
 
   private final Kind[] kinds;
+
   /** The kind each field is read as from its column: its own kind, or one converted to a double. */
   private final Kind[] sourceKinds;
+
   private final int[] columns;
   private final int bitSetBytes;
   private final int rowBytes;
+
   /** See {@link #runs()}. */
   private final int[] runs;
+
   /** The fields in no run: constants and converted ones, written one at a time. */
   private final int[] notInRuns;
 
@@ -61,13 +74,16 @@ public final class FixedWidthRowEncoder {
     this.bitSetBytes = UnsafeRows.bitSetBytes(kinds.length);
     this.rowBytes = UnsafeRows.fixedWidthBytes(kinds.length);
     this.runs = runs();
-    this.notInRuns = java.util.stream.IntStream.range(0, columns.length)
-        .filter(field -> columns[field] == NO_COLUMN || converted(field)).toArray();
+    this.notInRuns =
+        java.util.stream.IntStream.range(0, columns.length)
+            .filter(field -> columns[field] == NO_COLUMN || converted(field))
+            .toArray();
   }
 
   /**
    * The fields copied as they are, as runs of consecutive fields from consecutive columns, three
-   * ints a run: first field, first column, length. Fields without a column or converted are in none.
+   * ints a run: first field, first column, length. Fields without a column or converted are in
+   * none.
    */
   private int[] runs() {
     int[] runs = new int[3 * columns.length];
@@ -76,7 +92,9 @@ public final class FixedWidthRowEncoder {
       if (columns[field] == NO_COLUMN || converted(field)) {
         continue;
       }
-      if (n > 0 && runs[n - 3] + runs[n - 1] == field && runs[n - 2] + runs[n - 1] == columns[field]) {
+      if (n > 0
+          && runs[n - 3] + runs[n - 1] == field
+          && runs[n - 2] + runs[n - 1] == columns[field]) {
         runs[n - 1]++;
       } else {
         runs[n++] = field;
@@ -88,8 +106,8 @@ public final class FixedWidthRowEncoder {
   }
 
   /**
-   * An encoder for rows of {@code output}, whose field {@code i} is column {@code columns[i]} of the
-   * batches (or {@link #NO_COLUMN}); null when some field is not a fixed-width primitive.
+   * An encoder for rows of {@code output}, whose field {@code i} is column {@code columns[i]} of
+   * the batches (or {@link #NO_COLUMN}); null when some field is not a fixed-width primitive.
    */
   public static FixedWidthRowEncoder forSchema(StructType output, int[] columns) {
     return forProjection(output, columns, new DataType[columns.length]);
@@ -111,9 +129,13 @@ public final class FixedWidthRowEncoder {
       }
       sourceKinds[i] = kinds[i];
       if (sources[i] != null && !sources[i].equals(fields[i].dataType())) {
-        boolean number = sources[i] instanceof BooleanType || sources[i] instanceof ByteType
-            || sources[i] instanceof ShortType || sources[i] instanceof IntegerType || sources[i] instanceof LongType
-            || sources[i] instanceof FloatType;
+        boolean number =
+            sources[i] instanceof BooleanType
+                || sources[i] instanceof ByteType
+                || sources[i] instanceof ShortType
+                || sources[i] instanceof IntegerType
+                || sources[i] instanceof LongType
+                || sources[i] instanceof FloatType;
         if (kinds[i] != Kind.DOUBLE || !number) {
           return null;
         }
@@ -136,7 +158,9 @@ public final class FixedWidthRowEncoder {
       return Kind.SHORT;
     } else if (t instanceof IntegerType || t instanceof DateType) {
       return Kind.INT;
-    } else if (t instanceof LongType || t instanceof TimestampType || t instanceof TimestampNTZType) {
+    } else if (t instanceof LongType
+        || t instanceof TimestampType
+        || t instanceof TimestampNTZType) {
       return Kind.LONG;
     } else if (t instanceof FloatType) {
       return Kind.FLOAT;
@@ -156,7 +180,10 @@ public final class FixedWidthRowEncoder {
     encode(batch, 0, batch.numRows(), target);
   }
 
-  /** Writes rows {@code [first, first + n)} of the batch one after another into {@code target}, from its start. */
+  /**
+   * Writes rows {@code [first, first + n)} of the batch one after another into {@code target}, from
+   * its start.
+   */
   public void encode(ColumnarBatch batch, int first, int n, byte[] target) {
     // Tiles of rows small enough to stay in the L1 cache while every column is written into them.
     for (int from = 0; from < n; from += TILE_ROWS) {
@@ -184,10 +211,10 @@ public final class FixedWidthRowEncoder {
 
   /**
    * Writes rows {@code [first, first + n)} of a {@link RowArenaBatch} one after another into {@code
-   * target}, from its start, field {@code i} from field {@code columns[i]} of the rows it views: each row's
-   * slots copied as they are (a fixed-width field's slot is the same bytes in any such row), a run of
-   * consecutive fields in one copy, its null bits moved with them. A row at a time, as the rows lie
-   * apart in the arena.
+   * target}, from its start, field {@code i} from field {@code columns[i]} of the rows it views:
+   * each row's slots copied as they are (a fixed-width field's slot is the same bytes in any such
+   * row), a run of consecutive fields in one copy, its null bits moved with them. A row at a time,
+   * as the rows lie apart in the arena.
    */
   void encode(RowArenaColumnVector.Rows rows, int first, int n, byte[] target) {
     int sourceBitSetBytes = rows.bitSetBytes();
@@ -203,12 +230,18 @@ public final class FixedWidthRowEncoder {
         if (columns[field] == NO_COLUMN) {
           Platform.putLong(target, row + bitSetBytes + 8L * field, 0L);
         } else { // converted; a null's slot is zero, read as 0.0: zero again
-          Platform.putDouble(target, row + bitSetBytes + 8L * field,
+          Platform.putDouble(
+              target,
+              row + bitSetBytes + 8L * field,
               slotAsDouble(sourceKinds[field], base, sourceSlots + 8L * columns[field]));
         }
       }
       for (int i = 0; i < runs.length; i += 3) {
-        Platform.copyMemory(base, sourceSlots + 8L * runs[i + 1], target, row + bitSetBytes + 8L * runs[i],
+        Platform.copyMemory(
+            base,
+            sourceSlots + 8L * runs[i + 1],
+            target,
+            row + bitSetBytes + 8L * runs[i],
             8L * runs[i + 2]);
       }
       if (BitSetMethods.anySet(base, offset, sourceBitSetBytes / 8)) {
@@ -224,18 +257,26 @@ public final class FixedWidthRowEncoder {
   /** A slot of a field of {@code kind}, as Spark's cast to double converts its value. */
   private static double slotAsDouble(Kind kind, Object base, long slot) {
     switch (kind) {
-      case BOOLEAN: return Platform.getBoolean(base, slot) ? 1.0 : 0.0;
-      case BYTE: return Platform.getByte(base, slot);
-      case SHORT: return Platform.getShort(base, slot);
-      case INT: return Platform.getInt(base, slot);
-      case LONG: return Platform.getLong(base, slot);
-      case FLOAT: return Platform.getFloat(base, slot);
-      default: return Platform.getDouble(base, slot);
+      case BOOLEAN:
+        return Platform.getBoolean(base, slot) ? 1.0 : 0.0;
+      case BYTE:
+        return Platform.getByte(base, slot);
+      case SHORT:
+        return Platform.getShort(base, slot);
+      case INT:
+        return Platform.getInt(base, slot);
+      case LONG:
+        return Platform.getLong(base, slot);
+      case FLOAT:
+        return Platform.getFloat(base, slot);
+      default:
+        return Platform.getDouble(base, slot);
     }
   }
 
   /** A column of a type other than double into a double field, as Spark's cast converts it. */
-  private void encodeAsDouble(ColumnVector v, int field, int first, int from, int to, byte[] target) {
+  private void encodeAsDouble(
+      ColumnVector v, int field, int first, int from, int to, byte[] target) {
     long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
     boolean nulls = v.hasNull();
     Kind kind = sourceKinds[field];
@@ -245,22 +286,23 @@ public final class FixedWidthRowEncoder {
         markNull(field, i, target);
         continue;
       }
-      double value = switch (kind) {
-        case BOOLEAN -> v.getBoolean(r) ? 1.0 : 0.0;
-        case BYTE -> v.getByte(r);
-        case SHORT -> v.getShort(r);
-        case INT -> v.getInt(r);
-        case LONG -> v.getLong(r);
-        case FLOAT -> v.getFloat(r);
-        case DOUBLE -> v.getDouble(r);
-      };
+      double value =
+          switch (kind) {
+            case BOOLEAN -> v.getBoolean(r) ? 1.0 : 0.0;
+            case BYTE -> v.getByte(r);
+            case SHORT -> v.getShort(r);
+            case INT -> v.getInt(r);
+            case LONG -> v.getLong(r);
+            case FLOAT -> v.getFloat(r);
+            case DOUBLE -> v.getDouble(r);
+          };
       Platform.putDouble(target, slot + (long) i * rowBytes, value);
     }
   }
 
   /**
-   * A column into its own kind of field: one write per value of a double or a long. A null's value is
-   * never read: a dictionary-encoded vector has no valid id there.
+   * A column into its own kind of field: one write per value of a double or a long. A null's value
+   * is never read: a dictionary-encoded vector has no valid id there.
    */
   private void encodeColumn(ColumnVector v, int field, int first, int from, int to, byte[] target) {
     long slot = Platform.BYTE_ARRAY_OFFSET + bitSetBytes + 8L * field;
@@ -284,14 +326,19 @@ public final class FixedWidthRowEncoder {
             case SHORT -> Platform.putShort(target, at, v.getShort(r));
             case BYTE -> Platform.putByte(target, at, v.getByte(r));
             case BOOLEAN -> Platform.putBoolean(target, at, v.getBoolean(r));
-            default -> throw new IllegalStateException("Cannot encode field " + field + ": unexpected kind " + kind);
+            default ->
+                throw new IllegalStateException(
+                    "Cannot encode field " + field + ": unexpected kind " + kind);
           }
         }
       }
     }
   }
 
-  /** Row {@code i}'s field {@code field} as UnsafeRowWriter writes a null: its bit set, its slot zero. */
+  /**
+   * Row {@code i}'s field {@code field} as UnsafeRowWriter writes a null: its bit set, its slot
+   * zero.
+   */
   private void markNull(int field, int i, byte[] target) {
     long row = Platform.BYTE_ARRAY_OFFSET + (long) i * rowBytes;
     Platform.putLong(target, row + bitSetBytes + 8L * field, 0L);

@@ -31,8 +31,8 @@ public final class ParquetConversion {
    * converted with Spark's default settings.
    */
   public static StructType sparkSchemaOf(Path file, ParquetMetadata footer) {
-    return ParquetFileFormat$.MODULE$.readSchemaFromFooter(new Footer(file, footer),
-        new ParquetToSparkSchemaConverter(SQLConf.get()));
+    return ParquetFileFormat$.MODULE$.readSchemaFromFooter(
+        new Footer(file, footer), new ParquetToSparkSchemaConverter(SQLConf.get()));
   }
 
   /** The Parquet predicate Spark would push into this file for {@code filters}, if any converts. */
@@ -41,9 +41,16 @@ public final class ParquetConversion {
     if (!settings.filterPushDown() || filters.length == 0) {
       return Optional.empty();
     }
-    ParquetFilters converter = new ParquetFilters(file.getSchema(), settings.pushDownDate(),
-        settings.pushDownTimestamp(), settings.pushDownDecimal(), settings.pushDownStringPredicate(),
-        settings.pushDownInFilterThreshold(), settings.caseSensitive(), settings.datetimeRebaseSpec(file));
+    ParquetFilters converter =
+        new ParquetFilters(
+            file.getSchema(),
+            settings.pushDownDate(),
+            settings.pushDownTimestamp(),
+            settings.pushDownDecimal(),
+            settings.pushDownStringPredicate(),
+            settings.pushDownInFilterThreshold(),
+            settings.caseSensitive(),
+            settings.datetimeRebaseSpec(file));
     FilterPredicate all = null;
     for (Filter f : filters) {
       Option<FilterPredicate> p = converter.createFilter(f);

@@ -9,9 +9,9 @@ import org.apache.spark.unsafe.Platform;
 
 /**
  * The rows of column batches in the layout of a {@link ScanProjection}: a tile of rows at a time
- * written into one small reused array, small enough to stay in the L1 cache until its rows are read,
- * then each row viewed in place. A batch is let go as Spark's own column-to-row conversion lets it
- * go ({@code closeIfFreeable}) once its rows are read.
+ * written into one small reused array, small enough to stay in the L1 cache until its rows are
+ * read, then each row viewed in place. A batch is let go as Spark's own column-to-row conversion
+ * lets it go ({@code closeIfFreeable}) once its rows are read.
  */
 final class ProjectedBatchRows implements Iterator<InternalRow> {
   private final Iterator<ColumnarBatch> batches;
@@ -21,15 +21,22 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
   private final UnsafeRow row;
   private final byte[] tile;
   private ColumnarBatch batch;
+
   /** The batch's rows, when they are a {@code corgipile} buffer's, read in place; else null. */
   private RowArenaColumnVector.Rows arenaRows;
+
   private int numRows;
+
   /** The next row of the batch. */
   private int next;
+
   private int tileFirst;
   private int tileRows;
 
-  ProjectedBatchRows(Iterator<ColumnarBatch> batches, FixedWidthRowEncoder encoder, int[] columns,
+  ProjectedBatchRows(
+      Iterator<ColumnarBatch> batches,
+      FixedWidthRowEncoder encoder,
+      int[] columns,
       double[] constants) {
     this.batches = batches;
     this.encoder = encoder;
@@ -51,8 +58,12 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
       }
       batch = batches.next();
       numRows = batch.numRows();
-      arenaRows = numRows > 0 && batch.numCols() > 0 && batch.column(0) instanceof RowArenaColumnVector arena
-          ? arena.rows() : null;
+      arenaRows =
+          numRows > 0
+                  && batch.numCols() > 0
+                  && batch.column(0) instanceof RowArenaColumnVector arena
+              ? arena.rows()
+              : null;
       next = 0;
       tileFirst = 0;
       tileRows = 0;

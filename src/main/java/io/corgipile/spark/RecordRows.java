@@ -7,7 +7,9 @@ import org.apache.spark.sql.catalyst.expressions.JoinedRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 
-/** Rows of parquet-mr's record reader with Spark's converters, for schemas Spark cannot vectorize. */
+/**
+ * Rows of parquet-mr's record reader with Spark's converters, for schemas Spark cannot vectorize.
+ */
 final class RecordRows implements BlockRows {
   private final ParquetRecordReader<InternalRow> reader;
   private final JoinedRow joined = new JoinedRow();
@@ -15,7 +17,10 @@ final class RecordRows implements BlockRows {
   private final UnsafeProjection projection;
   private UnsafeRow row;
 
-  RecordRows(ParquetRecordReader<InternalRow> reader, InternalRow partitionValues, UnsafeProjection projection) {
+  RecordRows(
+      ParquetRecordReader<InternalRow> reader,
+      InternalRow partitionValues,
+      UnsafeProjection projection) {
     this.reader = reader;
     this.partitionValues = partitionValues;
     this.projection = projection;

@@ -18,8 +18,8 @@ import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecor
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Spark's vectorized Parquet reader, initialized once and then fed block after block: each block
- * is a range of rows of one row group of any file read the same way ({@code key}: same file schema,
+ * Spark's vectorized Parquet reader, initialized once and then fed block after block: each block is
+ * a range of rows of one row group of any file read the same way ({@code key}: same file schema,
  * writer, rebase modes and partition values). Parquet reads only the pages that hold the range
  * (located by the offset index) and Spark's reader skips the other rows of those pages, as it does
  * when Parquet's column indexes filter rows. Initializing Spark's reader for every block (requested
@@ -39,14 +39,17 @@ final class ReusedVectorizedReader implements Closeable {
   private final int capacity;
   private final MessageType requestedSchema;
   private final NextBlock next = new NextBlock();
+
   /** Rows of the blocks read to their end: where Spark's reader stands. */
   private long rowsRead;
+
   private boolean reading;
+
   /** A block was left unfinished or failed: Spark's reader is somewhere within it. */
   private boolean broken;
 
-  private ReusedVectorizedReader(VectorizedParquetRecordReader reader, Object key, int capacity,
-      MessageType requestedSchema) {
+  private ReusedVectorizedReader(
+      VectorizedParquetRecordReader reader, Object key, int capacity, MessageType requestedSchema) {
     this.reader = reader;
     this.key = key;
     this.capacity = capacity;
@@ -58,29 +61,42 @@ final class ReusedVectorizedReader implements Closeable {
    * describes, with column vectors of {@code capacity} rows; Spark's own row-group reader is closed
    * unread. Only where {@link #unsupported} is empty.
    */
-  static ReusedVectorizedReader adopt(VectorizedParquetRecordReader reader, Object key, int capacity) {
+  static ReusedVectorizedReader adopt(
+      VectorizedParquetRecordReader reader, Object key, int capacity) {
     try {
       Closeable own = (Closeable) INTERNALS.rowGroupReader.get(reader);
-      ReusedVectorizedReader reused = new ReusedVectorizedReader(reader, key, capacity,
-          (MessageType) INTERNALS.requestedSchema.get(reader));
-      INTERNALS.rowGroupReader.set(reader, Proxy.newProxyInstance(INTERNALS.rowGroupReaderType.getClassLoader(),
-          new Class<?>[] {INTERNALS.rowGroupReaderType}, reused.next));
+      ReusedVectorizedReader reused =
+          new ReusedVectorizedReader(
+              reader, key, capacity, (MessageType) INTERNALS.requestedSchema.get(reader));
+      INTERNALS.rowGroupReader.set(
+          reader,
+          Proxy.newProxyInstance(
+              INTERNALS.rowGroupReaderType.getClassLoader(),
+              new Class<?>[] {INTERNALS.rowGroupReaderType},
+              reused.next));
       INTERNALS.totalRowCount.setLong(reader, 0);
       own.close();
       return reused;
     } catch (IllegalAccessException | IOException e) {
-      throw new IllegalStateException("Cannot read part of a Parquet row group: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Cannot read part of a Parquet row group: " + e.getMessage(), e);
     }
   }
 
   /** Why this Spark's reader cannot be fed blocks, if it cannot. */
   static Optional<String> unsupported() {
-    return INTERNALS.failure == null ? Optional.empty()
-        : Optional.of("this Spark's vectorized Parquet reader is not the one corgipile-spark was built for ("
-            + INTERNALS.failure + ")");
+    return INTERNALS.failure == null
+        ? Optional.empty()
+        : Optional.of(
+            "this Spark's vectorized Parquet reader is not the one corgipile-spark was built for ("
+                + INTERNALS.failure
+                + ")");
   }
 
-  /** Whether the next block can be read by this reader: read as {@code key}, batches of at most {@code capacity}. */
+  /**
+   * Whether the next block can be read by this reader: read as {@code key}, batches of at most
+   * {@code capacity}.
+   */
   boolean accepts(Object key, int capacity) {
     return !broken && !reading && this.capacity >= capacity && this.key.equals(key);
   }
@@ -89,16 +105,21 @@ final class ReusedVectorizedReader implements Closeable {
    * Rows {@code [firstRow, firstRow + rows)} of row group {@code rowGroup} of {@code file}, whose
    * rows number {@code groupRows}; read each batch, or close, before the next call.
    */
-  BlockBatches read(FileHandle file, int rowGroup, long groupRows, long firstRow, long rows) throws IOException {
+  BlockBatches read(FileHandle file, int rowGroup, long groupRows, long firstRow, long rows)
+      throws IOException {
     if (reading) {
       throw new IllegalStateException("Cannot read a block before the previous one is closed");
     }
     file.reader().setRequestedSchema(requestedSchema);
-    next.set(file, rowGroup, RowRanges.create(groupRows, IntStream.of(0).iterator(), new RangeIndex(firstRow, rows)));
+    next.set(
+        file,
+        rowGroup,
+        RowRanges.create(groupRows, IntStream.of(0).iterator(), new RangeIndex(firstRow, rows)));
     try {
       INTERNALS.totalRowCount.setLong(reader, rowsRead + rows);
     } catch (IllegalAccessException e) {
-      throw new IllegalStateException("Cannot read part of a Parquet row group: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Cannot read part of a Parquet row group: " + e.getMessage(), e);
     }
     reading = true;
     return new BlockBatches() {
@@ -139,8 +160,12 @@ final class ReusedVectorizedReader implements Closeable {
   }
 
   /** Spark's fields, looked up once; {@code failure} says what is missing when one is. */
-  private record Internals(Class<?> rowGroupReaderType, Field rowGroupReader, Field totalRowCount,
-      Field requestedSchema, String failure) {
+  private record Internals(
+      Class<?> rowGroupReaderType,
+      Field rowGroupReader,
+      Field totalRowCount,
+      Field requestedSchema,
+      String failure) {
     static Internals find() {
       try {
         Class<?> base = SpecificParquetRecordReaderBase.class;
@@ -149,9 +174,13 @@ final class ReusedVectorizedReader implements Closeable {
         Field requestedSchema = accessible(base.getDeclaredField("requestedSchema"));
         Class<?> type = rowGroupReader.getType();
         Method read = type.isInterface() ? type.getMethod("readNextRowGroup") : null;
-        if (read == null || read.getReturnType() != PageReadStore.class || !Closeable.class.isAssignableFrom(type)
-            || totalRowCount.getType() != long.class || requestedSchema.getType() != MessageType.class) {
-          return new Internals(null, null, null, null, "its row-group reader fields have other types");
+        if (read == null
+            || read.getReturnType() != PageReadStore.class
+            || !Closeable.class.isAssignableFrom(type)
+            || totalRowCount.getType() != long.class
+            || requestedSchema.getType() != MessageType.class) {
+          return new Internals(
+              null, null, null, null, "its row-group reader fields have other types");
         }
         return new Internals(type, rowGroupReader, totalRowCount, requestedSchema, null);
       } catch (ReflectiveOperationException | RuntimeException e) {
@@ -167,7 +196,8 @@ final class ReusedVectorizedReader implements Closeable {
 
   /**
    * Spark's row-group reader: the pages of the next block, once, checked so that a damaged page
-   * fails instead of hanging Spark's decoder or exhausting the heap. Files are closed by their owner.
+   * fails instead of hanging Spark's decoder or exhausting the heap. Files are closed by their
+   * owner.
    */
   private final class NextBlock implements InvocationHandler {
     private FileHandle file;
@@ -192,10 +222,13 @@ final class ReusedVectorizedReader implements Closeable {
           ParquetFileReader parquet = reading.reader();
           // Once per row group a task reads: its parts read the same chunk.
           if (!reading.headersChecked(rowGroup)) {
-            LastChunkHeaders.check(parquet, reading.stream(), reading.input().getLength(), rowGroup, requestedSchema);
+            LastChunkHeaders.check(
+                parquet, reading.stream(), reading.input().getLength(), rowGroup, requestedSchema);
             reading.markHeadersChecked(rowGroup);
           }
-          return new CheckedPages(parquet.readFilteredRowGroup(rowGroup, range), parquet.getRowGroups().get(rowGroup),
+          return new CheckedPages(
+              parquet.readFilteredRowGroup(rowGroup, range),
+              parquet.getRowGroups().get(rowGroup),
               reading.checksumsVerified());
         case "close":
           file = null;
@@ -212,7 +245,9 @@ final class ReusedVectorizedReader implements Closeable {
     }
   }
 
-  /** An offset index of one page holding the range's rows: how {@link RowRanges} is made of rows. */
+  /**
+   * An offset index of one page holding the range's rows: how {@link RowRanges} is made of rows.
+   */
   private record RangeIndex(long firstRow, long rows) implements OffsetIndex {
     @Override
     public int getPageCount() {

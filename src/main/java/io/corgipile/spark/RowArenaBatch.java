@@ -25,7 +25,10 @@ public final class RowArenaBatch {
     this.batch = new ColumnarBatch(columns);
   }
 
-  /** Points the batch at rows {@code [start, start + n)} of {@code buffer}; valid until the next call. */
+  /**
+   * Points the batch at rows {@code [start, start + n)} of {@code buffer}; valid until the next
+   * call.
+   */
   public void point(TupleShuffleBuffer buffer, int start, int n) {
     rows.point(buffer, start, n);
     batch.setNumRows(n);

@@ -13,9 +13,9 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * One column of a {@link RowArenaBatch}: {@code UnsafeRow}s read in place where a {@link
- * TupleShuffleBuffer} or a sliding window holds them, in the order they are emitted. Only for fields {@code UnsafeRow}
- * keeps in their 8-byte slot (primitives,
- * dates, timestamps), which is what {@link FixedWidthRowEncoder} writes.
+ * TupleShuffleBuffer} or a sliding window holds them, in the order they are emitted. Only for
+ * fields {@code UnsafeRow} keeps in their 8-byte slot (primitives, dates, timestamps), which is
+ * what {@link FixedWidthRowEncoder} writes.
  */
 final class RowArenaColumnVector extends ColumnVector {
   /** Where the rows of the current batch are; shared by the batch's columns. */
@@ -163,7 +163,11 @@ final class RowArenaColumnVector extends ColumnVector {
   }
 
   private UnsupportedOperationException unsupported(String what) {
-    return new UnsupportedOperationException("Cannot read " + what + " from a column of fixed-width rows ("
-        + dataType().simpleString() + ")");
+    return new UnsupportedOperationException(
+        "Cannot read "
+            + what
+            + " from a column of fixed-width rows ("
+            + dataType().simpleString()
+            + ")");
   }
 }

@@ -25,27 +25,35 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * A plan that only picks columns of one columnar scan, casts numbers to doubles and adds double
- * constants (the shape of a training {@code select} over a table of numeric columns), read straight from the scan's
- * column
- * batches: the rows are the bytes Spark's generated column-to-row conversion and projection would
- * write, in the same order, without their calls per value.
+ * constants (the shape of a training {@code select} over a table of numeric columns), read straight
+ * from the scan's column batches: the rows are the bytes Spark's generated column-to-row conversion
+ * and projection would write, in the same order, without their calls per value.
  *
- * <p>The conversion reads every value through a virtual {@code isNullAt} and {@code getDouble};
- * for the rows a {@code corgipile} buffer holds, each of those computes the row's address again
- * and the first one waits for the row's cache lines. Here a row of the buffer is copied slot by
- * slot in one go, and a batch of Spark's own columns a column at a time ({@link FixedWidthRowEncoder}).
+ * <p>The conversion reads every value through a virtual {@code isNullAt} and {@code getDouble}; for
+ * the rows a {@code corgipile} buffer holds, each of those computes the row's address again and the
+ * first one waits for the row's cache lines. Here a row of the buffer is copied slot by slot in one
+ * go, and a batch of Spark's own columns a column at a time ({@link FixedWidthRowEncoder}).
  */
 final class ScanProjection {
   private final BatchScanExec scan;
   private final StructType schema;
-  /** The scan column of each output field, or {@link FixedWidthRowEncoder#NO_COLUMN} for a constant. */
+
+  /**
+   * The scan column of each output field, or {@link FixedWidthRowEncoder#NO_COLUMN} for a constant.
+   */
   private final int[] columns;
+
   /** The type each field is cast from, or null when it is its column's value as it is. */
   private final DataType[] sources;
+
   /** The constant of each field whose column is {@link FixedWidthRowEncoder#NO_COLUMN}. */
   private final double[] constants;
 
-  private ScanProjection(BatchScanExec scan, StructType schema, int[] columns, DataType[] sources,
+  private ScanProjection(
+      BatchScanExec scan,
+      StructType schema,
+      int[] columns,
+      DataType[] sources,
       double[] constants) {
     this.scan = scan;
     this.schema = schema;
@@ -55,10 +63,10 @@ final class ScanProjection {
   }
 
   /**
-   * The projection {@code plan} executes, when it is a columnar V2 scan under at most one projection
-   * of its columns, their casts to double from numbers or booleans, and double constants, every
-   * field kept in an 8-byte slot; empty otherwise (a filter, another cast or expression, a vector
-   * column, another source), for Spark to run as it is.
+   * The projection {@code plan} executes, when it is a columnar V2 scan under at most one
+   * projection of its columns, their casts to double from numbers or booleans, and double
+   * constants, every field kept in an 8-byte slot; empty otherwise (a filter, another cast or
+   * expression, a vector column, another source), for Spark to run as it is.
    */
   static Optional<ScanProjection> of(SparkPlan plan) {
     ProjectExec project = null;
@@ -76,22 +84,29 @@ final class ScanProjection {
       }
     }
     SparkPlan input = ((ColumnarToRowExec) node).child();
-    if (input instanceof InputAdapter adapter) { // whole-stage codegen's boundary before the columnar scan
+    if (input
+        instanceof
+        InputAdapter adapter) { // whole-stage codegen's boundary before the columnar scan
       input = adapter.child();
     }
     if (!(input instanceof BatchScanExec scan) || !scan.supportsColumnar()) {
       return Optional.empty();
     }
     List<AttributeReference> scanOutput = CollectionConverters.asJava(scan.output());
-    // NamedExpression is a Scala trait over the class Expression, which Java does not see: hence Object.
-    List<?> fields = project == null ? scanOutput : CollectionConverters.asJava(project.projectList());
+    // NamedExpression is a Scala trait over the class Expression, which Java does not see: hence
+    // Object.
+    List<?> fields =
+        project == null ? scanOutput : CollectionConverters.asJava(project.projectList());
     int[] columns = new int[fields.size()];
     DataType[] sources = new DataType[fields.size()];
     double[] constants = new double[fields.size()];
     for (int i = 0; i < columns.length; i++) {
       Object e = fields.get(i) instanceof Alias alias ? alias.child() : fields.get(i);
-      if (e instanceof Cast cast && cast.dataType() instanceof DoubleType && cast.child() instanceof Attribute a) {
-        sources[i] = a.dataType(); // a number or boolean to double: the encoder converts it, or declines
+      if (e instanceof Cast cast
+          && cast.dataType() instanceof DoubleType
+          && cast.child() instanceof Attribute a) {
+        sources[i] =
+            a.dataType(); // a number or boolean to double: the encoder converts it, or declines
         e = a;
       }
       if (e instanceof Attribute attribute) {
@@ -99,7 +114,9 @@ final class ScanProjection {
         if (columns[i] < 0) {
           return Optional.empty();
         }
-      } else if (e instanceof Literal literal && literal.dataType() instanceof DoubleType && literal.value() != null) {
+      } else if (e instanceof Literal literal
+          && literal.dataType() instanceof DoubleType
+          && literal.value() != null) {
         columns[i] = FixedWidthRowEncoder.NO_COLUMN;
         constants[i] = (Double) literal.value();
       } else {
@@ -124,7 +141,10 @@ final class ScanProjection {
 
   /** The plan's rows, partition for partition and in the order the plan gives them. */
   RDD<InternalRow> rows() {
-    return scan.executeColumnar().toJavaRDD().mapPartitions(new Rows(schema, columns, sources, constants)).rdd();
+    return scan.executeColumnar()
+        .toJavaRDD()
+        .mapPartitions(new Rows(schema, columns, sources, constants))
+        .rdd();
   }
 
   /** One partition's batches as rows: one reused {@code UnsafeRow}, valid until the next. */
@@ -145,7 +165,10 @@ final class ScanProjection {
 
     @Override
     public Iterator<InternalRow> call(Iterator<ColumnarBatch> batches) {
-      return new ProjectedBatchRows(batches, FixedWidthRowEncoder.forProjection(schema, columns, sources), columns,
+      return new ProjectedBatchRows(
+          batches,
+          FixedWidthRowEncoder.forProjection(schema, columns, sources),
+          columns,
           constants);
     }
   }

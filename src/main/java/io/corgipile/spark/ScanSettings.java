@@ -26,7 +26,8 @@ import org.apache.spark.util.SerializableConfiguration;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * A scan's settings captured from the session on the driver, and its broadcast Hadoop configuration.
+ * A scan's settings captured from the session on the driver, and its broadcast Hadoop
+ * configuration.
  *
  * <p>It travels to the executors inside the reader factory.
  */
@@ -57,12 +58,16 @@ public final class ScanSettings implements Serializable {
   /**
    * Captures a scan's settings.
    *
-   * @param options the reader options (Spark's Parquet options such as {@code datetimeRebaseMode} apply)
+   * @param options the reader options (Spark's Parquet options such as {@code datetimeRebaseMode}
+   *     apply)
    * @param partitionSchema the table's partition columns
    * @param requiredSchema the columns the scan must return, a pruned subset of the table schema
    */
   public ScanSettings(
-      SparkSession session, Map<String, String> options, StructType partitionSchema, StructType requiredSchema) {
+      SparkSession session,
+      Map<String, String> options,
+      StructType partitionSchema,
+      StructType requiredSchema) {
     SQLConf sql = sqlConf(session);
     this.caseSensitive = sql.caseSensitiveAnalysis();
     List<StructField> data = new ArrayList<>();
@@ -84,9 +89,13 @@ public final class ScanSettings implements Serializable {
     this.readPartitionOrdinals = ordinals.stream().mapToInt(Integer::intValue).toArray();
     // As Spark's own Parquet scan: data columns, then partition columns, which is how its readers
     // lay out a batch.
-    this.readSchema = new StructType(concat(requestedDataSchema.fields(), readPartitionSchema.fields()));
+    this.readSchema =
+        new StructType(concat(requestedDataSchema.fields(), readPartitionSchema.fields()));
     this.vectorized = ParquetUtils.isBatchReadSupportedForSchema(sql, readSchema);
-    this.columnar = vectorized && sql.wholeStageEnabled() && !WholeStageCodegenExec.isTooManyFields(sql, readSchema);
+    this.columnar =
+        vectorized
+            && sql.wholeStageEnabled()
+            && !WholeStageCodegenExec.isTooManyFields(sql, readSchema);
     this.offHeap = sql.offHeapColumnVectorEnabled();
     this.batchSize = sql.parquetVectorizedReaderBatchSize();
     this.int96Conversion = sql.isParquetINT96TimestampConversion();
@@ -101,35 +110,43 @@ public final class ScanSettings implements Serializable {
     this.pushDownStringPredicate = sql.parquetFilterPushDownStringPredicate();
     this.pushDownInFilterThreshold = sql.parquetFilterPushDownInFilterThreshold();
 
-    Configuration conf = classic(session).sessionState().newHadoopConfWithOptions(scalaMap(options));
+    Configuration conf =
+        classic(session).sessionState().newHadoopConfWithOptions(scalaMap(options));
     // What Spark's own ParquetScan sets: the converters read these keys.
     conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
     conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedDataSchema.json());
     conf.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), requestedDataSchema.json());
     conf.set(SQLConf.SESSION_LOCAL_TIMEZONE().key(), sql.sessionLocalTimeZone());
-    conf.setBoolean(SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), sql.nestedSchemaPruningEnabled());
+    conf.setBoolean(
+        SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), sql.nestedSchemaPruningEnabled());
     conf.setBoolean(SQLConf.CASE_SENSITIVE().key(), sql.caseSensitiveAnalysis());
     conf.setBoolean(SQLConf.PARQUET_BINARY_AS_STRING().key(), sql.isParquetBinaryAsString());
     conf.setBoolean(SQLConf.PARQUET_INT96_AS_TIMESTAMP().key(), sql.isParquetINT96AsTimestamp());
-    conf.setBoolean(SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED().key(), sql.parquetInferTimestampNTZEnabled());
+    conf.setBoolean(
+        SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED().key(), sql.parquetInferTimestampNTZEnabled());
     conf.setBoolean(SQLConf.LEGACY_PARQUET_NANOS_AS_LONG().key(), sql.legacyParquetNanosAsLong());
-    conf.setBoolean(SQLConf.PARQUET_READER_RESPECT_UNKNOWN_TYPE_ANNOTATION().key(),
+    conf.setBoolean(
+        SQLConf.PARQUET_READER_RESPECT_UNKNOWN_TYPE_ANNOTATION().key(),
         sql.parquetReaderRespectUnknownTypeAnnotation());
-    // Unlike Spark's scan, verify page checksums (Spark and parquet-mr write them by default) unless the
+    // Unlike Spark's scan, verify page checksums (Spark and parquet-mr write them by default)
+    // unless the
     // read options or the session's Hadoop configuration say otherwise: damaged level data can make
-    // Spark's vectorized decoder loop forever, a mismatching checksum fails naming file and row group.
+    // Spark's vectorized decoder loop forever, a mismatching checksum fails naming file and row
+    // group.
     if (conf.get(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED) == null) {
       conf.setBoolean(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, true);
     }
-    // Unlike Spark's scan, read pages with plain positioned reads unless told otherwise: a part of a
+    // Unlike Spark's scan, read pages with plain positioned reads unless told otherwise: a part of
+    // a
     // row group (blockSize) reads one range per column, and Hadoop's local file system serves
     // vectored reads of many ranges through a thread pool: a 1M-row epoch in 2,500-row parts took
     // about 3.5 s with them, 1.5 s without (a measurement made when this was chosen, not kept).
     if (conf.get(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED) == null) {
       conf.setBoolean(ParquetInputFormat.HADOOP_VECTORED_IO_ENABLED, false);
     }
-    this.hadoopConf = JavaSparkContext.fromSparkContext(session.sparkContext())
-        .broadcast(new SerializableConfiguration(conf));
+    this.hadoopConf =
+        JavaSparkContext.fromSparkContext(session.sparkContext())
+            .broadcast(new SerializableConfiguration(conf));
   }
 
   public Configuration hadoopConf() {
@@ -153,7 +170,9 @@ public final class ScanSettings implements Serializable {
     return columnar;
   }
 
-  /** Whether every output field is a primitive kept in its 8-byte slot, so rows have one fixed size. */
+  /**
+   * Whether every output field is a primitive kept in its 8-byte slot, so rows have one fixed size.
+   */
   public boolean fixedWidthRows() {
     return FixedWidthRowEncoder.forSchema(readSchema, new int[readSchema.size()]) != null;
   }
@@ -216,17 +235,20 @@ public final class ScanSettings implements Serializable {
   }
 
   RebaseDateTime.RebaseSpec datetimeRebaseSpec(FileMetaData meta) {
-    return DataSourceUtils.datetimeRebaseSpec(key -> meta.getKeyValueMetaData().get(key), datetimeRebaseMode);
+    return DataSourceUtils.datetimeRebaseSpec(
+        key -> meta.getKeyValueMetaData().get(key), datetimeRebaseMode);
   }
 
   RebaseDateTime.RebaseSpec int96RebaseSpec(FileMetaData meta) {
-    return DataSourceUtils.int96RebaseSpec(key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
+    return DataSourceUtils.int96RebaseSpec(
+        key -> meta.getKeyValueMetaData().get(key), int96RebaseMode);
   }
 
   private int indexOf(StructType schema, String name) {
     StructField[] fields = schema.fields();
     for (int i = 0; i < fields.length; i++) {
-      if (caseSensitive ? fields[i].name().equals(name)
+      if (caseSensitive
+          ? fields[i].name().equals(name)
           : fields[i].name().toLowerCase(Locale.ROOT).equals(name.toLowerCase(Locale.ROOT))) {
         return i;
       }

@@ -11,13 +11,14 @@ import org.apache.spark.sql.execution.datasources.parquet.ParquetOptions$;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The reader options of Spark's own Parquet source and file listing ({@code mergeSchema},
- * {@code datetimeRebaseMode}, {@code basePath}, {@code recursiveFileLookup}, ...), from Spark's
- * registries of them, so the {@code corgipile} source can tell them from a misspelled option of its own.
+ * The reader options of Spark's own Parquet source and file listing ({@code mergeSchema}, {@code
+ * datetimeRebaseMode}, {@code basePath}, {@code recursiveFileLookup}, ...), from Spark's registries
+ * of them, so the {@code corgipile} source can tell them from a misspelled option of its own.
  */
 public final class SparkFileOptions {
   /** As Spark's registries spell them (some lower-cased), sorted. */
   public static final List<String> NAMES = names();
+
   private static final Set<String> LOWER_CASE =
       NAMES.stream().map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
 

@@ -16,25 +16,28 @@ import org.slf4j.LoggerFactory;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * The bytes a training run's rounds send back to the driver, from Spark's listener events: for every
- * job whose local properties name this run ({@link #TRAINING_RUN_PROPERTY}), the task results and
- * shuffle writes of its successful task attempts, its failed attempts and its duration, summed per
- * round ({@link #ROUND_PROPERTY}).
+ * The bytes a training run's rounds send back to the driver, from Spark's listener events: for
+ * every job whose local properties name this run ({@link #TRAINING_RUN_PROPERTY}), the task results
+ * and shuffle writes of its successful task attempts, its failed attempts and its duration, summed
+ * per round ({@link #ROUND_PROPERTY}).
  *
  * <p>Use: {@link #start} on the driver thread that runs the jobs, {@link #beginRound} before a
  * round's job(s), {@link #awaitRound} after they return, {@link #close} at the end (try with
  * resources), which unregisters the listener and restores the two local properties. Listener events
  * arrive asynchronously, after the job has returned; {@link #awaitRound} waits for them. A round id
- * should be new for every round: the jobs of a round are summed, and awaiting returns once every job
- * of the round seen so far has ended.
+ * should be new for every round: the jobs of a round are summed, and awaiting returns once every
+ * job of the round seen so far has ended.
  */
 public final class TaskResultMeter extends SparkListener implements AutoCloseable {
   /** The local property naming the training run a job belongs to. */
   public static final String TRAINING_RUN_PROPERTY = "corgipile.trainingRun";
+
   /** The local property naming the round a job belongs to. */
   public static final String ROUND_PROPERTY = "corgipile.meteredRound";
+
   /** How long {@link #awaitRound(String)} waits for the listener bus. */
   static final Duration AWAIT = Duration.ofSeconds(10);
+
   private static final Logger LOG = LoggerFactory.getLogger(TaskResultMeter.class);
 
   private final SparkContext sc;
@@ -57,7 +60,13 @@ public final class TaskResultMeter extends SparkListener implements AutoCloseabl
     long jobMillis;
 
     RoundTraffic traffic() {
-      return new RoundTraffic(jobs, resultBytes, shuffleBytesWritten, tasks, failedAttempts, jobMillis,
+      return new RoundTraffic(
+          jobs,
+          resultBytes,
+          shuffleBytesWritten,
+          tasks,
+          failedAttempts,
+          jobMillis,
           jobs > 0 && jobsEnded == jobs);
     }
   }
@@ -89,8 +98,8 @@ public final class TaskResultMeter extends SparkListener implements AutoCloseabl
 
   /**
    * The totals of {@code round}, once the listener has seen every job of it that started end: call
-   * after the round's jobs returned. Waits at most 10 s; then logs a warning and returns what it has,
-   * not {@link RoundTraffic#complete()}. Forgets the round.
+   * after the round's jobs returned. Waits at most 10 s; then logs a warning and returns what it
+   * has, not {@link RoundTraffic#complete()}. Forgets the round.
    */
   public RoundTraffic awaitRound(String round) {
     return awaitRound(round, AWAIT);
@@ -99,7 +108,9 @@ public final class TaskResultMeter extends SparkListener implements AutoCloseabl
   synchronized RoundTraffic awaitRound(String round, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      for (long left = timeout.toNanos(); !traffic(round).complete() && left > 0; left = deadline - System.nanoTime()) {
+      for (long left = timeout.toNanos();
+          !traffic(round).complete() && left > 0;
+          left = deadline - System.nanoTime()) {
         wait(Math.max(1, left / 1_000_000));
       }
     } catch (InterruptedException e) {
@@ -108,8 +119,13 @@ public final class TaskResultMeter extends SparkListener implements AutoCloseabl
     RoundTraffic traffic = traffic(round);
     rounds.remove(round);
     if (!traffic.complete()) {
-      LOG.warn("Cannot count all bytes of round {} of training run {}: Spark's listener bus did not report the end of"
-          + " its jobs within {} ms ({} seen start); its traffic counts what arrived", round, run, timeout.toMillis(),
+      LOG.warn(
+          "Cannot count all bytes of round {} of training run {}: Spark's listener bus did not"
+              + " report the end of its jobs within {} ms ({} seen start); its traffic counts what"
+              + " arrived",
+          round,
+          run,
+          timeout.toMillis(),
           traffic.jobs());
     }
     return traffic;

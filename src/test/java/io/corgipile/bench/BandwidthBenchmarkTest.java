@@ -12,14 +12,16 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The bandwidth benchmark's report, from scale runs' CSVs made here: merged CSV, summary and chart. */
+/**
+ * The bandwidth benchmark's report, from scale runs' CSVs made here: merged CSV, summary and chart.
+ */
 class BandwidthBenchmarkTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /**
    * A run's {@code scale.csv} at one rate: every epoch takes 2 s (3 s the first) plus its bytes at
-   * the rate; int8 sends an eighth of none's bytes back. At 20 Mbit/s int8 ends at another accuracy.
+   * the rate; int8 sends an eighth of none's bytes back. At 20 Mbit/s int8 ends at another
+   * accuracy.
    */
   private void writeRun(String rate, double mbit) throws IOException {
     List<String> lines = new ArrayList<>(List.of(ScaleBenchmark.CSV_HEADER));
@@ -29,8 +31,16 @@ class BandwidthBenchmarkTest {
       double accuracy = compression.equals("int8") && rate.equals("20") ? 0.6700 : 0.6800;
       for (int epoch = 1; epoch <= 3; epoch++) {
         double seconds = (epoch == 1 ? 3 : 2) + (to + from) * 8 / (mbit * 1e6);
-        lines.add(String.format(Locale.ROOT, "wide,8,auto,buffer,1.0,0.8,%s,%d,11,%.4f,%.3f,%d,%d", compression,
-            epoch, accuracy, seconds, to, from));
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "wide,8,auto,buffer,1.0,0.8,%s,%d,11,%.4f,%.3f,%d,%d",
+                compression,
+                epoch,
+                accuracy,
+                seconds,
+                to,
+                from));
       }
     }
     Path run = Files.createDirectories(dir.resolve("runs").resolve(rate));
@@ -44,43 +54,78 @@ class BandwidthBenchmarkTest {
     writeRun("100", 100);
     writeRun("20", 20);
     Path out = dir.resolve("out");
-    BandwidthBenchmark.main(new String[] {"report", "--runs", dir.resolve("runs").toString(), "--rates",
-        "unlimited,100,20", "--out", out.toString(), "--scale-args", "--datasets wide --epochs 3"});
+    BandwidthBenchmark.main(
+        new String[] {
+          "report",
+          "--runs",
+          dir.resolve("runs").toString(),
+          "--rates",
+          "unlimited,100,20",
+          "--out",
+          out.toString(),
+          "--scale-args",
+          "--datasets wide --epochs 3"
+        });
 
     List<String> csv = Files.readAllLines(out.resolve(BandwidthBenchmark.CSV));
     assertThat(csv).hasSize(1 + 3 * 2 * 3);
     assertThat(csv.get(0)).isEqualTo("rateMbit," + ScaleBenchmark.CSV_HEADER);
-    assertThat(csv.get(7)).isEqualTo("100,wide,8,auto,buffer,1.0,0.8,none,1,11,0.6800,3.400,1000000,4000000");
+    assertThat(csv.get(7))
+        .isEqualTo("100,wide,8,auto,buffer,1.0,0.8,none,1,11,0.6800,3.400,1000000,4000000");
 
     String summary = Files.readString(out.resolve("summary.md"));
     String none = "| wide, P=8, syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | ";
     String int8 = "| wide, P=8, syncInterval=buffer, syncMomentum=0.8, deltaCompression=int8 | ";
-    assertThat(summary).contains("ScaleBenchmark `--datasets wide --epochs 3`", "after epoch 3")
+    assertThat(summary)
+        .contains("ScaleBenchmark `--datasets wide --epochs 3`", "after epoch 3")
         .contains(none + "unlimited | 11 | 3.00 | 2.00 | 1.00 | 1.00 | 4.00 | - | 0.6800 |")
         .contains(none + "100 | 11 | 3.40 | 2.40 | 1.20 | 1.00 | 4.00 | 0.40 | 0.6800 |")
         .contains(none + "20 | 11 | 5.00 | 4.00 | 2.00 | 1.00 | 4.00 | 2.00 | 0.6800 |")
         .contains(int8 + "20 | 11 | 3.60 | 2.60 | 1.30 | 1.00 | 0.50 | 0.60 | 0.6700 |")
-        .contains("Test accuracy differs between rates for: wide, P=8, syncInterval=buffer, syncMomentum=0.8,"
-            + " deltaCompression=int8.");
+        .contains(
+            "Test accuracy differs between rates for: wide, P=8, syncInterval=buffer,"
+                + " syncMomentum=0.8, deltaCompression=int8.");
     assertThat(summary)
-        .contains("| Mbit/s | load at start | load at end |\n|---|---:|---:|\n| unlimited | 3.10 | 2.95 |\n");
+        .contains(
+            "| Mbit/s | load at start | load at end |\n"
+                + "|---|---:|---:|\n"
+                + "| unlimited | 3.10 | 2.95 |\n");
     assertThat(out.resolve(BandwidthBenchmark.CHART)).isNotEmptyFile();
 
     // the summary again from the merged CSV alone, which does not hold the load averages
     Path again = dir.resolve("again");
-    BandwidthBenchmark.main(new String[] {"report", "--from-csv", out.resolve(BandwidthBenchmark.CSV).toString(),
-        "--out", again.toString(), "--scale-args", "--datasets wide --epochs 3"});
-    String withoutLoads = summary.substring(0, summary.indexOf("\nThe machine's"))
-        + summary.substring(summary.indexOf("\nChart:"));
+    BandwidthBenchmark.main(
+        new String[] {
+          "report",
+          "--from-csv",
+          out.resolve(BandwidthBenchmark.CSV).toString(),
+          "--out",
+          again.toString(),
+          "--scale-args",
+          "--datasets wide --epochs 3"
+        });
+    String withoutLoads =
+        summary.substring(0, summary.indexOf("\nThe machine's"))
+            + summary.substring(summary.indexOf("\nChart:"));
     assertThat(again.resolve("summary.md")).hasContent(withoutLoads);
   }
 
   @Test
   void saysWhichRunIsMissing() throws Exception {
     writeRun("unlimited", Double.POSITIVE_INFINITY);
-    assertThatThrownBy(() -> BandwidthBenchmark.main(new String[] {"report", "--runs",
-        dir.resolve("runs").toString(), "--rates", "unlimited,20", "--out", dir.resolve("out").toString()}))
+    assertThatThrownBy(
+            () ->
+                BandwidthBenchmark.main(
+                    new String[] {
+                      "report",
+                      "--runs",
+                      dir.resolve("runs").toString(),
+                      "--rates",
+                      "unlimited,20",
+                      "--out",
+                      dir.resolve("out").toString()
+                    }))
         .hasMessageStartingWith("Cannot merge the run at rate 20: ")
-            .hasMessageEndingWith("is missing (did the run fail?)");
+        .hasMessageEndingWith("is missing (did the run fail?)");
   }
 }

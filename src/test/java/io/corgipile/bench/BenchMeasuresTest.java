@@ -15,12 +15,15 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What the benchmarks measure with: /proc/PID/io, the heap's peak, the memory cgroup, the buffer bound. */
+/**
+ * What the benchmarks measure with: /proc/PID/io, the heap's peak, the memory cgroup, the buffer
+ * bound.
+ */
 class BenchMeasuresTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
-  private static final String PROC_IO = """
+  private static final String PROC_IO =
+      """
       rchar: 2419200000
       wchar: 1024
       syscr: 40000
@@ -41,9 +44,11 @@ class BenchMeasuresTest {
   @Test
   void procIoNamesTheFileAndWhatIsMissing() {
     assertThatThrownBy(() -> ProcIo.parse("rchar: 1\nwchar: 2\n", "/proc/7/io"))
-        .hasMessageStartingWith("Cannot read I/O counters from /proc/7/io: expected lines rchar, read_bytes and "
-            + "write_bytes");
-    assertThatThrownBy(() -> ProcIo.parse("rchar: 1\nread_bytes: x\nwrite_bytes: 0\n", "/proc/7/io"))
+        .hasMessageStartingWith(
+            "Cannot read I/O counters from /proc/7/io: expected lines rchar, read_bytes and "
+                + "write_bytes");
+    assertThatThrownBy(
+            () -> ProcIo.parse("rchar: 1\nread_bytes: x\nwrite_bytes: 0\n", "/proc/7/io"))
         .hasMessage("Cannot read I/O counters from /proc/7/io: read_bytes is 'x', not a number");
   }
 
@@ -54,20 +59,25 @@ class BenchMeasuresTest {
     assertThat(io.readBytes()).isNotNegative();
   }
 
-  /** A child that ends between listing and reading (issue 39: ESRCH on a busy machine) is left out. */
+  /**
+   * A child that ends between listing and reading (issue 39: ESRCH on a busy machine) is left out.
+   */
   @Test
   void procIoOfTreeLeavesOutDescendantsThatEndWhileRead() {
-    ProcIo.Reader reader = pid -> switch ((int) pid) {
-      case 1 -> new ProcIo(100, 10, 1);
-      case 2 -> throw new IOException("No such process");
-      case 3 -> throw new NoSuchFileException("/proc/3/io");
-      default -> new ProcIo(5, 5, 5);
-    };
+    ProcIo.Reader reader =
+        pid ->
+            switch ((int) pid) {
+              case 1 -> new ProcIo(100, 10, 1);
+              case 2 -> throw new IOException("No such process");
+              case 3 -> throw new NoSuchFileException("/proc/3/io");
+              default -> new ProcIo(5, 5, 5);
+            };
     assertThat(ProcIo.ofTree(1, List.of(2L, 3L, 4L), reader)).isEqualTo(new ProcIo(105, 15, 6));
     assertThatThrownBy(() -> ProcIo.ofTree(2, List.of(1L), reader))
         .isInstanceOf(UncheckedIOException.class)
-        .hasMessage("Cannot read I/O counters from /proc/2/io (Linux only, and the process must be yours or you "
-            + "root)")
+        .hasMessage(
+            "Cannot read I/O counters from /proc/2/io (Linux only, and the process must be yours or"
+                + " you root)")
         .hasRootCauseMessage("No such process");
   }
 
@@ -87,9 +97,17 @@ class BenchMeasuresTest {
 
   @Test
   void heapPeakSumsOnlyTheHeapPoolsOfACollection() {
-    Map<String, MemoryUsage> before = Map.of("G1 Eden Space", new MemoryUsage(0, 300, 400, 1000),
-        "G1 Old Gen", new MemoryUsage(0, 200, 400, 1000), "Metaspace", new MemoryUsage(0, 999, 999, -1));
-    assertThat(HeapPeak.Tracker.heapUsed(before, Set.of("G1 Eden Space", "G1 Old Gen", "G1 Survivor Space")))
+    Map<String, MemoryUsage> before =
+        Map.of(
+            "G1 Eden Space",
+            new MemoryUsage(0, 300, 400, 1000),
+            "G1 Old Gen",
+            new MemoryUsage(0, 200, 400, 1000),
+            "Metaspace",
+            new MemoryUsage(0, 999, 999, -1));
+    assertThat(
+            HeapPeak.Tracker.heapUsed(
+                before, Set.of("G1 Eden Space", "G1 Old Gen", "G1 Survivor Space")))
         .isEqualTo(500);
   }
 
@@ -114,42 +132,50 @@ class BenchMeasuresTest {
     assertThat(MemoryCgroup.parseLimit("3GiB")).isEqualTo(3L << 30);
     assertThat(MemoryCgroup.parseLimit("1073741824")).isEqualTo(1L << 30);
     for (String bad : List.of("", "1x", "-1g", "10m", "g", "1 gigabyte")) {
-      assertThatThrownBy(() -> MemoryCgroup.parseLimit(bad)).as(bad)
-          .hasMessage("Cannot use --memory-limit '" + bad + "': expected a size in bytes with an optional unit k, m "
-              + "or g (768m, 1g, 1.5g), at least 64m");
+      assertThatThrownBy(() -> MemoryCgroup.parseLimit(bad))
+          .as(bad)
+          .hasMessage(
+              "Cannot use --memory-limit '"
+                  + bad
+                  + "': expected a size in bytes with an optional unit k, m "
+                  + "or g (768m, 1g, 1.5g), at least 64m");
     }
   }
 
   @Test
   void detectsCgroupV1MemoryBeforeV2() {
-    String mounts = """
+    String mounts =
+        """
         tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
         cgroup /sys/fs/cgroup/cpu cgroup rw,relatime,cpu 0 0
         cgroup /sys/fs/cgroup/memory cgroup rw,relatime,memory 0 0
         cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
         """;
-    assertThat(MemoryCgroup.detect(mounts, p -> "")).isEqualTo(
-        new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, Path.of("/sys/fs/cgroup/memory")));
+    assertThat(MemoryCgroup.detect(mounts, p -> ""))
+        .isEqualTo(
+            new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, Path.of("/sys/fs/cgroup/memory")));
   }
 
   @Test
   void detectsCgroupV2WhenItHasTheMemoryController() {
     String mounts = "cgroup2 /sys/fs/cgroup cgroup2 rw,nosuid,nodev,noexec,relatime 0 0\n";
-    assertThat(MemoryCgroup.detect(mounts, p -> "cpuset cpu io memory pids\n")).isEqualTo(
-        new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V2, Path.of("/sys/fs/cgroup")));
+    assertThat(MemoryCgroup.detect(mounts, p -> "cpuset cpu io memory pids\n"))
+        .isEqualTo(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V2, Path.of("/sys/fs/cgroup")));
     assertThatThrownBy(() -> MemoryCgroup.detect(mounts, p -> "cpu io pids"))
         .hasMessageStartingWith("Cannot run with --memory-limit: no memory cgroup on this machine")
         .hasMessageContaining("cgroup2 at [/sys/fs/cgroup] does not");
     assertThatThrownBy(() -> MemoryCgroup.detect("proc /proc proc rw 0 0\n", p -> null))
-        .hasMessage("Cannot run with --memory-limit: no memory cgroup on this machine (/proc/mounts has neither a "
-            + "cgroup v1 hierarchy with the memory controller nor a cgroup2 mount whose cgroup.controllers lists "
-            + "memory)");
+        .hasMessage(
+            "Cannot run with --memory-limit: no memory cgroup on this machine (/proc/mounts has"
+                + " neither a cgroup v1 hierarchy with the memory controller nor a cgroup2 mount"
+                + " whose cgroup.controllers lists memory)");
   }
 
   @Test
   void createsAV1CgroupWithItsLimitAndReadsItsCounters() throws Exception {
-    MemoryCgroup c = MemoryCgroup.create(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, dir), "bench-1",
-        1L << 30);
+    MemoryCgroup c =
+        MemoryCgroup.create(
+            new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, dir), "bench-1", 1L << 30);
     assertThat(c.dir).isEqualTo(dir.resolve("bench-1"));
     assertThat(Files.readString(c.dir.resolve("memory.limit_in_bytes"))).isEqualTo("1073741824");
     Files.writeString(c.dir.resolve("memory.max_usage_in_bytes"), "123\n");
@@ -159,14 +185,18 @@ class BenchMeasuresTest {
     assertThat(c.limitHits()).isEqualTo(7);
     c.resetPeak();
     assertThat(c.peakUsage()).isZero();
-    assertThatThrownBy(() -> MemoryCgroup.create(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, dir), "../x", 1))
+    assertThatThrownBy(
+            () ->
+                MemoryCgroup.create(
+                    new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, dir), "../x", 1))
         .hasMessageStartingWith("Cannot create memory cgroup '../x': expected a name of letters");
   }
 
   @Test
   void createsAV2CgroupEnablingTheControllerForTheRootsChildren() throws Exception {
-    MemoryCgroup c = MemoryCgroup.create(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V2, dir), "bench-2",
-        768L << 20);
+    MemoryCgroup c =
+        MemoryCgroup.create(
+            new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V2, dir), "bench-2", 768L << 20);
     assertThat(Files.readString(dir.resolve("cgroup.subtree_control"))).isEqualTo("+memory");
     assertThat(Files.readString(c.dir.resolve("memory.max"))).isEqualTo(Long.toString(768L << 20));
     Files.writeString(c.dir.resolve("memory.events"), "low 0\nhigh 0\nmax 12\noom 0\noom_kill 0\n");
@@ -178,11 +208,16 @@ class BenchMeasuresTest {
   void readLimitRates() {
     assertThat(ReadLimit.parseRate("100m")).isEqualTo(100L << 20);
     assertThat(ReadLimit.parseRate("1g")).isEqualTo(1L << 30);
-    assertThat(ReadLimit.describe("100m")).isEqualTo("storage reads capped at 100 MiB/s per disk (--read-limit 100m)");
+    assertThat(ReadLimit.describe("100m"))
+        .isEqualTo("storage reads capped at 100 MiB/s per disk (--read-limit 100m)");
     for (String bad : List.of("", "fast", "512k", "-1m")) {
-      assertThatThrownBy(() -> ReadLimit.parseRate(bad)).as(bad)
-          .hasMessage("Cannot use --read-limit '" + bad + "': expected bytes per second per disk with an optional "
-              + "unit k, m or g (100m, 1g), at least 1m");
+      assertThatThrownBy(() -> ReadLimit.parseRate(bad))
+          .as(bad)
+          .hasMessage(
+              "Cannot use --read-limit '"
+                  + bad
+                  + "': expected bytes per second per disk with an optional "
+                  + "unit k, m or g (100m, 1g), at least 1m");
     }
   }
 
@@ -197,7 +232,8 @@ class BenchMeasuresTest {
     Files.createDirectories(sys.resolve("vda/queue"));
     Files.writeString(sys.resolve("vda/queue/read_ahead_kb"), "128\n");
     assertThat(ReadLimit.disks(sys)).containsExactly("8:0", "254:0");
-    assertThat(Disks.describeReadAhead(sys)).isEqualTo("sda read_ahead_kb unknown, vda read_ahead_kb 128");
+    assertThat(Disks.describeReadAhead(sys))
+        .isEqualTo("sda read_ahead_kb unknown, vda read_ahead_kb 128");
     Path empty = Files.createDirectories(dir.resolve("empty"));
     assertThatThrownBy(() -> ReadLimit.disks(empty))
         .hasMessage("Cannot run with --read-limit: no disk under " + empty);
@@ -215,20 +251,37 @@ class BenchMeasuresTest {
   void readLimitOnCgroupV1IsABlkioCgroupToJoinBesideTheMemoryOne() throws Exception {
     Path memory = Files.createDirectories(dir.resolve("memory"));
     Path blkio = Files.createDirectories(dir.resolve("blkio"));
-    MemoryCgroup c = MemoryCgroup.create(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, memory), "bench-3",
-        1L << 30);
-    String mounts = "cgroup " + memory + " cgroup rw,memory 0 0\ncgroup " + blkio + " cgroup rw,relatime,blkio 0 0\n";
-    assertThat(ReadLimit.apply(c, "bench-3", 100L << 20, List.of("254:0"), mounts)).hasValue(blkio.resolve("bench-3"));
-    assertThat(Files.readString(blkio.resolve("bench-3/blkio.throttle.read_bps_device"))).isEqualTo("254:0 104857600");
-    assertThatThrownBy(() -> ReadLimit.apply(c, "bench-3", 1L << 20, List.of("254:0"), "cgroup " + memory
-        + " cgroup rw,memory 0 0\n")).hasMessage("Cannot run with --read-limit: the memory cgroup is v1 but "
-            + "/proc/mounts has no cgroup v1 hierarchy with the blkio controller");
+    MemoryCgroup c =
+        MemoryCgroup.create(
+            new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V1, memory), "bench-3", 1L << 30);
+    String mounts =
+        "cgroup "
+            + memory
+            + " cgroup rw,memory 0 0\ncgroup "
+            + blkio
+            + " cgroup rw,relatime,blkio 0 0\n";
+    assertThat(ReadLimit.apply(c, "bench-3", 100L << 20, List.of("254:0"), mounts))
+        .hasValue(blkio.resolve("bench-3"));
+    assertThat(Files.readString(blkio.resolve("bench-3/blkio.throttle.read_bps_device")))
+        .isEqualTo("254:0 104857600");
+    assertThatThrownBy(
+            () ->
+                ReadLimit.apply(
+                    c,
+                    "bench-3",
+                    1L << 20,
+                    List.of("254:0"),
+                    "cgroup " + memory + " cgroup rw,memory 0 0\n"))
+        .hasMessage(
+            "Cannot run with --read-limit: the memory cgroup is v1 but "
+                + "/proc/mounts has no cgroup v1 hierarchy with the blkio controller");
   }
 
   @Test
   void readLimitOnCgroupV2IsIoMaxInTheMemoryCgroup() throws Exception {
-    MemoryCgroup c = MemoryCgroup.create(new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V2, dir), "bench-4",
-        768L << 20);
+    MemoryCgroup c =
+        MemoryCgroup.create(
+            new MemoryCgroup.Hierarchy(MemoryCgroup.Version.V2, dir), "bench-4", 768L << 20);
     assertThat(ReadLimit.apply(c, "bench-4", 100L << 20, List.of("254:0"), "")).isEmpty();
     assertThat(Files.readString(dir.resolve("cgroup.subtree_control"))).isEqualTo("+io");
     assertThat(Files.readString(c.dir.resolve("io.max"))).isEqualTo("254:0 rbps=104857600");
@@ -239,7 +292,9 @@ class BenchMeasuresTest {
     String v1 = "9:name=systemd:/\n4:memory:/corgipile-bench-12\n0::/\n";
     assertThat(MemoryCgroup.memberOf(v1, MemoryCgroup.Version.V1, "/corgipile-bench-12")).isTrue();
     assertThat(MemoryCgroup.memberOf(v1, MemoryCgroup.Version.V1, "/other")).isFalse();
-    assertThat(MemoryCgroup.memberOf("0::/corgipile-bench-12\n", MemoryCgroup.Version.V2, "/corgipile-bench-12"))
+    assertThat(
+            MemoryCgroup.memberOf(
+                "0::/corgipile-bench-12\n", MemoryCgroup.Version.V2, "/corgipile-bench-12"))
         .isTrue();
   }
 
@@ -251,28 +306,36 @@ class BenchMeasuresTest {
     // filled 16 KiB chunk, the index doubled; two buffers with prefetch
     long rows = 500_000;
     long buckets = rows * 240 / (256 << 10);
-    assertThat(BufferBound.perTask("10%", 5_000_000, row, true)).hasValue(
-        2 * (rows * 240 + buckets * (16 << 10) + 2 * 26 * rows));
-    assertThat(BufferBound.perTask("10%", 5_000_000, row, false)).hasValue(
-        rows * 240 + buckets * (16 << 10) + 2 * 26 * rows);
+    assertThat(BufferBound.perTask("10%", 5_000_000, row, true))
+        .hasValue(2 * (rows * 240 + buckets * (16 << 10) + 2 * 26 * rows));
+    assertThat(BufferBound.perTask("10%", 5_000_000, row, false))
+        .hasValue(rows * 240 + buckets * (16 << 10) + 2 * 26 * rows);
     assertThat(BufferBound.perTask("64m", 5_000_000, row, true)).hasValue(128L << 20);
-    assertThat(BufferBound.perTask("1000", 5_000_000, row, false)).hasValue(1000 * 240 + (16 << 10) + 2 * 26 * 1000);
+    assertThat(BufferBound.perTask("1000", 5_000_000, row, false))
+        .hasValue(1000 * 240 + (16 << 10) + 2 * 26 * 1000);
     assertThat(BufferBound.perTask("auto", 5_000_000, row, true)).isEmpty();
   }
 
   @Test
   void boundCheckAgainstTheBaseline() {
-    BufferBound.Check c = new BufferBound.Check("corgipile-10%", "10%", 150L << 20, 160L << 20, 2, 900L << 20,
-        600L << 20, 400L << 20, 100L << 20);
+    BufferBound.Check c =
+        new BufferBound.Check(
+            "corgipile-10%",
+            "10%", 150L << 20, 160L << 20, 2, 900L << 20, 600L << 20, 400L << 20, 100L << 20);
     assertThat(c.bufferWithin()).isTrue();
     assertThat(c.allowedUsed()).isEqualTo(920L << 20);
     assertThat(c.usedWithin()).isTrue();
     assertThat(c.afterGcWithin()).isTrue();
-    BufferBound.Check over = new BufferBound.Check("corgipile-20%", "20%", 170L << 20, 160L << 20, 2, 950L << 20,
-        600L << 20, 500L << 20, 100L << 20);
+    BufferBound.Check over =
+        new BufferBound.Check(
+            "corgipile-20%",
+            "20%", 170L << 20, 160L << 20, 2, 950L << 20, 600L << 20, 500L << 20, 100L << 20);
     assertThat(BufferBound.table(List.of(c, over)))
-        .contains("| corgipile-10% | 10% | 150.0 | 160.0 | yes | 2 | 900.0 | 920.0 | yes | 400.0 | 420.0 | yes |")
-        .contains("| corgipile-20% | 20% | 170.0 | 160.0 | **no** | 2 | 950.0 | 920.0 | **no** | 500.0 | 420.0 | "
-            + "**no** |");
+        .contains(
+            "| corgipile-10% | 10% | 150.0 | 160.0 | yes | 2 | 900.0 | 920.0 | yes | 400.0 | 420.0"
+                + " | yes |")
+        .contains(
+            "| corgipile-20% | 20% | 170.0 | 160.0 | **no** | 2 | 950.0 | 920.0 | **no** | 500.0 |"
+                + " 420.0 | **no** |");
   }
 }

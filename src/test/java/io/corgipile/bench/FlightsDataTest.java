@@ -37,14 +37,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link FlightsData} on a small synthetic table of the real file's schema and order; no network. */
+/**
+ * {@link FlightsData} on a small synthetic table of the real file's schema and order; no network.
+ */
 class FlightsDataTest {
   private static final int ROWS = 4000;
   private static final int ROW_GROUP_ROWS = 300;
 
-  @TempDir
-  static Path tmp;
+  @TempDir static Path tmp;
   private static Path source;
+
   /** All rows, 300-row groups. */
   private static FlightsData.Prepared all;
 
@@ -63,13 +65,17 @@ class FlightsDataTest {
    * so every hour and weekday occurs; a Parquet file of several row groups.
    */
   private static Path syntheticFlights(Path dir) throws IOException {
-    spark().range(ROWS)
+    spark()
+        .range(ROWS)
         .select(
-            expr("timestampadd(MINUTE, (id div 2) * 10, timestamp_ntz'2001-01-01 00:00:00')").as("date"),
+            expr("timestampadd(MINUTE, (id div 2) * 10, timestamp_ntz'2001-01-01 00:00:00')")
+                .as("date"),
             expr("(id * 37) % 80 - 20").as("delay"),
             expr("100 + (id * 131) % 2500").as("distance"),
-            expr("element_at(array('ATL', 'ORD', 'DFW', 'LAX', 'SFO'), cast(id % 5 + 1 as int))").as("origin"),
-            expr("element_at(array('SEA', 'BOS', 'DEN', 'PHX', 'MIA', 'JFK'), cast(id % 6 + 1 as int))")
+            expr("element_at(array('ATL', 'ORD', 'DFW', 'LAX', 'SFO'), cast(id % 5 + 1 as int))")
+                .as("origin"),
+            expr("element_at(array('SEA', 'BOS', 'DEN', 'PHX', 'MIA', 'JFK'), cast(id % 6 + 1 as"
+                    + " int))")
                 .as("destination"))
         .coalesce(1)
         .write()
@@ -80,30 +86,46 @@ class FlightsDataTest {
 
   private static List<Path> parquetFiles(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().collect(Collectors.toList());
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(".parquet"))
+          .sorted()
+          .collect(Collectors.toList());
     }
   }
 
   /** The rows of a table's files in storage order: file by file, row by row. */
   private static List<Row> inStorageOrder(Path table, String... columns) {
-    Dataset<Row> df = spark().read().parquet(table.toString())
-        .select(Stream.concat(Stream.of("_metadata.file_name", "_metadata.row_index"), Stream.of(columns))
-            .map(c -> col(c)).toArray(Column[]::new));
+    Dataset<Row> df =
+        spark()
+            .read()
+            .parquet(table.toString())
+            .select(
+                Stream.concat(
+                        Stream.of("_metadata.file_name", "_metadata.row_index"), Stream.of(columns))
+                    .map(c -> col(c))
+                    .toArray(Column[]::new));
     List<Row> rows = new ArrayList<>(df.collectAsList());
-    rows.sort(Comparator.<Row, String>comparing(r -> r.getString(0)).thenComparingLong(r -> r.getLong(1)));
+    rows.sort(
+        Comparator.<Row, String>comparing(r -> r.getString(0))
+            .thenComparingLong(r -> r.getLong(1)));
     return rows;
   }
 
   private static List<Long> rowGroupSizes(Path file) throws IOException {
-    try (ParquetFileReader r = ParquetFileReader.open(
-        HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
-      return r.getFooter().getBlocks().stream().map(BlockMetaData::getRowCount).collect(Collectors.toList());
+    try (ParquetFileReader r =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
+      return r.getFooter().getBlocks().stream()
+          .map(BlockMetaData::getRowCount)
+          .collect(Collectors.toList());
     }
   }
 
   private static Set<Long> rowNumbers(Path table) {
     return spark().read().parquet(table.toString()).select("row").collectAsList().stream()
-        .map(r -> r.getLong(0)).collect(Collectors.toSet());
+        .map(r -> r.getLong(0))
+        .collect(Collectors.toSet());
   }
 
   // ---------------------------------------------------------------- prepare
@@ -113,15 +135,19 @@ class FlightsDataTest {
     List<Path> files = parquetFiles(all.train());
     assertThat(files).hasSize(1);
     List<Long> groups = rowGroupSizes(files.get(0));
-    assertThat(groups).hasSize(all.trainRowGroups())
+    assertThat(groups)
+        .hasSize(all.trainRowGroups())
         .hasSize((int) ((all.trainRows() + ROW_GROUP_ROWS - 1) / ROW_GROUP_ROWS));
     assertThat(groups.subList(0, groups.size() - 1)).containsOnly((long) ROW_GROUP_ROWS);
 
     List<Row> rows = inStorageOrder(all.train(), "row", "date");
     assertThat(rows).hasSize((int) all.trainRows());
     for (int i = 1; i < rows.size(); i++) {
-      assertThat(rows.get(i).getLong(2)).as("row number at %d", i).isGreaterThan(rows.get(i - 1).getLong(2));
-      assertThat((LocalDateTime) rows.get(i).get(3)).as("date at %d", i)
+      assertThat(rows.get(i).getLong(2))
+          .as("row number at %d", i)
+          .isGreaterThan(rows.get(i - 1).getLong(2));
+      assertThat((LocalDateTime) rows.get(i).get(3))
+          .as("date at %d", i)
           .isAfterOrEqualTo((LocalDateTime) rows.get(i - 1).get(3));
     }
   }
@@ -142,24 +168,29 @@ class FlightsDataTest {
   void columnsAreDerivedFromTheSourceRow() {
     for (Path table : List.of(all.train(), all.test())) {
       Dataset<Row> t = spark().read().parquet(table.toString());
-      assertThat(t.schema().fieldNames()).startsWith("label", "distance", "hour", "weekday", "origin", "destination");
+      assertThat(t.schema().fieldNames())
+          .startsWith("label", "distance", "hour", "weekday", "origin", "destination");
       assertThat(t.filter("label != if(delay > 15, 1.0, 0.0)").count()).isZero();
       // row r of the synthetic table: a flight at minute 10 * (r / 2) of Monday 1 January 2001
       for (Row r : t.select("row", "hour", "weekday", "distance").collectAsList()) {
-        LocalDateTime date = LocalDateTime.of(2001, 1, 1, 0, 0).plusMinutes(10 * (r.getLong(0) / 2));
+        LocalDateTime date =
+            LocalDateTime.of(2001, 1, 1, 0, 0).plusMinutes(10 * (r.getLong(0) / 2));
         assertThat(r.getInt(1)).isEqualTo(date.getHour());
-        assertThat(r.getInt(2)).isEqualTo(date.getDayOfWeek() == DayOfWeek.SUNDAY ? 1 : date.getDayOfWeek().getValue()
-            + 1);
+        assertThat(r.getInt(2))
+            .isEqualTo(
+                date.getDayOfWeek() == DayOfWeek.SUNDAY ? 1 : date.getDayOfWeek().getValue() + 1);
         assertThat(r.getDouble(3)).isEqualTo(100 + (r.getLong(0) * 131) % 2500);
       }
     }
-    double trainShare = spark().read().parquet(all.train().toString()).selectExpr("avg(label)").head().getDouble(0);
+    double trainShare =
+        spark().read().parquet(all.train().toString()).selectExpr("avg(label)").head().getDouble(0);
     assertThat(all.trainPositiveShare()).isEqualTo(trainShare).isBetween(0.4, 0.7);
   }
 
   @Test
   void maxRowsTakesRowsEvenlySpreadOverTheWholeFileInOrder() throws IOException {
-    FlightsData.Prepared fifth = FlightsData.prepare(spark(), source, tmp.resolve("fifth"), ROWS / 5, 100);
+    FlightsData.Prepared fifth =
+        FlightsData.prepare(spark(), source, tmp.resolve("fifth"), ROWS / 5, 100);
     assertThat(fifth.trainRows() + fifth.testRows()).isEqualTo(ROWS / 5);
     Set<Long> kept = new HashSet<>(rowNumbers(fifth.train()));
     kept.addAll(rowNumbers(fifth.test()));
@@ -198,8 +229,10 @@ class FlightsDataTest {
 
   @Test
   void prepareWantsOneFile() {
-    assertThatThrownBy(() -> FlightsData.prepare(spark(), tmp.resolve("source"), tmp.resolve("x"), 10, 10))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a Parquet file");
+    assertThatThrownBy(
+            () -> FlightsData.prepare(spark(), tmp.resolve("source"), tmp.resolve("x"), 10, 10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Not a Parquet file");
   }
 
   // ---------------------------------------------------------------- features
@@ -208,16 +241,25 @@ class FlightsDataTest {
   void featuresAreSparseOneHotCodesPlusTheScaledDistance() {
     Dataset<Row> train = spark().read().parquet(all.train().toString());
     PipelineModel model = FlightsData.featurePipeline().fit(train);
-    Row distinct = train.agg(countDistinct("origin"), countDistinct("destination"), countDistinct("weekday"),
-        countDistinct("hour")).head();
+    Row distinct =
+        train
+            .agg(
+                countDistinct("origin"),
+                countDistinct("destination"),
+                countDistinct("weekday"),
+                countDistinct("hour"))
+            .head();
     long categories = 0;
     for (int i = 0; i < 4; i++) {
       categories += distinct.getLong(i);
     }
     assertThat(categories).isEqualTo(5 + 6 + 7 + 24);
 
-    List<Row> features = model.transform(spark().read().parquet(all.test().toString()))
-        .select(FlightsData.FEATURES, "distance").collectAsList();
+    List<Row> features =
+        model
+            .transform(spark().read().parquet(all.test().toString()))
+            .select(FlightsData.FEATURES, "distance")
+            .collectAsList();
     assertThat(features).isNotEmpty();
     for (Row r : features) {
       Vector v = r.getAs(0);
@@ -233,8 +275,11 @@ class FlightsDataTest {
   void aCategoryUnseenInFittingEncodesAsZeros() {
     Dataset<Row> train = spark().read().parquet(all.train().toString());
     PipelineModel model = FlightsData.featurePipeline().fit(train);
-    Row unseen = model.transform(train.limit(1).withColumn("origin", expr("'XXX'")))
-        .select(FlightsData.FEATURES).head();
+    Row unseen =
+        model
+            .transform(train.limit(1).withColumn("origin", expr("'XXX'")))
+            .select(FlightsData.FEATURES)
+            .head();
     Vector v = unseen.getAs(0);
     assertThat(v.size()).isEqualTo(5 + 6 + 7 + 24 + 1);
     assertThat(v.numNonzeros()).isBetween(3, 4);
@@ -248,7 +293,8 @@ class FlightsDataTest {
   @Test
   void aFailingNpmGivesAClearMessageAndLeavesNothingBehind() throws IOException {
     Path cache = tmp.resolve("cache-fail");
-    List<String> npm = List.of("sh", "-c", "echo 'npm notice' >&2; echo 'npm error code ENOTFOUND' >&2; exit 7");
+    List<String> npm =
+        List.of("sh", "-c", "echo 'npm notice' >&2; echo 'npm error code ENOTFOUND' >&2; exit 7");
     assertThatThrownBy(() -> FlightsData.fetch(cache, npm))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("Cannot fetch flights-3m: `sh -c ")
@@ -261,9 +307,13 @@ class FlightsDataTest {
 
   @Test
   void aMissingNpmGivesAClearMessage() {
-    assertThatThrownBy(() -> FlightsData.fetch(tmp.resolve("cache-missing"), List.of("/nonexistent/npm", "pack")))
+    assertThatThrownBy(
+            () ->
+                FlightsData.fetch(
+                    tmp.resolve("cache-missing"), List.of("/nonexistent/npm", "pack")))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageStartingWith("Cannot fetch flights-3m: `/nonexistent/npm pack` failed (cannot start it: ")
+        .hasMessageStartingWith(
+            "Cannot fetch flights-3m: `/nonexistent/npm pack` failed (cannot start it: ")
         .hasMessageEndingWith("the benchmark needs npm and access to the npm registry");
   }
 
@@ -271,8 +321,13 @@ class FlightsDataTest {
   void fetchExtractsTheFileFromThePackedTarballOnce() throws IOException {
     Path cache = tmp.resolve("cache-ok");
     // what npm pack does: a .tgz in the working directory
-    List<String> pack = List.of("sh", "-c", "mkdir -p package/data && printf PAR1fake > " + FlightsData.MEMBER
-        + " && tar -czf vega-datasets-3.2.1.tgz package && rm -r package");
+    List<String> pack =
+        List.of(
+            "sh",
+            "-c",
+            "mkdir -p package/data && printf PAR1fake > "
+                + FlightsData.MEMBER
+                + " && tar -czf vega-datasets-3.2.1.tgz package && rm -r package");
     Path file = FlightsData.fetch(cache, pack);
     assertThat(file).isEqualTo(cache.resolve(FlightsData.FILE_NAME).toAbsolutePath());
     assertThat(Files.readString(file, StandardCharsets.US_ASCII)).isEqualTo("PAR1fake");

@@ -19,8 +19,10 @@ import org.junit.jupiter.api.Test;
 
 /** The gradient-averaging baseline of the scale benchmark, on tiny data made here. */
 class GradAvgBaselineTest {
-  private static final StructType SCHEMA = new StructType().add("features", SQLDataTypes.VectorType())
-      .add("label", DataTypes.DoubleType);
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("features", SQLDataTypes.VectorType())
+          .add("label", DataTypes.DoubleType);
 
   /** {@code rows} as a DataFrame of {@code partitions} partitions, in order. */
   private static Dataset<Row> frame(List<Row> rows, int partitions) {
@@ -33,8 +35,9 @@ class GradAvgBaselineTest {
   }
 
   /**
-   * Row i is the one-hot vector of coordinate i with label 1: its gradient moves coordinate i alone,
-   * upwards, so a coefficient above 0 says its row was visited, and the rows counted say how often.
+   * Row i is the one-hot vector of coordinate i with label 1: its gradient moves coordinate i
+   * alone, upwards, so a coefficient above 0 says its row was visited, and the rows counted say how
+   * often.
    */
   @Test
   void anEpochVisitsEveryRowExactlyOnce() {
@@ -81,7 +84,8 @@ class GradAvgBaselineTest {
    */
   @Test
   void aStepIsTheLearningRateTimesTheMeanLogisticGradient() {
-    Dataset<Row> train = frame(List.of(row(Vectors.dense(1, 2), 1), row(Vectors.dense(3, -1), 1)), 2);
+    Dataset<Row> train =
+        frame(List.of(row(Vectors.dense(1, 2), 1), row(Vectors.dense(3, -1), 1)), 2);
 
     GradAvgBaseline.EpochResult step = GradAvgBaseline.train(train, 1, 1, 0.5, 7).get(0);
 

@@ -12,24 +12,35 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The scale benchmark's report, from a CSV made here: summary, cost model and charts. */
 class ScaleBenchmarkTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /**
-   * Epoch seconds that follow 1 s + 0.02 s per task + 0.05 s per round exactly, so the model must find
-   * them; the bytes do not vary, so they cannot explain anything.
+   * Epoch seconds that follow 1 s + 0.02 s per task + 0.05 s per round exactly, so the model must
+   * find them; the bytes do not vary, so they cannot explain anything.
    */
   private static List<String> csv() {
-    List<String> lines = new ArrayList<>(List.of("dataset,partitions,bufferSize,syncInterval,syncStepSize,"
-        + "syncMomentum,deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors"));
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "dataset,partitions,bufferSize,syncInterval,syncStepSize,"
+                    + "syncMomentum,deltaCompression,epoch,rounds,testAccuracy,seconds,"
+                    + "bytesToExecutors,bytesFromExecutors"));
     for (int p : new int[] {2, 8, 32, 64}) {
       for (String sync : new String[] {"epoch", "buffer"}) {
         int rounds = sync.equals("epoch") ? 1 : 10 - p / 8;
         for (int epoch = 1; epoch <= 3; epoch++) {
           double seconds = 1 + 0.02 * p * rounds + 0.05 * rounds;
           double accuracy = 0.9 - 0.01 * p / 8.0 + 0.01 * epoch;
-          lines.add(String.format(Locale.ROOT, "blobs,%d,auto,%s,1.0,0.8,none,%d,%d,%.4f,%.3f,1000,0", p, sync,
-              epoch, rounds, accuracy, seconds));
+          lines.add(
+              String.format(
+                  Locale.ROOT,
+                  "blobs,%d,auto,%s,1.0,0.8,none,%d,%d,%.4f,%.3f,1000,0",
+                  p,
+                  sync,
+                  epoch,
+                  rounds,
+                  accuracy,
+                  seconds));
         }
       }
     }
@@ -39,14 +50,23 @@ class ScaleBenchmarkTest {
   @Test
   void roundsPerEpochNameTheFirstAndTheLastEpochsWhereTheyDiffer() {
     List<ScaleBenchmark.Epoch> epochs = new ArrayList<>();
-    for (int epoch = 1; epoch <= 3; epoch++) { // syncInterval=auto: a round per buffer first, then 4
-      epochs.add(new ScaleBenchmark.Epoch("blobs", 2, "auto", 1.0, 0.8, "none", epoch, epoch == 1 ? 10 : 4, 0.9, 1.0,
-          1000, 0));
-      epochs.add(new ScaleBenchmark.Epoch("blobs", 2, "epoch", 1.0, 0.8, "none", epoch, 1, 0.9, 1.0, 1000, 0));
+    for (int epoch = 1;
+        epoch <= 3;
+        epoch++) { // syncInterval=auto: a round per buffer first, then 4
+      epochs.add(
+          new ScaleBenchmark.Epoch(
+              "blobs", 2, "auto", 1.0, 0.8, "none", epoch, epoch == 1 ? 10 : 4, 0.9, 1.0, 1000, 0));
+      epochs.add(
+          new ScaleBenchmark.Epoch(
+              "blobs", 2, "epoch", 1.0, 0.8, "none", epoch, 1, 0.9, 1.0, 1000, 0));
     }
-    String summary = ScaleBenchmark.summary(ScaleBenchmark.Settings.parse(new String[] {"--partitions", "2",
-        "--epochs", "3"}), epochs);
-    assertThat(summary).contains("| blobs | syncInterval=auto, syncMomentum=0.8, deltaCompression=none | 2 | 10, 4 |")
+    String summary =
+        ScaleBenchmark.summary(
+            ScaleBenchmark.Settings.parse(new String[] {"--partitions", "2", "--epochs", "3"}),
+            epochs);
+    assertThat(summary)
+        .contains(
+            "| blobs | syncInterval=auto, syncMomentum=0.8, deltaCompression=none | 2 | 10, 4 |")
         .contains("| blobs | syncInterval=epoch, syncMomentum=0.8, deltaCompression=none | 2 | 1 |")
         .contains("Rounds/epoch are the first epoch's and the last's where they differ");
   }
@@ -56,69 +76,128 @@ class ScaleBenchmarkTest {
     Path csv = dir.resolve("scale.csv");
     Files.write(csv, csv());
     Path out = dir.resolve("out");
-    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8,32,64", "--epochs", "3",
-        "--out", out.toString()});
+    ScaleBenchmark.main(
+        new String[] {
+          "--from-csv",
+          csv.toString(),
+          "--partitions",
+          "2,8,32,64",
+          "--epochs",
+          "3",
+          "--out",
+          out.toString()
+        });
 
     String summary = Files.readString(out.resolve("summary.md"));
-    assertThat(summary).contains("3 epochs")
-        .contains("| blobs | syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 32 | 6 | 0.8700 | 0.8900 |"
-            + " -3.75, -3.75 | 5.14 | 3.04x | 1.0, 0.0 |")
-        .contains("| blobs | syncInterval=epoch, syncMomentum=0.8, deltaCompression=none | 32 | 1 | 0.8700 | 0.8900 |"
-            + " -3.75, -3.75 | 1.69 |  | 1.0, 0.0 |")
+    assertThat(summary)
+        .contains("3 epochs")
+        .contains(
+            "| blobs | syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 32 | 6 |"
+                + " 0.8700 | 0.8900 | -3.75, -3.75 | 5.14 | 3.04x | 1.0, 0.0 |")
+        .contains(
+            "| blobs | syncInterval=epoch, syncMomentum=0.8, deltaCompression=none | 32 | 1 |"
+                + " 0.8700 | 0.8900 | -3.75, -3.75 | 1.69 |  | 1.0, 0.0 |")
         .contains("blobs: 1.000 s + 0.0200 s per task + 0.0500 s per round + 0.0000 s per MiB.")
         .contains("runs at P 8 and 32, the smallest above the 2 cores")
-        .contains("| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 64 | 128 | 3.66 | 3.66 | +0% |")
-        .doesNotContain("| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 2 | 20 |");
+        .contains(
+            "| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 64 | 128 | 3.66 |"
+                + " 3.66 | +0% |")
+        .doesNotContain(
+            "| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 2 | 20 |");
     assertThat(out.resolve("scale-blobs-1-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-blobs-2-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-blobs-by-bytes.png")).isNotEmptyFile();
   }
 
-  /** A driver step other than the default names itself, so runs that differ only in it stay apart. */
+  /**
+   * A driver step other than the default names itself, so runs that differ only in it stay apart.
+   */
   @Test
   void runsThatDifferOnlyInTheDriversStepAreReportedApart() throws Exception {
     List<String> lines = new ArrayList<>(csv().subList(0, 1));
     for (double step : new double[] {1.0, 2.0}) {
       for (int p : new int[] {2, 8}) {
-        lines.add(String.format(Locale.ROOT, "blobs,%d,auto,buffer,%s,0.0,none,1,10,%.4f,2.000,100,100", p, step,
-            0.9 - step / 100));
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "blobs,%d,auto,buffer,%s,0.0,none,1,10,%.4f,2.000,100,100",
+                p,
+                step,
+                0.9 - step / 100));
       }
     }
     Path csv = dir.resolve("scale.csv");
     Files.write(csv, lines);
     Path out = dir.resolve("out");
-    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8", "--epochs", "1",
-        "--out", out.toString()});
+    ScaleBenchmark.main(
+        new String[] {
+          "--from-csv",
+          csv.toString(),
+          "--partitions",
+          "2,8",
+          "--epochs",
+          "1",
+          "--out",
+          out.toString()
+        });
 
     assertThat(Files.readString(out.resolve("summary.md")))
-        .contains("| blobs | syncInterval=buffer, syncMomentum=0.0, deltaCompression=none | 8 | 10 | 0.8900 |")
-        .contains("| blobs | syncInterval=buffer, syncStepSize=2.0, syncMomentum=0.0, deltaCompression=none | 8 | 10 |"
-            + " 0.8800 |");
+        .contains(
+            "| blobs | syncInterval=buffer, syncMomentum=0.0, deltaCompression=none | 8 | 10 |"
+                + " 0.8900 |")
+        .contains(
+            "| blobs | syncInterval=buffer, syncStepSize=2.0, syncMomentum=0.0,"
+                + " deltaCompression=none | 8 | 10 | 0.8800 |");
   }
 
-  /** The baseline's runs: a row and a chart per learning rate, gaps to the smallest P at the same rate. */
+  /**
+   * The baseline's runs: a row and a chart per learning rate, gaps to the smallest P at the same
+   * rate.
+   */
   @Test
   void reportsTheGradAvgBaselinePerLearningRate() throws Exception {
     List<String> lines = new ArrayList<>(csv().subList(0, 1));
     for (double lr : new double[] {0.1, 1.0}) {
       for (int p : new int[] {2, 8}) {
         for (int epoch = 1; epoch <= 2; epoch++) {
-          lines.add(String.format(Locale.ROOT, "higgs,%d,auto,gradavg,%s,0.0,none,%d,50,%.4f,3.000,%d,%d", p, lr,
-              epoch, 0.6 + lr / 10 - p / 1000.0 + epoch / 100.0, 4096 * p, 2048 * p));
+          lines.add(
+              String.format(
+                  Locale.ROOT,
+                  "higgs,%d,auto,gradavg,%s,0.0,none,%d,50,%.4f,3.000,%d,%d",
+                  p,
+                  lr,
+                  epoch,
+                  0.6 + lr / 10 - p / 1000.0 + epoch / 100.0,
+                  4096 * p,
+                  2048 * p));
         }
       }
     }
     Path csv = dir.resolve("scale.csv");
     Files.write(csv, lines);
     Path out = dir.resolve("out");
-    ScaleBenchmark.main(new String[] {"--from-csv", csv.toString(), "--partitions", "2,8", "--epochs", "2",
-        "--out", out.toString()});
+    ScaleBenchmark.main(
+        new String[] {
+          "--from-csv",
+          csv.toString(),
+          "--partitions",
+          "2,8",
+          "--epochs",
+          "2",
+          "--out",
+          out.toString()
+        });
 
     String summary = Files.readString(out.resolve("summary.md"));
-    assertThat(summary).contains("`gradavg` is a baseline, not the estimator")
+    assertThat(summary)
+        .contains("`gradavg` is a baseline, not the estimator")
         .contains("Not fitted: it needs runs at 3 or more P above the 2 cores.")
-        .contains("| higgs | gradavg, lr=0.1 | 8 | 50 | 0.6120 | 0.6220 | -0.60, -0.60 | 3.00 |  | 32.0, 16.0 |")
-        .contains("| higgs | gradavg, lr=1.0 | 2 | 50 | 0.7080 | 0.7180 | +0.00, +0.00 | 3.00 |  | 8.0, 4.0 |");
+        .contains(
+            "| higgs | gradavg, lr=0.1 | 8 | 50 | 0.6120 | 0.6220 | -0.60, -0.60 | 3.00 |  | 32.0,"
+                + " 16.0 |")
+        .contains(
+            "| higgs | gradavg, lr=1.0 | 2 | 50 | 0.7080 | 0.7180 | +0.00, +0.00 | 3.00 |  | 8.0,"
+                + " 4.0 |");
     assertThat(out.resolve("scale-higgs-1-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-higgs-2-by-epoch.png")).isNotEmptyFile();
     assertThat(out.resolve("scale-higgs-by-bytes.png")).isNotEmptyFile();

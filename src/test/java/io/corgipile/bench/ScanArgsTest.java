@@ -14,26 +14,32 @@ class ScanArgsTest {
 
   @Test
   void repetitionModeMeasuresEveryReadingWithPlainParquet() {
-    assertThat(names()).containsExactly("parquet", "none", "block", "window", "corgipile", "corgipile-noprefetch");
-    assertThat(names("--variants", "corgipile,block")).containsExactly("parquet", "corgipile", "block");
+    assertThat(names())
+        .containsExactly("parquet", "none", "block", "window", "corgipile", "corgipile-noprefetch");
+    assertThat(names("--variants", "corgipile,block"))
+        .containsExactly("parquet", "corgipile", "block");
   }
 
   @Test
   void epochModeAddsBothFullShufflesAndDropsPlainParquet() {
-    assertThat(names("--epochs", "3")).containsExactly("none", "block", "window", "corgipile", "full-shuffle",
-        "shuffled-copy");
-    ScanVariant full = ScanVariant.chosen(ScanArgs.parse(new String[] {"--epochs", "2", "--variants",
-        "full-shuffle"})).get(0);
+    assertThat(names("--epochs", "3"))
+        .containsExactly("none", "block", "window", "corgipile", "full-shuffle", "shuffled-copy");
+    ScanVariant full =
+        ScanVariant.chosen(
+                ScanArgs.parse(new String[] {"--epochs", "2", "--variants", "full-shuffle"}))
+            .get(0);
     assertThat(full.kind).isEqualTo(ScanVariant.Kind.FULL_SHUFFLE);
     assertThat(full.describe()).contains("orderBy(rand(seed + epoch))");
   }
 
   @Test
   void buffersMeasureTheBaselineAndEachSize() {
-    assertThat(names("--buffers", "1%,10%,20%")).containsExactly("parquet", "none", "corgipile-1%", "corgipile-10%",
-        "corgipile-20%");
-    ScanVariant ten = ScanVariant.chosen(ScanArgs.parse(new String[] {"--buffers", "10%", "--option",
-        "bufferSize=64m"})).get(2);
+    assertThat(names("--buffers", "1%,10%,20%"))
+        .containsExactly("parquet", "none", "corgipile-1%", "corgipile-10%", "corgipile-20%");
+    ScanVariant ten =
+        ScanVariant.chosen(
+                ScanArgs.parse(new String[] {"--buffers", "10%", "--option", "bufferSize=64m"}))
+            .get(2);
     assertThat(ten.options).containsEntry("bufferSize", "10%").containsEntry("prefetch", "true");
   }
 
@@ -41,8 +47,10 @@ class ScanArgsTest {
   void rowGroupRowsNamesItsOwnTable() {
     ScanArgs plain = ScanArgs.parse(new String[] {"--rows", "1m"});
     assertThat(plain.rowGroupRows).isZero();
-    assertThat(ScanTable.tableDir(plain).getFileName().toString()).isEqualTo("higgs-like-rows1000000-seed42");
-    ScanArgs small = ScanArgs.parse(new String[] {"--rows", "1m", "--row-group-rows", "1k", "--epochs", "5"});
+    assertThat(ScanTable.tableDir(plain).getFileName().toString())
+        .isEqualTo("higgs-like-rows1000000-seed42");
+    ScanArgs small =
+        ScanArgs.parse(new String[] {"--rows", "1m", "--row-group-rows", "1k", "--epochs", "5"});
     assertThat(small.rowGroupRows).isEqualTo(1000);
     assertThat(small.epochs).isEqualTo(5);
     assertThat(ScanTable.tableDir(small).getFileName().toString())
@@ -55,7 +63,8 @@ class ScanArgsTest {
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--epochs", "0"}))
         .hasMessageStartingWith("Cannot use --epochs '0': expected");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--buffers", "10%,lots"}))
-        .hasMessageStartingWith("Cannot use --buffers 'lots': expected a comma list of buffer sizes, each auto");
+        .hasMessageStartingWith(
+            "Cannot use --buffers 'lots': expected a comma list of buffer sizes, each auto");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--buffers", ","}))
         .hasMessage("Cannot use --buffers ',': expected a comma list of buffer sizes (1%,10%,20%)");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--row-group-rows", "0"}))
@@ -64,16 +73,23 @@ class ScanArgsTest {
         .hasMessageStartingWith("Cannot use --row-group-rows 'many': expected a count");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--memory-limit", "lots"}))
         .hasMessageStartingWith("Cannot use --memory-limit 'lots': expected a size in bytes");
-    assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--memory-limit", "1g", "--read-limit", "fast"}))
-        .hasMessageStartingWith("Cannot use --read-limit 'fast': expected bytes per second per disk");
+    assertThatThrownBy(
+            () -> ScanArgs.parse(new String[] {"--memory-limit", "1g", "--read-limit", "fast"}))
+        .hasMessageStartingWith(
+            "Cannot use --read-limit 'fast': expected bytes per second per disk");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--read-limit", "100m"}))
-        .hasMessage("Cannot use --read-limit without --memory-limit: the table would be read from the page cache");
-    assertThat(ScanArgs.parse(new String[] {"--memory-limit", "1g", "--read-limit", "100m"}).readLimit)
+        .hasMessage(
+            "Cannot use --read-limit without --memory-limit: the table would be read from the page"
+                + " cache");
+    assertThat(
+            ScanArgs.parse(new String[] {"--memory-limit", "1g", "--read-limit", "100m"}).readLimit)
         .isEqualTo("100m");
     assertThatThrownBy(() -> ScanArgs.parse(new String[] {"--variants", "full-shuffle"}))
-        .hasMessageStartingWith("Cannot use --variants full-shuffle without --epochs: it is measured per epoch");
+        .hasMessageStartingWith(
+            "Cannot use --variants full-shuffle without --epochs: it is measured per epoch");
     assertThatThrownBy(() -> names("--epochs", "2", "--variants", "sorted"))
-        .hasMessage("Cannot use --variants sorted: unknown; known: parquet,none,block,window,corgipile,"
-            + "corgipile-noprefetch,full-shuffle,shuffled-copy");
+        .hasMessage(
+            "Cannot use --variants sorted: unknown; known: parquet,none,block,window,corgipile,"
+                + "corgipile-noprefetch,full-shuffle,shuffled-copy");
   }
 }

@@ -11,12 +11,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every variant of ShuffleLayoutBenchmark does the whole work: it emits each row of the buffer once,
- * with its own values in every column, and the shuffling ones in a new random order each fill; so
- * all give the same checksum and none can win by skipping work.
+ * Every variant of ShuffleLayoutBenchmark does the whole work: it emits each row of the buffer
+ * once, with its own values in every column, and the shuffling ones in a new random order each
+ * fill; so all give the same checksum and none can win by skipping work.
  */
 class ShuffleLayoutBenchmarkTest {
-  /** The rows of each emitted batch, by the row number its values encode; checks each row is whole. */
+  /**
+   * The rows of each emitted batch, by the row number its values encode; checks each row is whole.
+   */
   private static final class Recorder implements ShuffleLayoutBenchmark.BatchProbe {
     final List<Integer> order = new ArrayList<>();
     final List<Integer> batchSizes = new ArrayList<>();
@@ -29,7 +31,9 @@ class ShuffleLayoutBenchmarkTest {
         long first = (long) columns[0].getDouble(r);
         assertThat(first % ShuffleLayoutBenchmark.ROW_STRIDE).isZero();
         for (int c = 1; c < columns.length; c++) {
-          assertThat(columns[c].getDouble(r)).as("column %d of row %d", c, first).isEqualTo((double) (first + c));
+          assertThat(columns[c].getDouble(r))
+              .as("column %d of row %d", c, first)
+              .isEqualTo((double) (first + c));
         }
         order.add((int) (first / ShuffleLayoutBenchmark.ROW_STRIDE));
       }
@@ -40,12 +44,16 @@ class ShuffleLayoutBenchmarkTest {
     ShuffleLayoutBenchmark b = new ShuffleLayoutBenchmark();
     b.rows = rows;
     b.consumer = consumer;
-    b.inputBatches = (rows + ShuffleLayoutBenchmark.BATCH_ROWS - 1) / ShuffleLayoutBenchmark.BATCH_ROWS;
+    b.inputBatches =
+        (rows + ShuffleLayoutBenchmark.BATCH_ROWS - 1) / ShuffleLayoutBenchmark.BATCH_ROWS;
     b.setUp();
     return b;
   }
 
-  /** Sum of the bits of every value {@code row * ROW_STRIDE + column}, row and column over the buffer. */
+  /**
+   * Sum of the bits of every value {@code row * ROW_STRIDE + column}, row and column over the
+   * buffer.
+   */
   private static long expectedBits(int rows) {
     long sum = 0;
     for (long r = 0; r < rows; r++) {
@@ -59,11 +67,13 @@ class ShuffleLayoutBenchmarkTest {
   private static long expectedDoubles(int rows) {
     long n = rows;
     int columns = ShuffleLayoutBenchmark.COLUMNS;
-    return ShuffleLayoutBenchmark.ROW_STRIDE * columns * (n * (n - 1) / 2) + n * ((long) columns * (columns - 1) / 2);
+    return ShuffleLayoutBenchmark.ROW_STRIDE * columns * (n * (n - 1) / 2)
+        + n * ((long) columns * (columns - 1) / 2);
   }
 
   /** Runs a variant twice (two fills), checking what it emitted; the emitted orders. */
-  private static List<List<Integer>> run(ShuffleLayoutBenchmark b, LongSupplier variant, long expected) {
+  private static List<List<Integer>> run(
+      ShuffleLayoutBenchmark b, LongSupplier variant, long expected) {
     List<List<Integer>> orders = new ArrayList<>();
     for (int fill = 0; fill < 2; fill++) {
       Recorder recorder = new Recorder();
@@ -71,7 +81,8 @@ class ShuffleLayoutBenchmarkTest {
       assertThat(variant.getAsLong()).isEqualTo(expected);
       assertThat(recorder.order).hasSize(b.rows);
       assertThat(recorder.order.stream().distinct().count()).as("distinct rows").isEqualTo(b.rows);
-      assertThat(recorder.order.stream().mapToInt(Integer::intValue).max().getAsInt()).isEqualTo(b.rows - 1);
+      assertThat(recorder.order.stream().mapToInt(Integer::intValue).max().getAsInt())
+          .isEqualTo(b.rows - 1);
       for (int i = 0; i < recorder.batchSizes.size() - 1; i++) {
         assertThat(recorder.batchSizes.get(i)).isEqualTo(ShuffleLayoutBenchmark.BATCH_ROWS);
       }
@@ -88,7 +99,9 @@ class ShuffleLayoutBenchmarkTest {
           inPlace++;
         }
       }
-      assertThat(inPlace).as("rows left in place (a permutation leaves one on average)").isLessThan(20);
+      assertThat(inPlace)
+          .as("rows left in place (a permutation leaves one on average)")
+          .isLessThan(20);
     }
     assertThat(orders.get(0)).as("a new order each fill").isNotEqualTo(orders.get(1));
   }
@@ -126,7 +139,8 @@ class ShuffleLayoutBenchmarkTest {
     ShuffleLayoutBenchmark b = new ShuffleLayoutBenchmark();
     b.rows = 100_000;
     b.consumer = "bits";
-    b.inputBatches = (b.rows + ShuffleLayoutBenchmark.BATCH_ROWS - 1) / ShuffleLayoutBenchmark.BATCH_ROWS;
+    b.inputBatches =
+        (b.rows + ShuffleLayoutBenchmark.BATCH_ROWS - 1) / ShuffleLayoutBenchmark.BATCH_ROWS;
     b.bucketRows = 100; // about a tenth of what a bucket gets
     b.setUp();
     assertShuffled(run(b, b::bucketedColumns, expectedBits(b.rows)), b.rows);

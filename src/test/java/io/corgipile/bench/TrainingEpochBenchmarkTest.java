@@ -6,15 +6,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code scripts/bench epoch}'s choice of variants: all by default, the plain scan always, unknown names named. */
+/**
+ * {@code scripts/bench epoch}'s choice of variants: all by default, the plain scan always, unknown
+ * names named.
+ */
 class TrainingEpochBenchmarkTest {
   @Test
   void measuresEveryVariantByDefaultAndThePlainScanAlways() {
-    assertThat(TrainingEpochBenchmark.chosenNames(null)).containsExactly("parquet", "parquet-noop", "columns-none",
-        "columns-corgipile", "columns-window", "columns-none-projected", "columns-corgipile-projected",
-        "assembler-none", "assembler-corgipile", "scaler-corgipile", "columns-corgipile-rounds",
+    assertThat(TrainingEpochBenchmark.chosenNames(null))
+        .containsExactly(
+            "parquet",
+            "parquet-noop",
+            "columns-none",
+            "columns-corgipile",
+            "columns-window",
+            "columns-none-projected",
+            "columns-corgipile-projected",
+            "assembler-none",
+            "assembler-corgipile",
+            "scaler-corgipile",
+            "columns-corgipile-rounds",
             "columns-corgipile-buffer",
-        "columns-corgipile-defaults", "columns-none-defaults");
+            "columns-corgipile-defaults",
+            "columns-none-defaults");
     assertThat(TrainingEpochBenchmark.chosenNames(List.of("columns-corgipile", "parquet")))
         .containsExactly("parquet", "columns-corgipile");
   }
@@ -23,10 +37,11 @@ class TrainingEpochBenchmarkTest {
   void anUnknownVariantIsNamedWithTheKnownOnes() {
     assertThatThrownBy(() -> TrainingEpochBenchmark.chosenNames(List.of("columns")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot run variant 'columns': known variants are parquet, parquet-noop, columns-none,"
-            + " columns-corgipile, columns-window, columns-none-projected, columns-corgipile-projected,"
-            + " assembler-none, assembler-corgipile,"
-            + " scaler-corgipile, columns-corgipile-rounds, columns-corgipile-buffer, columns-corgipile-defaults,"
-            + " columns-none-defaults");
+        .hasMessage(
+            "Cannot run variant 'columns': known variants are parquet, parquet-noop, columns-none,"
+                + " columns-corgipile, columns-window, columns-none-projected,"
+                + " columns-corgipile-projected, assembler-none, assembler-corgipile,"
+                + " scaler-corgipile, columns-corgipile-rounds, columns-corgipile-buffer,"
+                + " columns-corgipile-defaults, columns-none-defaults");
   }
 }

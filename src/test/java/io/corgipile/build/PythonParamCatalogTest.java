@@ -25,8 +25,9 @@ import org.apache.spark.ml.param.StringArrayParam;
 import org.junit.jupiter.api.Test;
 
 /**
- * The catalog the Python params are declared from: a param a Java stage gains reaches it with its doc,
- * type, default and setter, read through MLlib's public API alone, and so needs no Python edit.
+ * The catalog the Python params are declared from: a param a Java stage gains reaches it with its
+ * doc, type, default and setter, read through MLlib's public API alone, and so needs no Python
+ * edit.
  */
 public class PythonParamCatalogTest {
   /** A stage as a new Java param would make it: typed params, defaults, setters for some. */
@@ -35,12 +36,16 @@ public class PythonParamCatalogTest {
     private final String uid = "toy_1";
     private final IntParam newInt = new IntParam(this, "newInt", "an int param added in Java");
     private final LongParam newLong = new LongParam(this, "newLong", "a long param");
-    private final DoubleParam newDouble = new DoubleParam(this, "newDouble", "a double param without a setter");
+    private final DoubleParam newDouble =
+        new DoubleParam(this, "newDouble", "a double param without a setter");
     private final BooleanParam newFlag = new BooleanParam(this, "newFlag", "a boolean param");
-    private final Param<String> newChoice = new Param<>(this, "newChoice", "a string param without a default");
-    private final Param<String[]> newColumns = new Param<>(uid, "newColumns", "columns", String[].class);
+    private final Param<String> newChoice =
+        new Param<>(this, "newChoice", "a string param without a default");
+    private final Param<String[]> newColumns =
+        new Param<>(uid, "newColumns", "columns", String[].class);
     private final StringArrayParam newNames = new StringArrayParam(this, "newNames", "names");
-    private final Param<String> featuresCol = new Param<>(this, "featuresCol", "pyspark declares this one");
+    private final Param<String> featuresCol =
+        new Param<>(this, "featuresCol", "pyspark declares this one");
 
     public Toy() {
       setDefault(newInt, 3);
@@ -155,16 +160,25 @@ public class PythonParamCatalogTest {
   @Test
   void aNewJavaParamReachesTheCatalogWithItsDocTypeDefaultAndSetter() {
     Map<String, Map<String, Object>> params = byName(PythonParamCatalog.describe(new Toy()));
-    assertThat(params).containsOnlyKeys("newInt", "newLong", "newDouble", "newFlag", "newChoice", "newColumns",
-        "newNames");
-    assertThat(params.get("newInt")).containsExactly(Map.entry("name", "newInt"),
-        Map.entry("doc", "an int param added in Java"), Map.entry("type", "int"), Map.entry("default", 3),
-        Map.entry("setter", true));
+    assertThat(params)
+        .containsOnlyKeys(
+            "newInt", "newLong", "newDouble", "newFlag", "newChoice", "newColumns", "newNames");
+    assertThat(params.get("newInt"))
+        .containsExactly(
+            Map.entry("name", "newInt"),
+            Map.entry("doc", "an int param added in Java"),
+            Map.entry("type", "int"),
+            Map.entry("default", 3),
+            Map.entry("setter", true));
     assertThat(params.get("newLong")).containsEntry("type", "int").containsEntry("default", 42L);
-    assertThat(params.get("newDouble")).containsEntry("type", "float").containsEntry("setter", false);
+    assertThat(params.get("newDouble"))
+        .containsEntry("type", "float")
+        .containsEntry("setter", false);
     assertThat(params.get("newFlag")).containsEntry("type", "bool").containsEntry("default", true);
     assertThat(params.get("newChoice")).containsEntry("type", "str").doesNotContainKey("default");
-    assertThat(params.get("newColumns")).containsEntry("type", "list[str]").containsEntry("setter", true);
+    assertThat(params.get("newColumns"))
+        .containsEntry("type", "list[str]")
+        .containsEntry("setter", true);
     assertThat(params.get("newNames")).containsEntry("type", "list[str]");
   }
 
@@ -172,16 +186,25 @@ public class PythonParamCatalogTest {
   void aParamPythonCannotConvertFailsTheBuildNamingIt() {
     assertThatThrownBy(() -> PythonParamCatalog.describe(new Unsupported()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Cannot describe param options of " + Unsupported.class.getName()
-            + " for Python: its values are java.util.HashMap; supported are");
+        .hasMessageStartingWith(
+            "Cannot describe param options of "
+                + Unsupported.class.getName()
+                + " for Python: its values are java.util.HashMap; supported are");
   }
 
   @Test
   void jsonKeepsNonFiniteDefaultsAsNumbersPythonReads() throws Exception {
-    String json = PythonParamCatalog.json(Map.of("stages", Map.of("toy", PythonParamCatalog.describe(new Toy()))));
+    String json =
+        PythonParamCatalog.json(
+            Map.of("stages", Map.of("toy", PythonParamCatalog.describe(new Toy()))));
     assertThat(json).contains("\"default\" : Infinity");
-    JsonNode toy = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build()
-        .readTree(json).get("stages").get("toy");
+    JsonNode toy =
+        JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build()
+            .readTree(json)
+            .get("stages")
+            .get("toy");
     for (JsonNode param : toy) {
       if (param.get("name").asText().equals("newDouble")) {
         assertThat(param.get("default").doubleValue()).isEqualTo(Double.POSITIVE_INFINITY);
@@ -193,9 +216,14 @@ public class PythonParamCatalogTest {
   @Test
   void catalogHasEveryParamOfEveryRegisteredStageButPysparksOwn() throws Exception {
     List<String> stages = PythonParamCatalog.stageClasses(Path.of("target/classes"));
-    assertThat(stages).contains("io.corgipile.ml.SGDClassifier", "io.corgipile.ml.SGDClassificationModel",
-        "io.corgipile.ml.SGDRegressor", "io.corgipile.ml.SGDRegressionModel", "io.corgipile.ml.ScheduledLasso",
-        "io.corgipile.ml.ScheduledLassoModel");
+    assertThat(stages)
+        .contains(
+            "io.corgipile.ml.SGDClassifier",
+            "io.corgipile.ml.SGDClassificationModel",
+            "io.corgipile.ml.SGDRegressor",
+            "io.corgipile.ml.SGDRegressionModel",
+            "io.corgipile.ml.ScheduledLasso",
+            "io.corgipile.ml.ScheduledLassoModel");
     @SuppressWarnings("unchecked")
     Map<String, List<Map<String, Object>>> catalog =
         (Map<String, List<Map<String, Object>>>) PythonParamCatalog.catalog(stages).get("stages");
@@ -207,10 +235,13 @@ public class PythonParamCatalogTest {
         expected.add(param.name());
       }
       expected.removeAll(PythonParamCatalog.PYSPARK_PARAMS);
-      assertThat(byName(catalog.get(name)).keySet()).as(name).containsExactlyInAnyOrderElementsOf(expected);
+      assertThat(byName(catalog.get(name)).keySet())
+          .as(name)
+          .containsExactlyInAnyOrderElementsOf(expected);
     }
     assertThat(byName(catalog.get("io.corgipile.ml.SGDClassifier")).get("maxIter"))
-        .containsEntry("type", "int").containsEntry("setter", true);
+        .containsEntry("type", "int")
+        .containsEntry("setter", true);
     assertThat(byName(catalog.get("io.corgipile.ml.SGDRegressionModel")).get("maxIter"))
         .containsEntry("setter", false);
   }

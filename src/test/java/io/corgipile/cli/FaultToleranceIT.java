@@ -11,15 +11,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The training job on a two-worker {@code scripts/local-cluster} survives an executor JVM killed
  * with SIGKILL during an epoch, and a worker process killed likewise, each finishing with the model
- * and scores of the undisturbed run ({@link FaultRuns}; {@code scripts/fault-runs} runs more kills).
+ * and scores of the undisturbed run ({@link FaultRuns}; {@code scripts/fault-runs} runs more
+ * kills).
  */
 class FaultToleranceIT {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aKilledExecutorAndAKilledWorkerLeaveTheModelAsItWas() throws Exception {
-    List<FaultRuns.Run> runs = new FaultRuns(dir, 40_000, 6).campaign(1, 1, 7, line -> { });
+    List<FaultRuns.Run> runs = new FaultRuns(dir, 40_000, 6).campaign(1, 1, 7, line -> {});
     assertThat(runs).extracting(FaultRuns.Run::kind).containsExactly("executor", "worker");
     for (FaultRuns.Run run : runs) {
       assertThat(run.exitStatus()).as("%s kill: the job's exit status", run.kind()).isZero();

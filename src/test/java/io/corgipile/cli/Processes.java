@@ -26,12 +26,18 @@ final class Processes {
   /** What a finished command printed, both streams in one. */
   record Finished(int status, String output) {}
 
-  /** Runs {@code command} in the repository with {@code env} added; fails the test after {@code minutes}. */
+  /**
+   * Runs {@code command} in the repository with {@code env} added; fails the test after {@code
+   * minutes}.
+   */
   static Finished run(Map<String, String> env, int minutes, List<String> command) throws Exception {
     Path log = Files.createTempFile("corgipile-it-", ".log");
     try {
-      ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile()).redirectErrorStream(true)
-          .redirectOutput(log.toFile());
+      ProcessBuilder builder =
+          new ProcessBuilder(command)
+              .directory(ROOT.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile());
       builder.environment().putAll(env);
       builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
       builder.environment().remove("SPARK_HOME"); // the scripts' fallback: Spark jars from Maven
@@ -39,7 +45,8 @@ final class Processes {
       if (!p.waitFor(minutes, TimeUnit.MINUTES)) {
         p.descendants().forEach(ProcessHandle::destroyForcibly);
         p.destroyForcibly();
-        throw new AssertionError("timed out after " + minutes + " min: " + command + "\n" + Files.readString(log));
+        throw new AssertionError(
+            "timed out after " + minutes + " min: " + command + "\n" + Files.readString(log));
       }
       return new Finished(p.exitValue(), Files.readString(log));
     } finally {
@@ -48,12 +55,16 @@ final class Processes {
   }
 
   /**
-   * 20,000 HIGGS-shaped rows sorted by label (as the data CorgiPile is for) in row groups of 250, so a
-   * 10% buffer holds several; and 5,000 other rows to test on.
+   * 20,000 HIGGS-shaped rows sorted by label (as the data CorgiPile is for) in row groups of 250,
+   * so a 10% buffer holds several; and 5,000 other rows to test on.
    */
   static void writeHiggs(Path train, Path test) {
-    HiggsShapedData.generate(SharedSpark.get(), 20_000, 1, 2).orderBy("label", "id").coalesce(1).write()
-        .option("parquet.block.row.count.limit", 250).parquet(train.toString());
+    HiggsShapedData.generate(SharedSpark.get(), 20_000, 1, 2)
+        .orderBy("label", "id")
+        .coalesce(1)
+        .write()
+        .option("parquet.block.row.count.limit", 250)
+        .parquet(train.toString());
     HiggsShapedData.generate(SharedSpark.get(), 5_000, 2, 2).write().parquet(test.toString());
   }
 
@@ -63,7 +74,8 @@ final class Processes {
     String entry = SqlViewApp.class.getName().replace('.', '/') + ".class";
     Manifest manifest = new Manifest();
     manifest.getMainAttributes().putValue("Manifest-Version", "1.0");
-    try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
+    try (OutputStream file = Files.newOutputStream(jar);
+        JarOutputStream out = new JarOutputStream(file, manifest)) {
       out.putNextEntry(new JarEntry(entry));
       try (var in = SqlViewApp.class.getClassLoader().getResourceAsStream(entry)) {
         assertThat(in).as(entry).isNotNull();
@@ -77,9 +89,15 @@ final class Processes {
   /** The jar {@code mvn package} made for this build. */
   static Path packageJar() throws IOException {
     try (var files = Files.list(ROOT.resolve("target"))) {
-      return files.filter(p -> p.getFileName().toString().matches("corgipile-spark_2\\.13-.*\\.jar")
-          && !p.getFileName().toString().endsWith("-tests.jar")).findFirst()
-          .orElseThrow(() -> new AssertionError("no package jar in target/: run these tests with mvn verify"));
+      return files
+          .filter(
+              p ->
+                  p.getFileName().toString().matches("corgipile-spark_2\\.13-.*\\.jar")
+                      && !p.getFileName().toString().endsWith("-tests.jar"))
+          .findFirst()
+          .orElseThrow(
+              () ->
+                  new AssertionError("no package jar in target/: run these tests with mvn verify"));
     }
   }
 

@@ -13,10 +13,13 @@ public final class SqlViewApp {
   public static void main(String[] args) {
     SparkSession spark = SparkSession.builder().appName("sql-view-app").getOrCreate();
     try {
-      spark.sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + args[0].replace("'", "\\'")
-          + "', bufferSize '10%')");
+      spark.sql(
+          "CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '"
+              + args[0].replace("'", "\\'")
+              + "', bufferSize '10%')");
       Row r = spark.sql("SELECT count(*), count(DISTINCT id), avg(label) FROM t").first();
-      System.out.println("rows=" + r.getLong(0) + " distinct=" + r.getLong(1) + " positives=" + r.getDouble(2));
+      System.out.println(
+          "rows=" + r.getLong(0) + " distinct=" + r.getLong(1) + " positives=" + r.getDouble(2));
     } finally {
       spark.stop();
     }

@@ -46,20 +46,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** The spark-submit training job, in this JVM: what it writes, prints, and every way it refuses. */
 class TrainTest {
   private static final String FEATURES = String.join(",", HiggsShapedData.featureNames());
+
   /** A session that must not be asked for: bad arguments are reported before Spark starts. */
-  private static final Supplier<SparkSession> NO_SESSION = () -> {
-    throw new AssertionError("the job asked for a Spark session");
-  };
+  private static final Supplier<SparkSession> NO_SESSION =
+      () -> {
+        throw new AssertionError("the job asked for a Spark session");
+      };
 
   /** A session asked for once every check that needs no Spark passed. */
-  private static final Supplier<SparkSession> SPARK_WOULD_START = () -> {
-    throw new IllegalStateException("Spark would start here");
-  };
+  private static final Supplier<SparkSession> SPARK_WOULD_START =
+      () -> {
+        throw new IllegalStateException("Spark would start here");
+      };
 
-  @TempDir
-  static Path data;
-  @TempDir
-  Path out;
+  @TempDir static Path data;
+  @TempDir Path out;
 
   private static String train;
   private static String test;
@@ -75,17 +76,41 @@ class TrainTest {
     vectors = data.resolve("vectors").toString();
     Processes.writeHiggs(Path.of(train), Path.of(test));
     // a regression target of a vector column: y = 3 x1 - 2 x2 + 1 + noise
-    new VectorAssembler().setInputCols(new String[] {"x1", "x2"}).setOutputCol("v")
-        .transform(spark.range(5_000).select(randn(3).as("x1"), randn(4).as("x2"), randn(5).as("noise")))
-        .select(col("v"), col("x1").multiply(3).minus(col("x2").multiply(2)).plus(1)
-            .plus(col("noise").multiply(0.1)).as("y"))
-        .coalesce(1).write().parquet(vectors);
-    // for the lasso, numeric columns: y = 3 x1 - 2 x2 + 1 + noise, x3 unrelated; two files, two partitions
+    new VectorAssembler()
+        .setInputCols(new String[] {"x1", "x2"})
+        .setOutputCol("v")
+        .transform(
+            spark.range(5_000).select(randn(3).as("x1"), randn(4).as("x2"), randn(5).as("noise")))
+        .select(
+            col("v"),
+            col("x1")
+                .multiply(3)
+                .minus(col("x2").multiply(2))
+                .plus(1)
+                .plus(col("noise").multiply(0.1))
+                .as("y"))
+        .coalesce(1)
+        .write()
+        .parquet(vectors);
+    // for the lasso, numeric columns: y = 3 x1 - 2 x2 + 1 + noise, x3 unrelated; two files, two
+    // partitions
     sparse = data.resolve("sparse").toString();
-    spark.range(2_000).select(randn(6).as("x1"), randn(7).as("x2"), randn(8).as("x3"), randn(9).as("noise"))
-        .select(col("x1"), col("x2"), col("x3"), col("x1").multiply(3).minus(col("x2").multiply(2)).plus(1)
-            .plus(col("noise").multiply(0.1)).as("y"))
-        .repartition(2).write().parquet(sparse);
+    spark
+        .range(2_000)
+        .select(randn(6).as("x1"), randn(7).as("x2"), randn(8).as("x3"), randn(9).as("noise"))
+        .select(
+            col("x1"),
+            col("x2"),
+            col("x3"),
+            col("x1")
+                .multiply(3)
+                .minus(col("x2").multiply(2))
+                .plus(1)
+                .plus(col("noise").multiply(0.1))
+                .as("y"))
+        .repartition(2)
+        .write()
+        .parquet(sparse);
   }
 
   @BeforeEach
@@ -104,9 +129,14 @@ class TrainTest {
   private static Result run(Supplier<SparkSession> session, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Train.run(args, session, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int status =
+        Train.run(
+            args,
+            session,
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private static Result train(String... args) {
@@ -122,8 +152,24 @@ class TrainTest {
     Path model = out.resolve("model");
     Path metrics = out.resolve("metrics.json");
 
-    Result r = train("--input", train, "--features", FEATURES, "--epochs", "4", "--test", test, "--model",
-        model.toString(), "--metrics", metrics.toString(), "--seed", "7", "--partitions", "2");
+    Result r =
+        train(
+            "--input",
+            train,
+            "--features",
+            FEATURES,
+            "--epochs",
+            "4",
+            "--test",
+            test,
+            "--model",
+            model.toString(),
+            "--metrics",
+            metrics.toString(),
+            "--seed",
+            "7",
+            "--partitions",
+            "2");
 
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode m = new ObjectMapper().readTree(metrics.toFile());
@@ -145,22 +191,32 @@ class TrainTest {
 
     // the saved pipeline assembles the raw columns itself, and scores as the metrics say
     PipelineModel loaded = PipelineModel.load(model.toString());
-    long right = loaded.transform(SharedSpark.get().read().parquet(test))
-        .filter(col("prediction").equalTo(col("label"))).count();
+    long right =
+        loaded
+            .transform(SharedSpark.get().read().parquet(test))
+            .filter(col("prediction").equalTo(col("label")))
+            .count();
     assertThat(right / 5_000.0).isEqualTo(evaluation.get("accuracy").asDouble());
 
-    assertThat(r.out()).startsWith("Trained SGDClassifier on 20,000 rows in " + epochs + " epochs")
+    assertThat(r.out())
+        .startsWith("Trained SGDClassifier on 20,000 rows in " + epochs + " epochs")
         .contains("Test (5,000 rows): accuracy ", "Model: " + model);
-    // the feature summary's line, the step size calibration's, then one progress line per epoch, with the time left
+    // the feature summary's line, the step size calibration's, then one progress line per epoch,
+    // with the time left
     List<String> all = progress.messages(Level.INFO);
     assertThat(all.get(0)).startsWith("SGDClassifier: features summarized for standardization in ");
-    assertThat(all.get(1)).startsWith("SGDClassifier: stepSize ").contains(" chosen on 2,000 rows of partition 0 in ");
+    assertThat(all.get(1))
+        .startsWith("SGDClassifier: stepSize ")
+        .contains(" chosen on 2,000 rows of partition 0 in ");
     List<String> lines = all.subList(2, all.size());
     assertThat(lines).hasSize(epochs);
-    assertThat(lines.get(0)).startsWith("SGDClassifier epoch 1/4: objective ").contains(" rows/s), at most ");
+    assertThat(lines.get(0))
+        .startsWith("SGDClassifier epoch 1/4: objective ")
+        .contains(" rows/s), at most ");
     // nothing but the two outputs in the output folder: no temporary siblings left
     try (Stream<Path> files = Files.list(out)) {
-      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("model", "metrics.json");
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("model", "metrics.json");
     }
   }
 
@@ -168,8 +224,24 @@ class TrainTest {
   void trainsARegressorOnOneVectorColumn() throws IOException {
     Path metrics = out.resolve("metrics.json");
 
-    Result r = train("--input", vectors, "--label", "y", "--features", "v", "--task", "regression", "--loss",
-        "huber", "--epochs", "5", "--test", vectors, "--metrics", metrics.toString());
+    Result r =
+        train(
+            "--input",
+            vectors,
+            "--label",
+            "y",
+            "--features",
+            "v",
+            "--task",
+            "regression",
+            "--loss",
+            "huber",
+            "--epochs",
+            "5",
+            "--test",
+            vectors,
+            "--metrics",
+            metrics.toString());
 
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode m = new ObjectMapper().readTree(metrics.toFile());
@@ -183,12 +255,27 @@ class TrainTest {
   @Test
   void labelsOfMoreThanTwoClassesTrainAMultinomialModel() throws IOException {
     String classes = data.resolve("classes").toString();
-    SharedSpark.get().range(3_000).selectExpr("cast(id % 3 as double) as label",
-        "cast(id % 3 as double) + rand(1) as x1", "rand(2) as x2").write().parquet(classes);
+    SharedSpark.get()
+        .range(3_000)
+        .selectExpr(
+            "cast(id % 3 as double) as label",
+            "cast(id % 3 as double) + rand(1) as x1", "rand(2) as x2")
+        .write()
+        .parquet(classes);
     Path metrics = out.resolve("metrics.json");
 
-    Result r = train("--input", classes, "--features", "x1,x2", "--epochs", "3", "--test", classes, "--metrics",
-        metrics.toString());
+    Result r =
+        train(
+            "--input",
+            classes,
+            "--features",
+            "x1,x2",
+            "--epochs",
+            "3",
+            "--test",
+            classes,
+            "--metrics",
+            metrics.toString());
 
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode m = new ObjectMapper().readTree(metrics.toFile());
@@ -202,18 +289,24 @@ class TrainTest {
   void refusesToReplaceOutputsUnlessToldTo() throws IOException {
     Path metrics = out.resolve("metrics.json");
     Files.writeString(metrics, "earlier");
-    String[] args = {"--input", train, "--features", FEATURES, "--epochs", "1", "--metrics", metrics.toString()};
+    String[] args = {
+      "--input", train, "--features", FEATURES, "--epochs", "1", "--metrics", metrics.toString()
+    };
 
     Result refused = run(NO_SESSION, args); // refused before Spark starts
     assertThat(refused.status()).isEqualTo(2);
-    assertThat(refused.err()).startsWith("Cannot write the metrics to " + metrics
-        + ": it exists; pass --overwrite to replace it");
+    assertThat(refused.err())
+        .startsWith(
+            "Cannot write the metrics to "
+                + metrics
+                + ": it exists; pass --overwrite to replace it");
     assertThat(progress.messages(Level.INFO)).as("refused before training").isEmpty();
     assertThat(Files.readString(metrics)).isEqualTo("earlier");
 
     Result replaced = train(with(args, "--overwrite"));
     assertThat(replaced.status()).as(replaced.err()).isZero();
-    assertThat(new ObjectMapper().readTree(metrics.toFile()).get("training").get("epochs").asInt()).isEqualTo(1);
+    assertThat(new ObjectMapper().readTree(metrics.toFile()).get("training").get("epochs").asInt())
+        .isEqualTo(1);
   }
 
   @Test
@@ -224,36 +317,50 @@ class TrainTest {
     for (io.corgipile.options.CommandLine.Option o : TrainArguments.OPTIONS) {
       assertThat(r.out()).contains("--" + o.name());
     }
-    assertThat(r.out()).startsWith("Usage: io.corgipile.cli.Train --input PATH --features COLS [options]")
-        .contains("Exit status: 0 done, 1 training failed (the cause is printed), 2 bad arguments.");
+    assertThat(r.out())
+        .startsWith("Usage: io.corgipile.cli.Train --input PATH --features COLS [options]")
+        .contains(
+            "Exit status: 0 done, 1 training failed (the cause is printed), 2 bad arguments.");
   }
 
   @Test
   void helpShowsTheRealDefaultsAndChoices() {
     String help = TrainArguments.usage();
 
-    assertThat(help).contains("(default " + new io.corgipile.ml.SGDClassifier().getMaxIter() + ";",
-        "(default " + io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT + ")",
-        "(default: the data source's, " + io.corgipile.source.ReadOptions.SEED_DEFAULT + ")",
-        "Spark's default parallelism, at most the number of blocks",
-        "classification: " + io.corgipile.ml.SGDClassifier.SUPPORTED_LOSSES.get(0) + " (default)",
-        "regression: " + io.corgipile.ml.SGDRegressor.SUPPORTED_LOSSES.get(0) + " (default)",
-        io.corgipile.shuffle.BufferSize.FORMAT);
+    assertThat(help)
+        .contains(
+            "(default " + new io.corgipile.ml.SGDClassifier().getMaxIter() + ";",
+            "(default " + io.corgipile.source.ReadOptions.BUFFER_SIZE_DEFAULT + ")",
+            "(default: the data source's, " + io.corgipile.source.ReadOptions.SEED_DEFAULT + ")",
+            "Spark's default parallelism, at most the number of blocks",
+            "classification: "
+                + io.corgipile.ml.SGDClassifier.SUPPORTED_LOSSES.get(0)
+                + " (default)",
+            "regression: " + io.corgipile.ml.SGDRegressor.SUPPORTED_LOSSES.get(0) + " (default)",
+            io.corgipile.shuffle.BufferSize.FORMAT);
     for (io.corgipile.shuffle.ShuffleMode mode : io.corgipile.shuffle.ShuffleMode.values()) {
-      assertThat(help).contains(mode.optionValue()
-          + (mode.optionValue().equals(io.corgipile.source.ReadOptions.SHUFFLE_DEFAULT) ? " (default)" : ""));
+      assertThat(help)
+          .contains(
+              mode.optionValue()
+                  + (mode.optionValue().equals(io.corgipile.source.ReadOptions.SHUFFLE_DEFAULT)
+                      ? " (default)"
+                      : ""));
     }
     // today's values, so a drift of the help text shows here too
-    assertThat(help).contains("--epochs N         most epochs to train (default 10; training may stop earlier",
-        "--buffer SIZE      shuffle buffer per partition: auto (the larger of 10% of the partition's rows and 4 of"
-            + " its row groups, at most the partition and a share of an executor's memory), a row count (100000), a"
-            + " size of decoded rows (64m, 1g) or a share of the partition's rows (10%) (default auto)",
-        "--shuffle MODE     corgipile (default), block, window or none",
-        "--seed N           seed of the shuffle order and, for lasso, of the scheduler's draws (default: the data"
-            + " source's, 42)",
-        "--loss LOSS        classification: logistic (default) or hinge; regression: squared (default) or huber",
-        "--task TASK        classification (SGDClassifier, the default), regression (SGDRegressor) or lasso"
-            + " (ScheduledLasso)");
+    assertThat(help)
+        .contains(
+            "--epochs N         most epochs to train (default 10; training may stop earlier",
+            "--buffer SIZE      shuffle buffer per partition: auto (the larger of 10% of the"
+                + " partition's rows and 4 of its row groups, at most the partition and a share of"
+                + " an executor's memory), a row count (100000), a size of decoded rows (64m, 1g)"
+                + " or a share of the partition's rows (10%) (default auto)",
+            "--shuffle MODE     corgipile (default), block, window or none",
+            "--seed N           seed of the shuffle order and, for lasso, of the scheduler's draws"
+                + " (default: the data source's, 42)",
+            "--loss LOSS        classification: logistic (default) or hinge; regression: squared"
+                + " (default) or huber",
+            "--task TASK        classification (SGDClassifier, the default), regression"
+                + " (SGDRegressor) or lasso (ScheduledLasso)");
   }
 
   @Test
@@ -264,31 +371,47 @@ class TrainTest {
     for (TrainArguments.LassoOption o : TrainArguments.LASSO_OPTIONS) {
       assertThat(lassoSection).contains("  --" + o.name() + " ");
     }
-    assertThat(help).contains("Options of --task classification and regression only:\n  --loss LOSS ");
+    assertThat(help)
+        .contains("Options of --task classification and regression only:\n  --loss LOSS ");
     // the defaults of ScheduledLassoParams, the one home, as the help writes numbers
-    assertThat(lassoSection).contains(
-        "(>= 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_REG_PARAM) + ")",
-        "(in [0, 1]; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_ELASTIC_NET_PARAM) + ")",
-        "(>= 1; default " + ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE + ")",
-        "(>= 1; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_CANDIDATE_FACTOR) + ")",
-        "(in [0, 1]; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_CORRELATION_THRESHOLD) + ")",
-        "(> 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_PRIORITY_FLOOR) + ")",
-        "(>= 1; default " + ScheduledLassoParams.DEFAULT_MAX_ITER + ")",
-        "(>= 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_TOL) + ")",
-        "(>= 1; default " + ScheduledLassoParams.DEFAULT_REFRESH_INTERVAL + ")",
-        String.join(", ", ScheduledLassoParams.SCHEDULERS) + " (default " + ScheduledLassoParams.SCHEDULERS.get(0)
-            + ")");
+    assertThat(lassoSection)
+        .contains(
+            "(>= 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_REG_PARAM) + ")",
+            "(in [0, 1]; default "
+                + TrainArguments.text(ScheduledLassoParams.DEFAULT_ELASTIC_NET_PARAM)
+                + ")",
+            "(>= 1; default " + ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE + ")",
+            "(>= 1; default "
+                + TrainArguments.text(ScheduledLassoParams.DEFAULT_CANDIDATE_FACTOR)
+                + ")",
+            "(in [0, 1]; default "
+                + TrainArguments.text(ScheduledLassoParams.DEFAULT_CORRELATION_THRESHOLD)
+                + ")",
+            "(> 0; default "
+                + TrainArguments.text(ScheduledLassoParams.DEFAULT_PRIORITY_FLOOR)
+                + ")",
+            "(>= 1; default " + ScheduledLassoParams.DEFAULT_MAX_ITER + ")",
+            "(>= 0; default " + TrainArguments.text(ScheduledLassoParams.DEFAULT_TOL) + ")",
+            "(>= 1; default " + ScheduledLassoParams.DEFAULT_REFRESH_INTERVAL + ")",
+            String.join(", ", ScheduledLassoParams.SCHEDULERS)
+                + " (default "
+                + ScheduledLassoParams.SCHEDULERS.get(0)
+                + ")");
     // --seed's default is the lasso's too
     assertThat(new ScheduledLasso().getSeed()).isEqualTo(ReadOptions.SEED_DEFAULT);
     // today's values, so a drift of the help text shows here too
-    assertThat(lassoSection).contains(
-        "  --scheduler NAME          how a round's coefficients are picked: priority+dependency, priority, random"
-            + " (default priority+dependency)\n",
-        "  --schedule-size N         coefficients updated together in a round (L) (>= 1; default 32)\n",
-        "  --max-iter N              the most rounds (a round updates the coefficients the scheduler picks together;"
-            + " with the dependency check one pass over the data serves several) (>= 1; default 1000)\n",
-        "(>= 0; default 0.000001)\n",
-        "  --fit-intercept BOOL      whether to fit an intercept term (true or false; default true)\n");
+    assertThat(lassoSection)
+        .contains(
+            "  --scheduler NAME          how a round's coefficients are picked:"
+                + " priority+dependency, priority, random (default priority+dependency)\n",
+            "  --schedule-size N         coefficients updated together in a round (L) (>= 1;"
+                + " default 32)\n",
+            "  --max-iter N              the most rounds (a round updates the coefficients the"
+                + " scheduler picks together; with the dependency check one pass over the data"
+                + " serves several) (>= 1; default 1000)\n",
+            "(>= 0; default 0.000001)\n",
+            "  --fit-intercept BOOL      whether to fit an intercept term (true or false; default"
+                + " true)\n");
   }
 
   static Stream<Arguments> badArguments() {
@@ -297,36 +420,56 @@ class TrainTest {
     return Stream.of(
         Arguments.of(new String[] {f}, "Cannot train: --input is required"),
         Arguments.of(new String[] {in}, "Cannot train: --features is required"),
-        Arguments.of(new String[] {in, f, "extra"}, "Cannot use argument 'extra': expected an option such as --input"),
-        Arguments.of(new String[] {in, f, "--epoch", "3"}, "Cannot use option --epoch: unknown; options are --input,"
-            + " --label, --features, --task, --loss, --epochs, --reg-param, --elastic-net-param, --scheduler,"
-            + " --schedule-size, --candidate-factor, --correlation-threshold, --priority-floor, --max-iter, --tol,"
-            + " --refresh-interval, --fit-intercept, --standardization, --buffer, --shuffle, --partitions, --seed,"
-            + " --test, --model, --metrics, --overwrite, --help"),
-        Arguments.of(new String[] {in, f, "--epochs"}, "Cannot use option --epochs: it needs a value (N)"),
+        Arguments.of(
+            new String[] {in, f, "extra"},
+            "Cannot use argument 'extra': expected an option such as --input"),
+        Arguments.of(
+            new String[] {in, f, "--epoch", "3"},
+            "Cannot use option --epoch: unknown; options are --input, --label, --features, --task,"
+                + " --loss, --epochs, --reg-param, --elastic-net-param, --scheduler,"
+                + " --schedule-size, --candidate-factor, --correlation-threshold, --priority-floor,"
+                + " --max-iter, --tol, --refresh-interval, --fit-intercept, --standardization,"
+                + " --buffer, --shuffle, --partitions, --seed, --test, --model, --metrics,"
+                + " --overwrite, --help"),
+        Arguments.of(
+            new String[] {in, f, "--epochs"}, "Cannot use option --epochs: it needs a value (N)"),
         Arguments.of(new String[] {in, f, in}, "Cannot use option --input twice"),
-        Arguments.of(new String[] {in, f, "--overwrite=yes"}, "Cannot use option --overwrite: it takes no value"),
-        Arguments.of(new String[] {in, "--features=a,,b"}, "Cannot use --features 'a,,b': expected a comma list of"
-            + " column names"),
-        Arguments.of(new String[] {in, f, "--task", "ranking"}, "Cannot use --task 'ranking': expected"
-            + " classification, regression, lasso"),
-        Arguments.of(new String[] {in, f, "--shuffle", "full"}, "Cannot use --shuffle 'full': expected corgipile,"
-            + " block, window, none"),
-        Arguments.of(new String[] {in, f, "--buffer", "ten"}, "Cannot use --buffer 'ten': expected auto (the larger"
-            + " of 10% of the partition's rows and 4 of its row groups, at most the partition and a share of an"
-            + " executor's memory), a row count (100000), a size of decoded rows (64m, 1g) or a share of the"
-            + " partition's rows (10%)"),
-        Arguments.of(new String[] {in, f, "--epochs", "0"}, "Cannot use --epochs '0': expected an integer >= 1 and"
-            + " <= 2147483647"),
-        Arguments.of(new String[] {in, f, "--epochs", "many"}, "Cannot use --epochs 'many': expected an integer"
-            + " >= 1 and <= 2147483647"),
-        Arguments.of(new String[] {in, f, "--partitions", "-2"}, "Cannot use --partitions '-2': expected an integer"
-            + " >= 1 and <= 2147483647"),
-        Arguments.of(new String[] {in, f, "--seed", "1.5"}, "Cannot use --seed '1.5': expected a 64-bit integer"),
-        Arguments.of(new String[] {in, f, "--loss", "squared"}, "Cannot use --loss 'squared': expected logistic or"
-            + " hinge for classification"),
-        Arguments.of(new String[] {in, f, "--task", "regression", "--loss", "hinge"}, "Cannot use --loss 'hinge':"
-            + " expected squared or huber for regression"));
+        Arguments.of(
+            new String[] {in, f, "--overwrite=yes"},
+            "Cannot use option --overwrite: it takes no value"),
+        Arguments.of(
+            new String[] {in, "--features=a,,b"},
+            "Cannot use --features 'a,,b': expected a comma list of" + " column names"),
+        Arguments.of(
+            new String[] {in, f, "--task", "ranking"},
+            "Cannot use --task 'ranking': expected" + " classification, regression, lasso"),
+        Arguments.of(
+            new String[] {in, f, "--shuffle", "full"},
+            "Cannot use --shuffle 'full': expected corgipile," + " block, window, none"),
+        Arguments.of(
+            new String[] {in, f, "--buffer", "ten"},
+            "Cannot use --buffer 'ten': expected auto (the larger of 10% of the partition's rows"
+                + " and 4 of its row groups, at most the partition and a share of an executor's"
+                + " memory), a row count (100000), a size of decoded rows (64m, 1g) or a share of"
+                + " the partition's rows (10%)"),
+        Arguments.of(
+            new String[] {in, f, "--epochs", "0"},
+            "Cannot use --epochs '0': expected an integer >= 1 and" + " <= 2147483647"),
+        Arguments.of(
+            new String[] {in, f, "--epochs", "many"},
+            "Cannot use --epochs 'many': expected an integer" + " >= 1 and <= 2147483647"),
+        Arguments.of(
+            new String[] {in, f, "--partitions", "-2"},
+            "Cannot use --partitions '-2': expected an integer" + " >= 1 and <= 2147483647"),
+        Arguments.of(
+            new String[] {in, f, "--seed", "1.5"},
+            "Cannot use --seed '1.5': expected a 64-bit integer"),
+        Arguments.of(
+            new String[] {in, f, "--loss", "squared"},
+            "Cannot use --loss 'squared': expected logistic or" + " hinge for classification"),
+        Arguments.of(
+            new String[] {in, f, "--task", "regression", "--loss", "hinge"},
+            "Cannot use --loss 'hinge':" + " expected squared or huber for regression"));
   }
 
   /** The lasso's options: each value the param refuses, named with what the param allows. */
@@ -352,33 +495,49 @@ class TrainTest {
 
   @ParameterizedTest
   @MethodSource("badLassoValues")
-  void badLassoValuesExitWithStatus2AndSayWhatTheParamAllows(String option, String value, String allowed) {
+  void badLassoValuesExitWithStatus2AndSayWhatTheParamAllows(
+      String option, String value, String allowed) {
     Result r = run(NO_SESSION, "--input=in", "--features=a", "--task", "lasso", option, value);
 
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("Cannot use " + option + " '" + value + "': expected " + allowed
-        + "\nRun with --help for the arguments.\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "Cannot use "
+                + option
+                + " '"
+                + value
+                + "': expected "
+                + allowed
+                + "\nRun with --help for the arguments.\n");
   }
 
   @Test
   void everyLassoOptionHasABadValueCase() {
     assertThat(badLassoValues().map(a -> (String) a.get()[0]).distinct())
-        .containsExactlyInAnyOrderElementsOf(TrainArguments.LASSO_OPTIONS.stream().map(o -> "--" + o.name())
-            .toList());
+        .containsExactlyInAnyOrderElementsOf(
+            TrainArguments.LASSO_OPTIONS.stream().map(o -> "--" + o.name()).toList());
   }
 
   /** Options of some tasks only are refused with the others, naming the tasks they apply to. */
   static Stream<Arguments> optionsOfOtherTasks() {
     return Stream.of(
-        Arguments.of(new String[] {"--task", "lasso", "--loss", "squared"},
-            "Cannot use --loss with --task lasso: it applies to --task classification or regression"),
-        Arguments.of(new String[] {"--task", "lasso", "--epochs", "3"},
-            "Cannot use --epochs with --task lasso: it applies to --task classification or regression"),
-        Arguments.of(new String[] {"--scheduler", "random"},
-            "Cannot use --scheduler with --task classification (the default): it applies to --task lasso"),
-        Arguments.of(new String[] {"--task", "regression", "--reg-param", "0.1"},
+        Arguments.of(
+            new String[] {"--task", "lasso", "--loss", "squared"},
+            "Cannot use --loss with --task lasso: it applies to --task classification or"
+                + " regression"),
+        Arguments.of(
+            new String[] {"--task", "lasso", "--epochs", "3"},
+            "Cannot use --epochs with --task lasso: it applies to --task classification or"
+                + " regression"),
+        Arguments.of(
+            new String[] {"--scheduler", "random"},
+            "Cannot use --scheduler with --task classification (the default): it applies to --task"
+                + " lasso"),
+        Arguments.of(
+            new String[] {"--task", "regression", "--reg-param", "0.1"},
             "Cannot use --reg-param with --task regression: it applies to --task lasso"),
-        Arguments.of(new String[] {"--task", "classification", "--max-iter", "5"},
+        Arguments.of(
+            new String[] {"--task", "classification", "--max-iter", "5"},
             "Cannot use --max-iter with --task classification: it applies to --task lasso"));
   }
 
@@ -394,22 +553,45 @@ class TrainTest {
   @Test
   void everyParamOfTheLassoHasAnOption() {
     List<String> columns = List.of("featuresCol", "labelCol", "predictionCol");
-    List<String> params = java.util.Arrays.stream(new ScheduledLasso().params()).map(p -> p.name())
-        .filter(name -> !columns.contains(name) && !name.equals("seed")).toList(); // the seed is --seed's
+    List<String> params =
+        java.util.Arrays.stream(new ScheduledLasso().params())
+            .map(p -> p.name())
+            .filter(name -> !columns.contains(name) && !name.equals("seed"))
+            .toList(); // the seed is --seed's
     assertThat(TrainArguments.LASSO_OPTIONS.stream().map(TrainArguments.LassoOption::param))
         .containsExactlyInAnyOrderElementsOf(params);
   }
 
   @Test
   void lassoOptionsParseAsTheirParamsTakeThem() {
-    TrainArguments none = TrainArguments.parse(new String[] {"--input=in", "--features=a", "--task", "LASSO"});
+    TrainArguments none =
+        TrainArguments.parse(new String[] {"--input=in", "--features=a", "--task", "LASSO"});
     assertThat(none.task()).isEqualTo(TrainArguments.Task.LASSO);
     assertThat(none.lassoParams()).as("the estimator's defaults apply").isEmpty();
 
-    TrainArguments some = TrainArguments.parse(new String[] {"--input=in", "--features=a", "--task=lasso",
-        "--reg-param=.5", "--scheduler", " Priority ", "--max-iter", "7", "--fit-intercept", "FALSE", "--tol", "1e-3"});
-    assertThat(some.lassoParams()).containsExactly(Map.entry("regParam", 0.5), Map.entry("scheduler", "priority"),
-        Map.entry("maxIter", 7), Map.entry("tol", 1e-3), Map.entry("fitIntercept", false));
+    TrainArguments some =
+        TrainArguments.parse(
+            new String[] {
+              "--input=in",
+              "--features=a",
+              "--task=lasso",
+              "--reg-param=.5",
+              "--scheduler",
+              " Priority ",
+              "--max-iter",
+              "7",
+              "--fit-intercept",
+              "FALSE",
+              "--tol",
+              "1e-3"
+            });
+    assertThat(some.lassoParams())
+        .containsExactly(
+            Map.entry("regParam", 0.5),
+            Map.entry("scheduler", "priority"),
+            Map.entry("maxIter", 7),
+            Map.entry("tol", 1e-3),
+            Map.entry("fitIntercept", false));
   }
 
   @Test
@@ -417,9 +599,28 @@ class TrainTest {
     Path model = out.resolve("model");
     Path metrics = out.resolve("metrics.json");
 
-    Result r = train("--task", "lasso", "--input", sparse, "--label", "y", "--features", "x1,x2,x3", "--reg-param",
-        "0.05", "--test", sparse, "--model", model.toString(), "--metrics", metrics.toString(), "--seed", "3",
-        "--partitions", "2");
+    Result r =
+        train(
+            "--task",
+            "lasso",
+            "--input",
+            sparse,
+            "--label",
+            "y",
+            "--features",
+            "x1,x2,x3",
+            "--reg-param",
+            "0.05",
+            "--test",
+            sparse,
+            "--model",
+            model.toString(),
+            "--metrics",
+            metrics.toString(),
+            "--seed",
+            "3",
+            "--partitions",
+            "2");
 
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode m = new ObjectMapper().readTree(metrics.toFile());
@@ -428,7 +629,8 @@ class TrainTest {
     assertThat(settings.get("estimator").asText()).isEqualTo("ScheduledLasso");
     assertThat(settings.get("regParam").asDouble()).isEqualTo(0.05);
     // the params not given are written with the estimator's defaults
-    assertThat(settings.get("scheduler").asText()).isEqualTo(ScheduledLassoParams.SCHEDULERS.get(0));
+    assertThat(settings.get("scheduler").asText())
+        .isEqualTo(ScheduledLassoParams.SCHEDULERS.get(0));
     assertThat(settings.get("maxIter").asInt()).isEqualTo(ScheduledLassoParams.DEFAULT_MAX_ITER);
     assertThat(settings.get("seed").asLong()).isEqualTo(3);
     assertThat(settings.get("partitions").asInt()).isEqualTo(2);
@@ -438,7 +640,8 @@ class TrainTest {
     assertThat(training.get("rows").asLong()).isEqualTo(2_000);
     int rounds = training.get("rounds").asInt();
     assertThat(rounds).isBetween(1, ScheduledLassoParams.DEFAULT_MAX_ITER - 1); // tol stopped it
-    for (String history : List.of("objectiveHistory", "secondsHistory", "updatesHistory", "rejectedPerRound")) {
+    for (String history :
+        List.of("objectiveHistory", "secondsHistory", "updatesHistory", "rejectedPerRound")) {
       assertThat(training.get(history)).as(history).hasSize(rounds + 1);
     }
     JsonNode objective = training.get("objectiveHistory");
@@ -460,15 +663,20 @@ class TrainTest {
     assertThat(w.apply(1)).isCloseTo(-2 + 0.05, offset(0.05));
     assertThat(w.apply(2)).as("the unrelated feature's coefficient").isZero();
     assertThat(lasso.getSeed()).isEqualTo(3);
-    double rmse = new RegressionEvaluator().setLabelCol("y").setMetricName("rmse")
-        .evaluate(loaded.transform(SharedSpark.get().read().parquet(sparse)));
+    double rmse =
+        new RegressionEvaluator()
+            .setLabelCol("y")
+            .setMetricName("rmse")
+            .evaluate(loaded.transform(SharedSpark.get().read().parquet(sparse)));
     assertThat(rmse).isCloseTo(evaluation.get("rmse").asDouble(), offset(1e-9));
 
-    assertThat(r.out()).startsWith("Trained ScheduledLasso on 2,000 rows in " + rounds + " rounds (")
+    assertThat(r.out())
+        .startsWith("Trained ScheduledLasso on 2,000 rows in " + rounds + " rounds (")
         .contains("Test (2,000 rows): rmse ", "Model: " + model);
     assertThat(progress.messages(Level.INFO)).as("no SGD progress lines").isEmpty();
     try (Stream<Path> files = Files.list(out)) {
-      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("model", "metrics.json");
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("model", "metrics.json");
     }
   }
 
@@ -488,11 +696,27 @@ class TrainTest {
     given.put("refresh-interval", new Object[] {"3", 3});
     given.put("fit-intercept", new Object[] {"false", false});
     given.put("standardization", new Object[] {"false", false});
-    assertThat(given.keySet()).as("a case for every lasso option")
-        .containsExactlyInAnyOrderElementsOf(TrainArguments.LASSO_OPTIONS.stream().map(o -> o.name()).toList());
-    List<String> args = new ArrayList<>(List.of("--task", "lasso", "--input", vectors, "--label", "y",
-        "--features", "v", "--seed", "11", "--model", out.resolve("model").toString(), "--metrics",
-        out.resolve("metrics.json").toString()));
+    assertThat(given.keySet())
+        .as("a case for every lasso option")
+        .containsExactlyInAnyOrderElementsOf(
+            TrainArguments.LASSO_OPTIONS.stream().map(o -> o.name()).toList());
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--task",
+                "lasso",
+                "--input",
+                vectors,
+                "--label",
+                "y",
+                "--features",
+                "v",
+                "--seed",
+                "11",
+                "--model",
+                out.resolve("model").toString(),
+                "--metrics",
+                out.resolve("metrics.json").toString()));
     given.forEach((option, value) -> args.addAll(List.of("--" + option, (String) value[0])));
 
     Result r = train(args.toArray(new String[0]));
@@ -507,13 +731,17 @@ class TrainTest {
       Object expected = given.get(option.name())[1];
       Object defaultValue = saved.getDefault(saved.getParam(option.param())).get();
       assertThat(expected).as("--%s is not the default", option.name()).isNotEqualTo(defaultValue);
-      assertThat(saved.getOrDefault(saved.getParam(option.param()))).as("saved %s", option.param())
+      assertThat(saved.getOrDefault(saved.getParam(option.param())))
+          .as("saved %s", option.param())
           .isEqualTo(expected);
-      assertThat(new ObjectMapper().convertValue(m.get("settings").get(option.param()), Object.class))
-          .as("metrics %s", option.param()).isEqualTo(expected);
+      assertThat(
+              new ObjectMapper().convertValue(m.get("settings").get(option.param()), Object.class))
+          .as("metrics %s", option.param())
+          .isEqualTo(expected);
     }
     assertThat(saved.getSeed()).isEqualTo(11);
-    // what the estimator did with them: 7 rounds (tol 0 runs them all), one update a round, no intercept
+    // what the estimator did with them: 7 rounds (tol 0 runs them all), one update a round, no
+    // intercept
     JsonNode training = m.get("training");
     assertThat(training.get("rounds").asInt()).isEqualTo(7);
     assertThat(training.get("updatesHistory").get(7).asLong()).isEqualTo(7);
@@ -530,69 +758,128 @@ class TrainTest {
     assertThat(r.out()).isEmpty();
   }
 
-  /** Issue 39: the columns come from a data file's footer and the partition folders, before Spark starts. */
+  /**
+   * Issue 39: the columns come from a data file's footer and the partition folders, before Spark
+   * starts.
+   */
   @Test
   void columnsTheInputLacksAreBadArgumentsBeforeSparkStarts() {
-    String columns = "its columns are id, label, " + String.join(", ", HiggsShapedData.featureNames());
+    String columns =
+        "its columns are id, label, " + String.join(", ", HiggsShapedData.featureNames());
     assertThat(run(NO_SESSION, "--input", train, "--features", FEATURES, "--label", "target"))
-        .isEqualTo(new Result(2, "", "Cannot use --label 'target': " + train + " has no such column; " + columns
-            + "\nRun with --help for the arguments.\n"));
+        .isEqualTo(
+            new Result(
+                2,
+                "",
+                "Cannot use --label 'target': "
+                    + train
+                    + " has no such column; "
+                    + columns
+                    + "\nRun with --help for the arguments.\n"));
     assertThat(run(NO_SESSION, "--input", train, "--features", "f1,f99"))
-        .isEqualTo(new Result(2, "", "Cannot use --features: " + train + " has no column 'f99'; " + columns
-            + "\nRun with --help for the arguments.\n"));
+        .isEqualTo(
+            new Result(
+                2,
+                "",
+                "Cannot use --features: "
+                    + train
+                    + " has no column 'f99'; "
+                    + columns
+                    + "\nRun with --help for the arguments.\n"));
 
     // partition folders' keys are columns too; hidden files and Spark's markers are no data
     String partitioned = data.resolve("partitioned").toString();
-    SharedSpark.get().range(10).selectExpr("cast(id % 2 as double) as label", "cast(id as double) as x",
-        "id % 2 as day").write().partitionBy("day").parquet(partitioned);
+    SharedSpark.get()
+        .range(10)
+        .selectExpr("cast(id % 2 as double) as label", "cast(id as double) as x", "id % 2 as day")
+        .write()
+        .partitionBy("day")
+        .parquet(partitioned);
     assertThat(run(NO_SESSION, "--input", partitioned, "--features", "x,day,nope").err())
-        .startsWith("Cannot use --features: " + partitioned + " has no column 'nope'; its columns are label, x, day\n");
+        .startsWith(
+            "Cannot use --features: "
+                + partitioned
+                + " has no column 'nope'; its columns are label, x, day\n");
   }
 
   @Test
   void aNonNumericFeatureIsABadArgumentBeforeSparkStarts() {
     String strings = data.resolve("strings").toString();
-    SharedSpark.get().range(10).selectExpr("cast(id as string) as name", "0.0 as label").write().parquet(strings);
+    SharedSpark.get()
+        .range(10)
+        .selectExpr("cast(id as string) as name", "0.0 as label")
+        .write()
+        .parquet(strings);
 
-    assertThat(run(NO_SESSION, "--input", strings, "--features", "name").err()).startsWith("Cannot use --features:"
-        + " column 'name' is string; features are numeric columns or one vector column\n");
+    assertThat(run(NO_SESSION, "--input", strings, "--features", "name").err())
+        .startsWith(
+            "Cannot use --features:"
+                + " column 'name' is string; features are numeric columns or one vector column\n");
   }
 
   @Test
   void inputAndTestThatDoNotExistOrHoldNoDataAreBadArgumentsBeforeSparkStarts() throws IOException {
     String missing = out.resolve("nothing-here").toString();
     assertThat(run(NO_SESSION, "--input", missing, "--features", "f1"))
-        .isEqualTo(new Result(2, "", "Cannot use --input " + missing + ": no such file or folder"
-            + "\nRun with --help for the arguments.\n"));
+        .isEqualTo(
+            new Result(
+                2,
+                "",
+                "Cannot use --input "
+                    + missing
+                    + ": no such file or folder"
+                    + "\nRun with --help for the arguments.\n"));
     assertThat(run(NO_SESSION, "--input", train, "--features", "f1", "--test", missing).err())
         .startsWith("Cannot use --test " + missing + ": no such file or folder\n");
     // globs match as Spark's do: these pass, and Spark would start next
-    assertThat(run(SPARK_WOULD_START, "--input", data.resolve("train/*.parquet").toString(), "--features", "f1",
-        "--test", data.resolve("t?st").toString(), "--model", out.resolve("m").toString()))
+    assertThat(
+            run(
+                SPARK_WOULD_START,
+                "--input",
+                data.resolve("train/*.parquet").toString(),
+                "--features",
+                "f1",
+                "--test",
+                data.resolve("t?st").toString(),
+                "--model",
+                out.resolve("m").toString()))
         .isEqualTo(new Result(1, "", "Cannot train: Spark would start here\n"));
 
     Path empty = Files.createDirectories(out.resolve("empty"));
     Files.writeString(empty.resolve("_SUCCESS"), "");
     Files.writeString(empty.resolve(".part-0.parquet.crc"), "");
-    assertThat(run(NO_SESSION, "--input", empty.toString(), "--features", "f1").err()).startsWith("Cannot use"
-        + " --input " + empty + ": it holds no data files (names that start with '_' or '.' are skipped)\n");
+    assertThat(run(NO_SESSION, "--input", empty.toString(), "--features", "f1").err())
+        .startsWith(
+            "Cannot use"
+                + " --input "
+                + empty
+                + ": it holds no data files (names that start with '_' or '.' are skipped)\n");
 
     Path notParquet = Files.createDirectories(out.resolve("csv"));
     Files.writeString(notParquet.resolve("data.csv"), "a,b\n1,2\n");
-    assertThat(run(NO_SESSION, "--input", notParquet.toString(), "--features", "a").err()).startsWith("Cannot use"
-        + " --input " + notParquet + ": file:" + notParquet.resolve("data.csv")
-            + " is no Parquet file Spark can read (");
+    assertThat(run(NO_SESSION, "--input", notParquet.toString(), "--features", "a").err())
+        .startsWith(
+            "Cannot use"
+                + " --input "
+                + notParquet
+                + ": file:"
+                + notParquet.resolve("data.csv")
+                + " is no Parquet file Spark can read (");
   }
 
   @Test
   void failuresExitWithStatus1AndTheCause() throws IOException {
     // labels 0, 0.5, 1, 1.5, 2: the estimator's own error, with the value
     String labels = data.resolve("labels").toString();
-    SharedSpark.get().range(100).selectExpr("cast(id % 5 as double) / 2 as label", "cast(id as double) as x")
-        .write().parquet(labels);
+    SharedSpark.get()
+        .range(100)
+        .selectExpr("cast(id % 5 as double) / 2 as label", "cast(id as double) as x")
+        .write()
+        .parquet(labels);
     Result r = train("--input", labels, "--features", "x", "--epochs", "1");
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.err()).startsWith("Cannot train: Cannot train SGDClassifier: a row has label ")
+    assertThat(r.err())
+        .startsWith("Cannot train: Cannot train SGDClassifier: a row has label ")
         .contains("allowed labels are the integers 0 to 2");
     assertThat(r.out()).isEmpty();
   }
@@ -609,15 +896,23 @@ class TrainTest {
   void writesNothingWhenWritingFails() throws IOException {
     Path target = out.resolve("model");
     Files.writeString(target, "previous");
-    OutputPath output = new OutputPath(SharedSpark.get().sparkContext().hadoopConfiguration(), "model",
-        target.toString(), true);
+    OutputPath output =
+        new OutputPath(
+            SharedSpark.get().sparkContext().hadoopConfiguration(),
+            "model",
+            target.toString(),
+            true);
 
     List<String> written = new ArrayList<>();
-    assertThatThrownBy(() -> output.write(path -> {
-      written.add(path);
-      Files.writeString(Path.of(path), "half");
-      throw new IOException("disk full");
-    })).hasMessage("disk full");
+    assertThatThrownBy(
+            () ->
+                output.write(
+                    path -> {
+                      written.add(path);
+                      Files.writeString(Path.of(path), "half");
+                      throw new IOException("disk full");
+                    }))
+        .hasMessage("disk full");
 
     assertThat(written).hasSize(1);
     assertThat(Files.readString(target)).isEqualTo("previous");

@@ -8,12 +8,22 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The metrics file and the result line, without Spark: the same JSON as a map of the same values gives. */
+/**
+ * The metrics file and the result line, without Spark: the same JSON as a map of the same values
+ * gives.
+ */
 class TrainingMetricsTest {
-  private static final TrainingMetrics.Settings SETTINGS = new TrainingMetrics.Settings("SGDClassifier",
-      sgdParams(), "corgipile", "10%", null, 7L);
-  private static final TrainingMetrics.Training TRAINING = new TrainingMetrics.Epochs(20_000, 3, 2, 1.25,
-      new double[] {0.69, 0.61}, new double[] {0.5, 0.25}, new double[] {40_000, 80_000});
+  private static final TrainingMetrics.Settings SETTINGS =
+      new TrainingMetrics.Settings("SGDClassifier", sgdParams(), "corgipile", "10%", null, 7L);
+  private static final TrainingMetrics.Training TRAINING =
+      new TrainingMetrics.Epochs(
+          20_000,
+          3,
+          2,
+          1.25,
+          new double[] {0.69, 0.61},
+          new double[] {0.5, 0.25},
+          new double[] {40_000, 80_000});
 
   private static Map<String, Object> sgdParams() {
     Map<String, Object> params = new LinkedHashMap<>();
@@ -23,7 +33,8 @@ class TrainingMetricsTest {
   }
 
   private static TrainingMetrics metrics(TrainingMetrics.Test test) {
-    return new TrainingMetrics("in", "classification", "label", List.of("f1", "f2"), SETTINGS, TRAINING, test, null);
+    return new TrainingMetrics(
+        "in", "classification", "label", List.of("f1", "f2"), SETTINGS, TRAINING, test, null);
   }
 
   private static TrainingMetrics.Test test() {
@@ -58,7 +69,8 @@ class TrainingMetricsTest {
     expected.put("features", List.of("f1", "f2"));
     expected.put("settings", settings);
     expected.put("training", training);
-    String withoutTest = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected) + "\n";
+    String withoutTest =
+        new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected) + "\n";
     assertThat(metrics(null).json()).isEqualTo(withoutTest);
 
     Map<String, Object> test = new LinkedHashMap<>();
@@ -69,7 +81,9 @@ class TrainingMetricsTest {
     expected.put("test", test);
     expected.put("model", "m");
     assertThat(metrics(test()).withModel("m").json())
-        .isEqualTo(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected) + "\n");
+        .isEqualTo(
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected)
+                + "\n");
   }
 
   @Test
@@ -79,11 +93,23 @@ class TrainingMetricsTest {
     params.put("scheduler", "priority");
     params.put("scheduleSize", 32);
     params.put("fitIntercept", true);
-    TrainingMetrics lasso = new TrainingMetrics("in", "lasso", "y", List.of("x1", "x2"),
-        new TrainingMetrics.Settings("ScheduledLasso", params, "corgipile", "auto", 2, null),
-        new TrainingMetrics.Rounds(2_000, 2, 0.75, new double[] {4.5, 1.2, 1.1}, new double[] {0.25, 0.5, 0.75},
-            new long[] {0, 2, 4}, new int[] {0, 0, 1}),
-        null, null);
+    TrainingMetrics lasso =
+        new TrainingMetrics(
+            "in",
+            "lasso",
+            "y",
+            List.of("x1", "x2"),
+            new TrainingMetrics.Settings("ScheduledLasso", params, "corgipile", "auto", 2, null),
+            new TrainingMetrics.Rounds(
+                2_000,
+                2,
+                0.75,
+                new double[] {4.5, 1.2, 1.1},
+                new double[] {0.25, 0.5, 0.75},
+                new long[] {0, 2, 4},
+                new int[] {0, 0, 1}),
+            null,
+            null);
 
     Map<String, Object> settings = new LinkedHashMap<>();
     settings.put("estimator", "ScheduledLasso");
@@ -108,14 +134,20 @@ class TrainingMetricsTest {
     expected.put("settings", settings);
     expected.put("training", training);
     assertThat(lasso.json())
-        .isEqualTo(new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected) + "\n");
-    assertThat(lasso.resultLine()).isEqualTo("Trained ScheduledLasso on 2,000 rows in 2 rounds (0.8 s).");
+        .isEqualTo(
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(expected)
+                + "\n");
+    assertThat(lasso.resultLine())
+        .isEqualTo("Trained ScheduledLasso on 2,000 rows in 2 rounds (0.8 s).");
   }
 
   @Test
   void resultLineSaysWhatWasTrainedAndHowWell() {
-    assertThat(metrics(null).resultLine()).isEqualTo("Trained SGDClassifier on 20,000 rows in 2 epochs (1.3 s).");
-    assertThat(metrics(test()).withModel("m").resultLine()).isEqualTo("Trained SGDClassifier on 20,000 rows in 2"
-        + " epochs (1.3 s). Test (5,000 rows): accuracy 0.6439 logLoss 0.6268. Model: m.");
+    assertThat(metrics(null).resultLine())
+        .isEqualTo("Trained SGDClassifier on 20,000 rows in 2 epochs (1.3 s).");
+    assertThat(metrics(test()).withModel("m").resultLine())
+        .isEqualTo(
+            "Trained SGDClassifier on 20,000 rows in 2"
+                + " epochs (1.3 s). Test (5,000 rows): accuracy 0.6439 logLoss 0.6268. Model: m.");
   }
 }

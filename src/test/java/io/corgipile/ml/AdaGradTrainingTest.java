@@ -12,20 +12,27 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code stepSchedule=adagrad} trained end to end: over rounds, epochs, classes and compressed deltas. */
+/**
+ * {@code stepSchedule=adagrad} trained end to end: over rounds, epochs, classes and compressed
+ * deltas.
+ */
 class AdaGradTrainingTest {
   private static final int FEATURES = 8;
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static Dataset<Row> corgipile;
   private static Dataset<Row> test;
 
   @BeforeAll
   static void writeTable() {
     String table = dir.resolve("sorted").toString();
-    TrainingData.logistic(20_000, FEATURES, 41, 2).orderBy("label", "id").coalesce(1).write()
-        .option("parquet.block.row.count.limit", 500).parquet(table);
-    corgipile = TrainingData.spark().read().format("corgipile").option("partitions", "4").load(table);
+    TrainingData.logistic(20_000, FEATURES, 41, 2)
+        .orderBy("label", "id")
+        .coalesce(1)
+        .write()
+        .option("parquet.block.row.count.limit", 500)
+        .parquet(table);
+    corgipile =
+        TrainingData.spark().read().format("corgipile").option("partitions", "4").load(table);
     test = TrainingData.logistic(10_000, FEATURES, 42, 2);
   }
 
@@ -46,20 +53,28 @@ class AdaGradTrainingTest {
   @Test
   void theSameSeedGivesTheSameModelBitForBitOverRoundsAndCompressedDeltas() {
     for (String compression : new String[] {"none", "int8"}) {
-      SGDClassificationModel first = adagrad().setDeltaCompression(compression).setMaxIter(3).fit(corgipile);
-      SGDClassificationModel second = adagrad().setDeltaCompression(compression).setMaxIter(3).fit(corgipile);
+      SGDClassificationModel first =
+          adagrad().setDeltaCompression(compression).setMaxIter(3).fit(corgipile);
+      SGDClassificationModel second =
+          adagrad().setDeltaCompression(compression).setMaxIter(3).fit(corgipile);
       assertThat(second.coefficients().toArray()).containsExactly(first.coefficients().toArray());
       assertThat(second.intercept()).isEqualTo(first.intercept());
       assertThat(first.summary().roundsPerEpoch()[0]).isGreaterThan(1);
     }
   }
 
-  /** The sums carry over rounds and epochs: the steps keep shrinking, so later epochs move the model less. */
+  /**
+   * The sums carry over rounds and epochs: the steps keep shrinking, so later epochs move the model
+   * less.
+   */
   @Test
   void laterEpochsMoveTheModelLess() {
-    SGDTrainingSummary summary = adagrad().setMaxIter(6).setTol(0).setAveraging(false).fit(corgipile).summary();
-    double[][] w = java.util.Arrays.stream(summary.coefficientsHistory()).map(v -> v.toArray())
-        .toArray(double[][]::new);
+    SGDTrainingSummary summary =
+        adagrad().setMaxIter(6).setTol(0).setAveraging(false).fit(corgipile).summary();
+    double[][] w =
+        java.util.Arrays.stream(summary.coefficientsHistory())
+            .map(v -> v.toArray())
+            .toArray(double[][]::new);
     assertThat(distance(w[5], w[4])).isLessThan(distance(w[2], w[1]));
   }
 
@@ -86,10 +101,12 @@ class AdaGradTrainingTest {
   @Test
   void standardizationReportsTheOriginalScale() {
     SGDClassificationModel model = adagrad().setMaxIter(2).fit(corgipile);
-    SGDClassificationModel unscaled = adagrad().setMaxIter(2).setStandardization(false).fit(corgipile);
+    SGDClassificationModel unscaled =
+        adagrad().setMaxIter(2).setStandardization(false).fit(corgipile);
     // standardized or not, the features here are about N(0, 1): about the same model
     for (int j = 0; j < FEATURES; j++) {
-      assertThat(model.coefficients().apply(j)).isCloseTo(unscaled.coefficients().apply(j), within(0.3));
+      assertThat(model.coefficients().apply(j))
+          .isCloseTo(unscaled.coefficients().apply(j), within(0.3));
     }
   }
 }

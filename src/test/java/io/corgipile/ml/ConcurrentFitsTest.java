@@ -30,38 +30,60 @@ class ConcurrentFitsTest {
   @BeforeAll
   static void writeTable() throws Exception {
     table = Files.createTempDirectory("concurrent-fits").resolve("t").toString();
-    TrainingData.logisticColumns(8_000, FEATURES, 21, 2).orderBy("label").coalesce(1).write()
-        .option("parquet.block.row.count.limit", 500).parquet(table);
+    TrainingData.logisticColumns(8_000, FEATURES, 21, 2)
+        .orderBy("label")
+        .coalesce(1)
+        .write()
+        .option("parquet.block.row.count.limit", 500)
+        .parquet(table);
   }
 
   private static Dataset<Row> read(String shuffle, String partitions) {
-    return TrainingData.spark().read().format("corgipile").option("shuffle", shuffle)
-        .option("partitions", partitions).load(table);
+    return TrainingData.spark()
+        .read()
+        .format("corgipile")
+        .option("shuffle", shuffle)
+        .option("partitions", partitions)
+        .load(table);
   }
 
   /** A classifier at the default rounds (a job per buffer, filled ahead on the executor). */
   private static double[] classifier() {
-    SGDClassificationModel m = new SGDClassifier().setSeed(7).setMaxIter(3)
-        .setFeaturesCols(TrainingData.featureNames(FEATURES)).fit(read("corgipile", "3"));
+    SGDClassificationModel m =
+        new SGDClassifier()
+            .setSeed(7)
+            .setMaxIter(3)
+            .setFeaturesCols(TrainingData.featureNames(FEATURES))
+            .fit(read("corgipile", "3"));
     return concat(m.coefficients().toArray(), m.intercept(), m.summary().objectiveHistory());
   }
 
   /** A regressor on the label, another seed and other options, a round per epoch. */
   private static double[] regressor() {
-    SGDRegressionModel m = new SGDRegressor().setSeed(11).setMaxIter(3).setSyncInterval("epoch")
-        .setFeaturesCols(TrainingData.featureNames(FEATURES)).fit(read("window", "2"));
+    SGDRegressionModel m =
+        new SGDRegressor()
+            .setSeed(11)
+            .setMaxIter(3)
+            .setSyncInterval("epoch")
+            .setFeaturesCols(TrainingData.featureNames(FEATURES))
+            .fit(read("window", "2"));
     return concat(m.coefficients().toArray(), m.intercept(), m.summary().objectiveHistory());
   }
 
-  /** The ids in the order a SQL query over a corgipile view emits them, one list per epoch asked. */
+  /**
+   * The ids in the order a SQL query over a corgipile view emits them, one list per epoch asked.
+   */
   private static List<List<Long>> query() {
     SparkSession spark = TrainingData.spark();
     List<List<Long>> epochs = new ArrayList<>();
     for (int epoch = 0; epoch < 2; epoch++) {
       ReadScope.setEpoch(spark.sparkContext(), epoch);
       try {
-        epochs.add(spark.sql("SELECT id FROM concurrent_fits_view").as(org.apache.spark.sql.Encoders.LONG())
-            .collectAsList());
+        epochs.add(
+            spark
+                .sql("SELECT id FROM concurrent_fits_view")
+                .as(org.apache.spark.sql.Encoders.LONG())
+                .collectAsList());
       } finally {
         ReadScope.setEpoch(spark.sparkContext(), null);
       }
@@ -79,7 +101,12 @@ class ConcurrentFitsTest {
 
   @Test
   void twoFitsAndAQueryInThreadsGiveTheirSoloResults() throws Exception {
-    TrainingData.spark().read().format("corgipile").option("seed", 5).option("partitions", 3).load(table)
+    TrainingData.spark()
+        .read()
+        .format("corgipile")
+        .option("seed", 5)
+        .option("partitions", 3)
+        .load(table)
         .createOrReplaceTempView("concurrent_fits_view");
     double[] soloClassifier = classifier();
     double[] soloRegressor = regressor();

@@ -37,32 +37,52 @@ class DenseRowsTest {
   private static final int ROWS = 300;
 
   private static SGDConfig config(String schedule, double l1, double l2, int batch) {
-    return TestConfigs.logistic(new SGDClassifier().setStepSize(0.3).setStepSchedule(schedule).setDecayRate(0.9)
-        .setBatchSize(batch).setStandardization(true).setAveraging(true), l1, l2);
+    return TestConfigs.logistic(
+        new SGDClassifier()
+            .setStepSize(0.3)
+            .setStepSchedule(schedule)
+            .setDecayRate(0.9)
+            .setBatchSize(batch)
+            .setStandardization(true)
+            .setAveraging(true),
+        l1,
+        l2);
   }
 
-
-  private static final StructType VECTOR_ROW = new StructType().add("label", DataTypes.DoubleType)
-      .add("weight", DataTypes.DoubleType).add("features", SQLDataTypes.VectorType());
+  private static final StructType VECTOR_ROW =
+      new StructType()
+          .add("label", DataTypes.DoubleType)
+          .add("weight", DataTypes.DoubleType)
+          .add("features", SQLDataTypes.VectorType());
 
   /** {@code (label, weight, vector)} as Spark's plans give it: an UnsafeRow. */
   private static InternalRow vectorRow(InternalRow vector) {
-    return UnsafeProjection.create(VECTOR_ROW).apply(new GenericInternalRow(new Object[] {1.0, 1.0, vector})).copy();
+    return UnsafeProjection.create(VECTOR_ROW)
+        .apply(new GenericInternalRow(new Object[] {1.0, 1.0, vector}))
+        .copy();
   }
 
   private static InternalRow denseRow(double[] values) {
-    return vectorRow(new GenericInternalRow(new Object[] {(byte) 1, null, null,
-        UnsafeArrayData.fromPrimitiveArray(values)}));
+    return vectorRow(
+        new GenericInternalRow(
+            new Object[] {(byte) 1, null, null, UnsafeArrayData.fromPrimitiveArray(values)}));
   }
 
   private static InternalRow sparseRow(int size, int[] indices, double[] values) {
-    return vectorRow(new GenericInternalRow(new Object[] {(byte) 0, size, UnsafeArrayData.fromPrimitiveArray(indices),
-        UnsafeArrayData.fromPrimitiveArray(values)}));
+    return vectorRow(
+        new GenericInternalRow(
+            new Object[] {
+              (byte) 0,
+              size,
+              UnsafeArrayData.fromPrimitiveArray(indices),
+              UnsafeArrayData.fromPrimitiveArray(values)
+            }));
   }
 
   /** {@code (label, weight, f0..fn)}, an UnsafeRow. */
   private static InternalRow columnsRow(double[] values) {
-    StructType schema = new StructType().add("label", DataTypes.DoubleType).add("weight", DataTypes.DoubleType);
+    StructType schema =
+        new StructType().add("label", DataTypes.DoubleType).add("weight", DataTypes.DoubleType);
     Object[] fields = new Object[2 + values.length];
     fields[0] = 1.0;
     fields[1] = 1.0;
@@ -81,27 +101,38 @@ class DenseRowsTest {
   }
 
   /**
-   * Margins row by row, and at the end coefficients, intercept and AdaGrad's sums, equal to the bit for
-   * a dense vector, feature columns and the sparse vector listing every entry; with zeros (signed) in
-   * the rows, a feature of deviation 0, L1 or L2 (L2 folding the scale), batches and averaging.
+   * Margins row by row, and at the end coefficients, intercept and AdaGrad's sums, equal to the bit
+   * for a dense vector, feature columns and the sparse vector listing every entry; with zeros
+   * (signed) in the rows, a feature of deviation 0, L1 or L2 (L2 folding the scale), batches and
+   * averaging.
    */
   @ParameterizedTest(name = "{0}, scaling {1}, l1 {2}, l2 {3}, batch {4}")
-  @CsvSource({"invsqrt, centered, 0, 0, 1", "invsqrt, scaled, 0, 3.0, 1", "invsqrt, none, 0.01, 0.1, 3",
-      "constant, centered, 0, 0.5, 4", "decay, scaled, 0.02, 0, 1", "adagrad, centered, 0, 0.2, 1",
-      "adagrad, none, 0.01, 0.1, 3", "adagrad, scaled, 0, 0, 2"})
-  void denseRowsTrainBitForBitAsTheSparseRowListingEveryEntry(String schedule, String scaling, double l1, double l2,
-      int batch) {
+  @CsvSource({
+    "invsqrt, centered, 0, 0, 1",
+    "invsqrt, scaled, 0, 3.0, 1",
+    "invsqrt, none, 0.01, 0.1, 3",
+    "constant, centered, 0, 0.5, 4",
+    "decay, scaled, 0.02, 0, 1",
+    "adagrad, centered, 0, 0.2, 1",
+    "adagrad, none, 0.01, 0.1, 3",
+    "adagrad, scaled, 0, 0, 2"
+  })
+  void denseRowsTrainBitForBitAsTheSparseRowListingEveryEntry(
+      String schedule, String scaling, double l1, double l2, int batch) {
     SGDConfig config = config(schedule, l1, l2, batch);
     double[] inverseStd = {0.5, 2, 1, 0, 0.1, 3};
     double[] scaledMean = {0.2, -1, 0, 0, 0.5, 0.3};
-    FeatureScaling scales = switch (scaling) {
-      case "none" -> null;
-      case "scaled" -> new FeatureScaling(inverseStd, null);
-      default -> new FeatureScaling(inverseStd, scaledMean);
-    };
-    List<Run> runs = List.of(new Run(FeatureVector.ofVector(TrainingRow.FEATURES), model(config, scales)),
-        new Run(FeatureVector.ofColumns(TrainingRow.FEATURES, FEATURES), model(config, scales)),
-        new Run(FeatureVector.ofVector(TrainingRow.FEATURES), model(config, scales)));
+    FeatureScaling scales =
+        switch (scaling) {
+          case "none" -> null;
+          case "scaled" -> new FeatureScaling(inverseStd, null);
+          default -> new FeatureScaling(inverseStd, scaledMean);
+        };
+    List<Run> runs =
+        List.of(
+            new Run(FeatureVector.ofVector(TrainingRow.FEATURES), model(config, scales)),
+            new Run(FeatureVector.ofColumns(TrainingRow.FEATURES, FEATURES), model(config, scales)),
+            new Run(FeatureVector.ofVector(TrainingRow.FEATURES), model(config, scales)));
     LossFunction loss = new LossFunction.Logistic();
     Random random = new Random(11);
     int[] every = IntStream.range(0, FEATURES).toArray();
@@ -112,7 +143,8 @@ class DenseRowsTest {
         values[j] = kind == 0 ? 0 : kind == 1 ? -0.0 : random.nextGaussian() * (1 + j);
       }
       double label = values[0] - values[1] > 0 ? 1 : 0;
-      List<InternalRow> rows = List.of(denseRow(values), columnsRow(values), sparseRow(FEATURES, every, values));
+      List<InternalRow> rows =
+          List.of(denseRow(values), columnsRow(values), sparseRow(FEATURES, every, values));
       List<Long> margins = new ArrayList<>();
       for (int r = 0; r < runs.size(); r++) {
         Run run = runs.get(r);
@@ -135,7 +167,8 @@ class DenseRowsTest {
           .isEqualTo(Double.doubleToRawLongBits(sparse.intercept()));
       assertThat(run.sgd.updates()).isEqualTo(sparse.updates());
       if (sparse.squaredGradients() != null) {
-        assertThat(bits(run.sgd.squaredGradients())).containsExactly(bits(sparse.squaredGradients()));
+        assertThat(bits(run.sgd.squaredGradients()))
+            .containsExactly(bits(sparse.squaredGradients()));
       }
     }
     assertThat(sparse.coefficients()).isNotEqualTo(new double[FEATURES]);
@@ -145,21 +178,35 @@ class DenseRowsTest {
     return Arrays.stream(values).mapToLong(Double::doubleToRawLongBits).toArray();
   }
 
-  /** Dense rows of another size than the first row's fail the pass, after a dense or a sparse row alike. */
+  /**
+   * Dense rows of another size than the first row's fail the pass, after a dense or a sparse row
+   * alike.
+   */
   @Test
   void aDenseRowOfAnotherSizeFailsThePass() {
     SGDConfig config = config("invsqrt", 0, 0, 1);
-    List<List<InternalRow>> mismatches = List.of(
-        List.of(denseRow(new double[] {1, 2, 3}), denseRow(new double[] {1, 2, 3, 4})),
-        List.of(sparseRow(3, new int[] {1}, new double[] {1}), denseRow(new double[] {1, 2, 3, 4})),
-        List.of(denseRow(new double[] {1, 2, 3}), sparseRow(4, new int[] {1}, new double[] {1})));
+    List<List<InternalRow>> mismatches =
+        List.of(
+            List.of(denseRow(new double[] {1, 2, 3}), denseRow(new double[] {1, 2, 3, 4})),
+            List.of(
+                sparseRow(3, new int[] {1}, new double[] {1}), denseRow(new double[] {1, 2, 3, 4})),
+            List.of(
+                denseRow(new double[] {1, 2, 3}), sparseRow(4, new int[] {1}, new double[] {1})));
     for (List<InternalRow> rows : mismatches) {
-      SGDPass pass = new SGDPass(config, 0, null,
-          size -> new PartitionSGD[] {PartitionSGD.create(new double[size], 0, null, config, 0, 0, 1, true, null)},
+      SGDPass pass =
+          new SGDPass(
+              config,
+              0,
+              null,
+              size ->
+                  new PartitionSGD[] {
+                    PartitionSGD.create(new double[size], 0, null, config, 0, 0, 1, true, null)
+                  },
               true);
       assertThatThrownBy(() -> pass.train(rows.iterator()))
           .isInstanceOf(InvalidTrainingDataException.class)
-          .hasMessageContaining("features in column 'features' have size 4 in one row and 3 in another");
+          .hasMessageContaining(
+              "features in column 'features' have size 4 in one row and 3 in another");
     }
   }
 }

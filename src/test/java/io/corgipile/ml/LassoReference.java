@@ -1,15 +1,21 @@
 package io.corgipile.ml;
 
 /**
- * Single-machine cyclic coordinate descent for the objective of {@link ScheduledLasso}, as plain as it
- * can be written (every update recomputes its feature's product with the residuals), to check the
- * distributed solver's coefficients against.
+ * Single-machine cyclic coordinate descent for the objective of {@link ScheduledLasso}, as plain as
+ * it can be written (every update recomputes its feature's product with the residuals), to check
+ * the distributed solver's coefficients against.
  */
 final class LassoReference {
   final double[] coefficients;
   final double intercept;
 
-  LassoReference(double[][] x, double[] y, double lambda, double alpha, boolean fitIntercept, boolean standardization) {
+  LassoReference(
+      double[][] x,
+      double[] y,
+      double lambda,
+      double alpha,
+      boolean fitIntercept,
+      boolean standardization) {
     int n = y.length;
     int p = x[0].length;
     double[] center = new double[p];
@@ -51,8 +57,10 @@ final class LassoReference {
           rho += (x[i][j] - center[j]) * r[i];
         }
         rho = rho / n + curvature[j] * b[j];
-        double next = Math.signum(rho) * Math.max(Math.abs(rho) - lambda * alpha * scale[j], 0)
-            / (curvature[j] + lambda * (1 - alpha) * scale[j] * scale[j]);
+        double next =
+            Math.signum(rho)
+                * Math.max(Math.abs(rho) - lambda * alpha * scale[j], 0)
+                / (curvature[j] + lambda * (1 - alpha) * scale[j] * scale[j]);
         double delta = next - b[j];
         if (delta != 0) {
           for (int i = 0; i < n; i++) {

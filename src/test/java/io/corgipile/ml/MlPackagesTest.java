@@ -22,17 +22,20 @@ import org.junit.jupiter.api.Test;
 class MlPackagesTest {
   private static final Path ML = Path.of("src", "main", "java", "io", "corgipile", "ml");
   private static final Pattern TOP_LEVEL_TYPE =
-      Pattern.compile("(?m)^(public )?(?:(?:final|abstract|sealed|non-sealed) )*(?:class|interface|record|enum) "
-          + "(\\w+)");
-  private static final Pattern IMPORT = Pattern.compile("(?m)^import io\\.corgipile\\.ml\\.([a-z]+)\\.");
+      Pattern.compile(
+          "(?m)^(public )?(?:(?:final|abstract|sealed|non-sealed) )*(?:class|interface|record|enum)"
+              + " (\\w+)");
+  private static final Pattern IMPORT =
+      Pattern.compile("(?m)^import io\\.corgipile\\.ml\\.([a-z]+)\\.");
 
   /** The subpackages each subpackage must not import. */
-  private static final Map<String, List<String>> FORBIDDEN = Map.of(
-      "common", List.of("sgd", "sync", "compress", "lasso", "param"),
-      "compress", List.of("sgd", "sync", "lasso"),
-      "sgd", List.of("sync", "lasso"),
-      "sync", List.of("lasso"),
-      "lasso", List.of("sgd", "sync", "compress"));
+  private static final Map<String, List<String>> FORBIDDEN =
+      Map.of(
+          "common", List.of("sgd", "sync", "compress", "lasso", "param"),
+          "compress", List.of("sgd", "sync", "lasso"),
+          "sgd", List.of("sync", "lasso"),
+          "sync", List.of("lasso"),
+          "lasso", List.of("sgd", "sync", "compress"));
 
   @Test
   void theRootHoldsOnlyPublicTypes() throws IOException {
@@ -46,7 +49,9 @@ class MlPackagesTest {
         }
       }
     }
-    assertThat(hidden).as("implementation types in io.corgipile.ml (move them into a subpackage)").isEmpty();
+    assertThat(hidden)
+        .as("implementation types in io.corgipile.ml (move them into a subpackage)")
+        .isEmpty();
   }
 
   @Test

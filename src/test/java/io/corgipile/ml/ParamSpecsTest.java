@@ -30,7 +30,9 @@ class ParamSpecsTest {
   void everySpecIsAParamWithItsDefault(Params stage, List<ParamSpec<?>> specs) {
     List<String> names = Arrays.stream(stage.params()).map(Param::name).toList();
     for (ParamSpec<?> spec : specs) {
-      assertThat(names).as("params of %s (an accessor for each spec)", stage.uid()).contains(spec.name());
+      assertThat(names)
+          .as("params of %s (an accessor for each spec)", stage.uid())
+          .contains(spec.name());
       Param<?> param = stage.getParam(spec.name());
       Object value = stage.getDefault(param).get();
       if (spec.defaultValue() instanceof String[] columns) {
@@ -40,7 +42,8 @@ class ParamSpecsTest {
       }
       assertThat(param.parent()).isEqualTo(stage.uid());
     }
-    assertThat(specs.stream().map(ParamSpec::name).distinct().count()).as("names declared once")
+    assertThat(specs.stream().map(ParamSpec::name).distinct().count())
+        .as("names declared once")
         .isEqualTo(specs.size());
   }
 
@@ -59,6 +62,7 @@ class ParamSpecsTest {
     SGDClassifier classifier = new SGDClassifier();
     assertThatThrownBy(() -> classifier.sgdParams().get("maxIters"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Cannot find param maxIters of " + classifier.uid() + ": it has [maxIter, ");
+        .hasMessageStartingWith(
+            "Cannot find param maxIters of " + classifier.uid() + ": it has [maxIter, ");
   }
 }

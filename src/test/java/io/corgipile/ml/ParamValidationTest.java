@@ -61,45 +61,84 @@ class ParamValidationTest {
     }
   }
 
-  private static final List<Bad> BAD_VALUES = List.of(
-      new Bad("loss", "squared", "'squared': allowed values are logistic, hinge", Owner::classifies),
-      new Bad("loss", "huber", "'huber': allowed values are logistic, hinge", Owner::classifies),
-      new Bad("loss", "logistic", "'logistic': allowed values are squared, huber", o -> !o.classifies()),
-      new Bad("loss", "hinge", "'hinge': allowed values are squared, huber", o -> !o.classifies()),
-      new Bad("loss", "Logistic", "'Logistic': allowed values are logistic, hinge", Owner::classifies),
-      new Bad("loss", "absolute", "'absolute': allowed values are squared, huber", o -> !o.classifies()),
-      new Bad("maxIter", 0, "'0': allowed values are integers >= 1"),
-      new Bad("tol", -1.0, "'-1.0': allowed values are numbers >= 0"),
-      new Bad("nIterNoChange", 0, "'0': allowed values are integers >= 1"),
-      new Bad("stepSize", 0.0, "'0.0': allowed values are numbers > 0"),
-      new Bad("stepSize", -0.01, "'-0.01': allowed values are numbers > 0"),
-      new Bad("stepSize", Double.NaN, "'NaN': allowed values are numbers > 0"),
-      new Bad("stepSchedule", "linear", "'linear': allowed values are constant, decay, invsqrt, adagrad"),
-      new Bad("decayRate", 0.0, "'0.0': allowed values are numbers in (0, 1]"),
-      new Bad("decayRate", 1.5, "'1.5': allowed values are numbers in (0, 1]"),
-      new Bad("batchSize", 0, "'0': allowed values are integers >= 1"),
-      new Bad("batchSize", -4, "'-4': allowed values are integers >= 1"),
-      new Bad("regParam", -1.0, "'-1.0': allowed values are numbers >= 0"),
-      new Bad("elasticNetParam", 1.5, "'1.5': allowed values are numbers in [0, 1]"),
-      new Bad("elasticNetParam", -0.5, "'-0.5': allowed values are numbers in [0, 1]"),
-      new Bad("handleInvalid", "keep", "'keep': allowed values are error, skip"),
-      new Bad("threshold", 1.5, "'1.5': allowed values are numbers in [0, 1]", Owner::classifies),
-      new Bad("threshold", -0.1, "'-0.1': allowed values are numbers in [0, 1]", Owner::classifies),
-      new Bad("family", "softmax", "'softmax': allowed values are auto, binomial, multinomial", Owner::classifies),
-      new Bad("family", "Multinomial", "'Multinomial': allowed values are auto, binomial, multinomial",
-          Owner::classifies),
-      new Bad("epsilon", 0.0, "'0.0': allowed values are numbers > 0", o -> !o.classifies()),
-      new Bad("epsilon", -1.35, "'-1.35': allowed values are numbers > 0", o -> !o.classifies()),
-      new Bad("syncInterval", "0", "'0': allowed values are " + SyncInterval.FORMAT),
-      new Bad("syncInterval", "round", "'round': allowed values are " + SyncInterval.FORMAT),
-      new Bad("deltaCompression", "fp16", "'fp16': allowed values are none, int8"),
-      new Bad("syncStepSize", 0.0, "'0.0': allowed values are numbers > 0"),
-      new Bad("syncMomentum", 1.0, "'1.0': allowed values are numbers in [0, 1)"),
-      new Bad("syncMomentum", -0.1, "'-0.1': allowed values are numbers in [0, 1)"));
+  private static final List<Bad> BAD_VALUES =
+      List.of(
+          new Bad(
+              "loss",
+              "squared",
+              "'squared': allowed values are logistic, hinge",
+              Owner::classifies),
+          new Bad(
+              "loss", "huber", "'huber': allowed values are logistic, hinge", Owner::classifies),
+          new Bad(
+              "loss",
+              "logistic",
+              "'logistic': allowed values are squared, huber",
+              o -> !o.classifies()),
+          new Bad(
+              "loss", "hinge", "'hinge': allowed values are squared, huber", o -> !o.classifies()),
+          new Bad(
+              "loss",
+              "Logistic",
+              "'Logistic': allowed values are logistic, hinge",
+              Owner::classifies),
+          new Bad(
+              "loss",
+              "absolute",
+              "'absolute': allowed values are squared, huber",
+              o -> !o.classifies()),
+          new Bad("maxIter", 0, "'0': allowed values are integers >= 1"),
+          new Bad("tol", -1.0, "'-1.0': allowed values are numbers >= 0"),
+          new Bad("nIterNoChange", 0, "'0': allowed values are integers >= 1"),
+          new Bad("stepSize", 0.0, "'0.0': allowed values are numbers > 0"),
+          new Bad("stepSize", -0.01, "'-0.01': allowed values are numbers > 0"),
+          new Bad("stepSize", Double.NaN, "'NaN': allowed values are numbers > 0"),
+          new Bad(
+              "stepSchedule",
+              "linear",
+              "'linear': allowed values are constant, decay, invsqrt, adagrad"),
+          new Bad("decayRate", 0.0, "'0.0': allowed values are numbers in (0, 1]"),
+          new Bad("decayRate", 1.5, "'1.5': allowed values are numbers in (0, 1]"),
+          new Bad("batchSize", 0, "'0': allowed values are integers >= 1"),
+          new Bad("batchSize", -4, "'-4': allowed values are integers >= 1"),
+          new Bad("regParam", -1.0, "'-1.0': allowed values are numbers >= 0"),
+          new Bad("elasticNetParam", 1.5, "'1.5': allowed values are numbers in [0, 1]"),
+          new Bad("elasticNetParam", -0.5, "'-0.5': allowed values are numbers in [0, 1]"),
+          new Bad("handleInvalid", "keep", "'keep': allowed values are error, skip"),
+          new Bad(
+              "threshold", 1.5, "'1.5': allowed values are numbers in [0, 1]", Owner::classifies),
+          new Bad(
+              "threshold", -0.1, "'-0.1': allowed values are numbers in [0, 1]", Owner::classifies),
+          new Bad(
+              "family",
+              "softmax",
+              "'softmax': allowed values are auto, binomial, multinomial",
+              Owner::classifies),
+          new Bad(
+              "family",
+              "Multinomial",
+              "'Multinomial': allowed values are auto, binomial, multinomial",
+              Owner::classifies),
+          new Bad("epsilon", 0.0, "'0.0': allowed values are numbers > 0", o -> !o.classifies()),
+          new Bad(
+              "epsilon", -1.35, "'-1.35': allowed values are numbers > 0", o -> !o.classifies()),
+          new Bad("syncInterval", "0", "'0': allowed values are " + SyncInterval.FORMAT),
+          new Bad("syncInterval", "round", "'round': allowed values are " + SyncInterval.FORMAT),
+          new Bad("deltaCompression", "fp16", "'fp16': allowed values are none, int8"),
+          new Bad("syncStepSize", 0.0, "'0.0': allowed values are numbers > 0"),
+          new Bad("syncMomentum", 1.0, "'1.0': allowed values are numbers in [0, 1)"),
+          new Bad("syncMomentum", -0.1, "'-0.1': allowed values are numbers in [0, 1)"));
 
   static Stream<Arguments> badValues() {
-    return BAD_VALUES.stream().flatMap(bad -> Stream.of(Owner.values()).filter(bad.appliesTo())
-        .map(owner -> argumentSet(owner + " " + bad.param() + "=" + bad.value(), owner, bad)));
+    return BAD_VALUES.stream()
+        .flatMap(
+            bad ->
+                Stream.of(Owner.values())
+                    .filter(bad.appliesTo())
+                    .map(
+                        owner ->
+                            argumentSet(
+                                owner + " " + bad.param() + "=" + bad.value(), owner, bad)));
   }
 
   private static String refused(String param, String refusal) {
@@ -107,7 +146,9 @@ class ParamValidationTest {
   }
 
   private static void assertRefused(ThrowingCallable set, String param, String refusal) {
-    assertThatThrownBy(set).isExactlyInstanceOf(IllegalArgumentException.class).hasMessage(refused(param, refusal));
+    assertThatThrownBy(set)
+        .isExactlyInstanceOf(IllegalArgumentException.class)
+        .hasMessage(refused(param, refusal));
   }
 
   @ParameterizedTest
@@ -126,29 +167,59 @@ class ParamValidationTest {
   @Test
   void theTypedSettersRefuseBadValuesToo() {
     SGDClassifier classifier = new SGDClassifier(UID);
-    assertRefused(() -> classifier.setLoss("squared"), "loss", "'squared': allowed values are logistic, hinge");
-    assertRefused(() -> classifier.setMaxIter(0), "maxIter", "'0': allowed values are integers >= 1");
+    assertRefused(
+        () -> classifier.setLoss("squared"),
+        "loss",
+        "'squared': allowed values are logistic, hinge");
+    assertRefused(
+        () -> classifier.setMaxIter(0), "maxIter", "'0': allowed values are integers >= 1");
     assertRefused(() -> classifier.setTol(-1), "tol", "'-1.0': allowed values are numbers >= 0");
-    assertRefused(() -> classifier.setStepSize(0), "stepSize", "'0.0': allowed values are numbers > 0");
-    assertRefused(() -> classifier.setStepSchedule("step"), "stepSchedule",
+    assertRefused(
+        () -> classifier.setStepSize(0), "stepSize", "'0.0': allowed values are numbers > 0");
+    assertRefused(
+        () -> classifier.setStepSchedule("step"),
+        "stepSchedule",
         "'step': allowed values are constant, decay, invsqrt, adagrad");
-    assertRefused(() -> classifier.setDecayRate(1.5), "decayRate", "'1.5': allowed values are numbers in (0, 1]");
-    assertRefused(() -> classifier.setBatchSize(0), "batchSize", "'0': allowed values are integers >= 1");
-    assertRefused(() -> classifier.setRegParam(-1), "regParam", "'-1.0': allowed values are numbers >= 0");
-    assertRefused(() -> classifier.setElasticNetParam(1.5), "elasticNetParam",
+    assertRefused(
+        () -> classifier.setDecayRate(1.5),
+        "decayRate",
+        "'1.5': allowed values are numbers in (0, 1]");
+    assertRefused(
+        () -> classifier.setBatchSize(0), "batchSize", "'0': allowed values are integers >= 1");
+    assertRefused(
+        () -> classifier.setRegParam(-1), "regParam", "'-1.0': allowed values are numbers >= 0");
+    assertRefused(
+        () -> classifier.setElasticNetParam(1.5),
+        "elasticNetParam",
         "'1.5': allowed values are numbers in [0, 1]");
-    assertRefused(() -> classifier.setHandleInvalid("Skip"), "handleInvalid", "'Skip': allowed values are error, skip");
-    assertRefused(() -> classifier.setThreshold(1.5), "threshold", "'1.5': allowed values are numbers in [0, 1]");
-    assertRefused(() -> classifier.setFamily("softmax"), "family",
+    assertRefused(
+        () -> classifier.setHandleInvalid("Skip"),
+        "handleInvalid",
+        "'Skip': allowed values are error, skip");
+    assertRefused(
+        () -> classifier.setThreshold(1.5),
+        "threshold",
+        "'1.5': allowed values are numbers in [0, 1]");
+    assertRefused(
+        () -> classifier.setFamily("softmax"),
+        "family",
         "'softmax': allowed values are auto, binomial, multinomial");
 
     SGDRegressor regressor = new SGDRegressor(UID);
-    assertRefused(() -> regressor.setLoss("logistic"), "loss", "'logistic': allowed values are squared, huber");
-    assertRefused(() -> regressor.setEpsilon(0), "epsilon", "'0.0': allowed values are numbers > 0");
-    assertRefused(() -> regressor.setDecayRate(0), "decayRate", "'0.0': allowed values are numbers in (0, 1]");
+    assertRefused(
+        () -> regressor.setLoss("logistic"),
+        "loss",
+        "'logistic': allowed values are squared, huber");
+    assertRefused(
+        () -> regressor.setEpsilon(0), "epsilon", "'0.0': allowed values are numbers > 0");
+    assertRefused(
+        () -> regressor.setDecayRate(0),
+        "decayRate",
+        "'0.0': allowed values are numbers in (0, 1]");
 
     SGDClassificationModel model = new SGDClassificationModel(UID, Vectors.dense(1, 2), 0.5);
-    assertRefused(() -> model.setThreshold(1.5), "threshold", "'1.5': allowed values are numbers in [0, 1]");
+    assertRefused(
+        () -> model.setThreshold(1.5), "threshold", "'1.5': allowed values are numbers in [0, 1]");
   }
 
   static Stream<Arguments> boundaryValues() {
@@ -168,7 +239,10 @@ class ParamValidationTest {
         argumentSet("syncMomentum below 1", "syncMomentum", Math.nextDown(1.0)));
   }
 
-  /** The edges of each allowed range are allowed, so the checks are not stricter than their messages say. */
+  /**
+   * The edges of each allowed range are allowed, so the checks are not stricter than their messages
+   * say.
+   */
   @ParameterizedTest
   @MethodSource("boundaryValues")
   void theEdgesOfTheAllowedRangesAreAllowed(String name, Object value) {
@@ -192,7 +266,8 @@ class ParamValidationTest {
     SGDClassificationModel model = new SGDClassificationModel(UID, Vectors.dense(1, 2), 0.5);
     model.setThresholds(new double[] {0.3, 0.7});
 
-    assertRefused(() -> model.setThreshold(1.5), "threshold", "'1.5': allowed values are numbers in [0, 1]");
+    assertRefused(
+        () -> model.setThreshold(1.5), "threshold", "'1.5': allowed values are numbers in [0, 1]");
     assertThat(model.isSet(model.thresholds())).as("thresholds still set").isTrue();
     assertThat(model.getThresholds()).containsExactly(0.3, 0.7);
   }
@@ -202,13 +277,14 @@ class ParamValidationTest {
   /** Something saved with a valid value, and how to load it. */
   private record Saved(Supplier<MLWritable> owner, Function<String, Params> load) {}
 
-  private static final Saved CLASSIFIER = new Saved(
-      () -> new SGDClassifier(UID).setLoss("hinge"), SGDClassifier::load);
-  private static final Saved REGRESSOR = new Saved(
-      () -> new SGDRegressor(UID).setEpsilon(2.0), SGDRegressor::load);
-  private static final Saved CLASSIFICATION_MODEL = new Saved(
-      () -> new SGDClassificationModel(UID, Vectors.dense(1, 2), 0.5).setThreshold(0.25),
-      SGDClassificationModel::load);
+  private static final Saved CLASSIFIER =
+      new Saved(() -> new SGDClassifier(UID).setLoss("hinge"), SGDClassifier::load);
+  private static final Saved REGRESSOR =
+      new Saved(() -> new SGDRegressor(UID).setEpsilon(2.0), SGDRegressor::load);
+  private static final Saved CLASSIFICATION_MODEL =
+      new Saved(
+          () -> new SGDClassificationModel(UID, Vectors.dense(1, 2), 0.5).setThreshold(0.25),
+          SGDClassificationModel::load);
 
   private static String save(Saved saved, Path dir) throws IOException {
     SharedSpark.get();
@@ -219,15 +295,22 @@ class ParamValidationTest {
 
   static Stream<Arguments> loaded() {
     return Stream.of(
-        argumentSet("classifier", CLASSIFIER, "maxIter", 0, "'0': allowed values are integers >= 1"),
-        argumentSet("regressor", REGRESSOR, "loss", "hinge", "'hinge': allowed values are squared, huber"),
-        argumentSet("classification model", CLASSIFICATION_MODEL, "threshold", 2.0,
+        argumentSet(
+            "classifier", CLASSIFIER, "maxIter", 0, "'0': allowed values are integers >= 1"),
+        argumentSet(
+            "regressor", REGRESSOR, "loss", "hinge", "'hinge': allowed values are squared, huber"),
+        argumentSet(
+            "classification model",
+            CLASSIFICATION_MODEL,
+            "threshold",
+            2.0,
             "'2.0': allowed values are numbers in [0, 1]"));
   }
 
   @ParameterizedTest
   @MethodSource("loaded")
-  void aLoadedOwnerStillRefusesBadValues(Saved saved, String param, Object value, String refusal, @TempDir Path dir)
+  void aLoadedOwnerStillRefusesBadValues(
+      Saved saved, String param, Object value, String refusal, @TempDir Path dir)
       throws IOException {
     Params loaded = saved.load().apply(save(saved, dir));
     assertThat(loaded.uid()).isEqualTo(UID);
@@ -236,28 +319,46 @@ class ParamValidationTest {
 
   static Stream<Arguments> tampered() {
     return Stream.of(
-        argumentSet("classifier with a regression loss", CLASSIFIER, "\"loss\":\"hinge\"", "\"loss\":\"squared\"",
+        argumentSet(
+            "classifier with a regression loss",
+            CLASSIFIER,
+            "\"loss\":\"hinge\"",
+            "\"loss\":\"squared\"",
             refused("loss", "'squared': allowed values are logistic, hinge")),
-        argumentSet("regressor with epsilon 0", REGRESSOR, "\"epsilon\":2.0", "\"epsilon\":0.0",
+        argumentSet(
+            "regressor with epsilon 0",
+            REGRESSOR,
+            "\"epsilon\":2.0",
+            "\"epsilon\":0.0",
             refused("epsilon", "'0.0': allowed values are numbers > 0")),
-        argumentSet("model with threshold 1.5", CLASSIFICATION_MODEL, "\"threshold\":0.25", "\"threshold\":1.5",
+        argumentSet(
+            "model with threshold 1.5",
+            CLASSIFICATION_MODEL,
+            "\"threshold\":0.25",
+            "\"threshold\":1.5",
             refused("threshold", "'1.5': allowed values are numbers in [0, 1]")));
   }
 
   /** Metadata edited by hand (or written by another version) to a bad value cannot be loaded. */
   @ParameterizedTest
   @MethodSource("tampered")
-  void loadingABadSavedValueFailsWithTheParamsMessage(Saved saved, String written, String edited, String message,
-      @TempDir Path dir) throws IOException {
+  void loadingABadSavedValueFailsWithTheParamsMessage(
+      Saved saved, String written, String edited, String message, @TempDir Path dir)
+      throws IOException {
     String path = save(saved, dir);
     Path metadata;
     try (Stream<Path> files = Files.list(Path.of(path, "metadata"))) {
-      metadata = files.filter(f -> f.getFileName().toString().startsWith("part-")).findFirst().orElseThrow();
+      metadata =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("part-"))
+              .findFirst()
+              .orElseThrow();
     }
     String json = Files.readString(metadata);
     assertThat(json).contains(written);
     Files.writeString(metadata, json.replace(written, edited));
-    Files.deleteIfExists(metadata.resolveSibling("." + metadata.getFileName() + ".crc")); // Hadoop checks it
+    Files.deleteIfExists(
+        metadata.resolveSibling("." + metadata.getFileName() + ".crc")); // Hadoop checks it
 
     assertThatThrownBy(() -> saved.load().apply(path))
         .isExactlyInstanceOf(IllegalArgumentException.class)

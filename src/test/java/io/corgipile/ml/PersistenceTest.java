@@ -26,20 +26,61 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Estimators, models and pipelines holding them survive save and load, and copy, with nothing lost. */
+/**
+ * Estimators, models and pipelines holding them survive save and load, and copy, with nothing lost.
+ */
 class PersistenceTest {
   private static final int FEATURES = 4;
   private static final String[] CLASSIFIER_OUTPUTS = {"prediction", "probability", "rawPrediction"};
 
   /** Non-default values of the params both estimators have. */
-  private static final Map<String, Object> COMMON = values(
-      "maxIter", 7, "tol", 1e-3, "stepSize", 0.05, "stepSchedule", "invsqrt", "decayRate", 0.9, "batchSize", 8,
-      "regParam", 0.01, "elasticNetParam", 0.5, "fitIntercept", false, "weightCol", "w", "seed", 123L,
-      "handleInvalid", "skip", "featuresCol", "f", "labelCol", "y", "predictionCol", "yhat");
-  private static final Map<String, Object> CLASSIFIER_ONLY = values(
-      "loss", "hinge", "family", "binomial", "threshold", 0.6, "thresholds", new double[] {0.3, 0.7}, "probabilityCol",
+  private static final Map<String, Object> COMMON =
+      values(
+          "maxIter",
+          7,
+          "tol",
+          1e-3,
+          "stepSize",
+          0.05,
+          "stepSchedule",
+          "invsqrt",
+          "decayRate",
+          0.9,
+          "batchSize",
+          8,
+          "regParam",
+          0.01,
+          "elasticNetParam",
+          0.5,
+          "fitIntercept",
+          false,
+          "weightCol",
+          "w",
+          "seed",
+          123L,
+          "handleInvalid",
+          "skip",
+          "featuresCol",
+          "f",
+          "labelCol",
+          "y",
+          "predictionCol",
+          "yhat");
+
+  private static final Map<String, Object> CLASSIFIER_ONLY =
+      values(
+          "loss",
+          "hinge",
+          "family",
+          "binomial",
+          "threshold",
+          0.6,
+          "thresholds",
+          new double[] {0.3, 0.7},
+          "probabilityCol",
           "p",
-      "rawPredictionCol", "r");
+          "rawPredictionCol",
+          "r");
   private static final Map<String, Object> REGRESSOR_ONLY = values("loss", "huber", "epsilon", 2.0);
 
   private static Dataset<Row> classificationTest;
@@ -51,10 +92,18 @@ class PersistenceTest {
   static void fitModels() {
     classificationTest = TrainingData.logistic(500, FEATURES, 32, 2);
     regressionTest = TrainingData.linear(500, FEATURES, 34, 2);
-    classifierModel = new SGDClassifier().setMaxIter(3).setStepSize(0.05).setThreshold(0.6)
-        .fit(TrainingData.logistic(1500, FEATURES, 31, 2));
-    regressorModel = new SGDRegressor().setMaxIter(3).setStepSize(0.05).setLoss("huber")
-        .fit(TrainingData.linear(1500, FEATURES, 33, 2));
+    classifierModel =
+        new SGDClassifier()
+            .setMaxIter(3)
+            .setStepSize(0.05)
+            .setThreshold(0.6)
+            .fit(TrainingData.logistic(1500, FEATURES, 31, 2));
+    regressorModel =
+        new SGDRegressor()
+            .setMaxIter(3)
+            .setStepSize(0.05)
+            .setLoss("huber")
+            .fit(TrainingData.linear(1500, FEATURES, 33, 2));
   }
 
   // ---- estimators
@@ -85,7 +134,10 @@ class PersistenceTest {
     assertCopyKeepsParams(withNonDefaults(new SGDRegressor(), REGRESSOR_ONLY), "epsilon", 3.0);
   }
 
-  /** copy() keeps every param; copy(extra) overrides regParam and {@code param} and leaves the original alone. */
+  /**
+   * copy() keeps every param; copy(extra) overrides regParam and {@code param} and leaves the
+   * original alone.
+   */
   private static void assertCopyKeepsParams(Params original, String param, Object value) {
     Map<String, Object> before = paramValues(original);
 
@@ -130,13 +182,15 @@ class PersistenceTest {
 
   private static void assertHasNoSummary(boolean hasSummary, Runnable summary) {
     assertThat(hasSummary).isFalse();
-    assertThatThrownBy(summary::run).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(summary::run)
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("a loaded or created model does not");
   }
 
   @Test
   void classifierModelCopyKeepsCoefficientsAndSummary() {
-    SGDClassificationModel copy = classifierModel.copy(paramMap(classifierModel, values("threshold", 0.9)));
+    SGDClassificationModel copy =
+        classifierModel.copy(paramMap(classifierModel, values("threshold", 0.9)));
 
     assertThat(copy).isNotSameAs(classifierModel);
     assertThat(copy.uid()).isEqualTo(classifierModel.uid());
@@ -146,7 +200,8 @@ class PersistenceTest {
     assertThat(copy.getThreshold()).isEqualTo(0.9);
     assertThat(classifierModel.getThreshold()).isEqualTo(0.6);
     assertThat(copy.hasSummary()).isTrue();
-    assertThat(copy.summary().objectiveHistory()).containsExactly(classifierModel.summary().objectiveHistory());
+    assertThat(copy.summary().objectiveHistory())
+        .containsExactly(classifierModel.summary().objectiveHistory());
   }
 
   @Test
@@ -159,31 +214,38 @@ class PersistenceTest {
     assertThat(copy.coefficients()).isEqualTo(regressorModel.coefficients());
     assertThat(copy.intercept()).isEqualTo(regressorModel.intercept());
     assertThat(copy.hasSummary()).isTrue();
-    assertThat(copy.summary().objectiveHistory()).containsExactly(regressorModel.summary().objectiveHistory());
+    assertThat(copy.summary().objectiveHistory())
+        .containsExactly(regressorModel.summary().objectiveHistory());
   }
 
   // ---- pipelines
 
   @Test
   void classifierPipelineAndItsModelSaveAndLoad(@TempDir Path dir) {
-    assertPipelineRoundTrip(new SGDClassifier().setMaxIter(3).setStepSize(0.05).setThreshold(0.6).setRegParam(0.01),
-        TrainingData.logisticColumns(1500, FEATURES, 35, 2), TrainingData.logisticColumns(500, FEATURES, 36, 2),
-        dir, CLASSIFIER_OUTPUTS);
+    assertPipelineRoundTrip(
+        new SGDClassifier().setMaxIter(3).setStepSize(0.05).setThreshold(0.6).setRegParam(0.01),
+        TrainingData.logisticColumns(1500, FEATURES, 35, 2),
+        TrainingData.logisticColumns(500, FEATURES, 36, 2),
+        dir,
+        CLASSIFIER_OUTPUTS);
   }
 
   @Test
   void regressorPipelineAndItsModelSaveAndLoad(@TempDir Path dir) {
-    assertPipelineRoundTrip(new SGDRegressor().setMaxIter(3).setStepSize(0.05).setLoss("huber").setEpsilon(0.8),
-        TrainingData.linearColumns(1500, FEATURES, 37, 2), TrainingData.linearColumns(500, FEATURES, 38, 2),
-        dir, "prediction");
+    assertPipelineRoundTrip(
+        new SGDRegressor().setMaxIter(3).setStepSize(0.05).setLoss("huber").setEpsilon(0.8),
+        TrainingData.linearColumns(1500, FEATURES, 37, 2),
+        TrainingData.linearColumns(500, FEATURES, 38, 2),
+        dir,
+        "prediction");
   }
 
   /**
    * The unfitted pipeline of {@code predictor} saves and loads with every stage's params, and the
    * loaded one trains the same model; the fitted pipeline saves and loads and predicts the same.
    */
-  private static void assertPipelineRoundTrip(PipelineStage predictor, Dataset<Row> train, Dataset<Row> test,
-      Path dir, String... outputs) {
+  private static void assertPipelineRoundTrip(
+      PipelineStage predictor, Dataset<Row> train, Dataset<Row> test, Path dir, String... outputs) {
     Pipeline pipeline = TrainingData.scaledPipeline(FEATURES, predictor);
     Pipeline loadedPipeline = saveAndLoad(pipeline, dir.resolve("pipeline"), Pipeline::load);
     assertThat(loadedPipeline.getStages()).hasSameSizeAs(pipeline.getStages());
@@ -203,7 +265,8 @@ class PersistenceTest {
 
   // ---- helpers
 
-  private static <T extends MLWritable> T saveAndLoad(T instance, Path dir, Function<String, T> load) {
+  private static <T extends MLWritable> T saveAndLoad(
+      T instance, Path dir, Function<String, T> load) {
     String path = dir.resolve("saved").toString();
     try {
       instance.write().overwrite().save(path);
@@ -213,9 +276,11 @@ class PersistenceTest {
     return load.apply(path);
   }
 
-  /** {@code transform} of both gives exactly the same {@code columns} on every row of {@code data}. */
-  private static void assertSameOutput(Transformer actual, Transformer expected, Dataset<Row> data,
-      String... columns) {
+  /**
+   * {@code transform} of both gives exactly the same {@code columns} on every row of {@code data}.
+   */
+  private static void assertSameOutput(
+      Transformer actual, Transformer expected, Dataset<Row> data, String... columns) {
     List<Row> expectedRows = output(expected, data, columns);
     assertThat(expectedRows).hasSize((int) data.count());
     assertThat(output(actual, data, columns)).isEqualTo(expectedRows);
@@ -240,14 +305,17 @@ class PersistenceTest {
 
   /** {@code params} has each of {@code expected} explicitly set to that value. */
   private static void assertHasValues(Params params, Map<String, Object> expected) {
-    expected.forEach((name, value) -> {
-      Param<Object> param = params.getParam(name);
-      assertThat(params.isSet(param)).as(name).isTrue();
-      assertThat(comparable(params.getOrDefault(param))).as(name).isEqualTo(comparable(value));
-    });
+    expected.forEach(
+        (name, value) -> {
+          Param<Object> param = params.getParam(name);
+          assertThat(params.isSet(param)).as(name).isTrue();
+          assertThat(comparable(params.getOrDefault(param))).as(name).isEqualTo(comparable(value));
+        });
   }
 
-  /** Same class, uid and param map (each param's value, and whether it is set or only defaulted). */
+  /**
+   * Same class, uid and param map (each param's value, and whether it is set or only defaulted).
+   */
   private static void assertSameParams(Params actual, Params expected) {
     assertThat(actual).isInstanceOf(expected.getClass());
     assertThat(actual.uid()).isEqualTo(expected.uid());

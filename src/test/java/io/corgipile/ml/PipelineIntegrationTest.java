@@ -34,10 +34,15 @@ import org.junit.jupiter.api.Test;
 class PipelineIntegrationTest {
   private static final int FEATURES = 5;
 
-  /** The test set through the SGD pipeline and through the same pipeline ending in LogisticRegression. */
+  /**
+   * The test set through the SGD pipeline and through the same pipeline ending in
+   * LogisticRegression.
+   */
   private static Dataset<Row> sgdPredictions;
+
   private static Dataset<Row> lrPredictions;
   private static SGDClassificationModel sgd;
+
   /** The test set with standardized {@code features}, as the SGD stage sees it. */
   private static Dataset<Row> scaledTest;
 
@@ -45,9 +50,10 @@ class PipelineIntegrationTest {
   static void fitPipelines() {
     Dataset<Row> train = TrainingData.logisticColumns(3000, FEATURES, 41, 2);
     Dataset<Row> test = TrainingData.logisticColumns(2000, FEATURES, 42, 2);
-    PipelineModel sgdPipeline = TrainingData.scaledPipeline(FEATURES,
-        new SGDClassifier()).fit(train);
-    PipelineModel lrPipeline = TrainingData.scaledPipeline(FEATURES, new LogisticRegression()).fit(train);
+    PipelineModel sgdPipeline =
+        TrainingData.scaledPipeline(FEATURES, new SGDClassifier()).fit(train);
+    PipelineModel lrPipeline =
+        TrainingData.scaledPipeline(FEATURES, new LogisticRegression()).fit(train);
     sgdPredictions = local(sgdPipeline.transform(test));
     lrPredictions = local(lrPipeline.transform(test));
     Transformer[] stages = sgdPipeline.stages();
@@ -72,7 +78,8 @@ class PipelineIntegrationTest {
   }
 
   private static double accuracy(Dataset<Row> predictions) {
-    return (double) predictions.filter(col("prediction").equalTo(col("label"))).count() / predictions.count();
+    return (double) predictions.filter(col("prediction").equalTo(col("label"))).count()
+        / predictions.count();
   }
 
   @Test
@@ -87,31 +94,40 @@ class PipelineIntegrationTest {
         .isGreaterThanOrEqualTo(multiclass.evaluate(lrPredictions) - 0.02);
     assertThat(multiclass.setMetricName("logLoss").evaluate(sgdPredictions))
         .isLessThanOrEqualTo(multiclass.evaluate(lrPredictions) + 0.02);
-    // the evaluators read the columns as meant: accuracy from the prediction, AUC from raw or probability alike
+    // the evaluators read the columns as meant: accuracy from the prediction, AUC from raw or
+    // probability alike
     assertThat(multiclass.setMetricName("accuracy").evaluate(sgdPredictions))
         .isCloseTo(accuracy(sgdPredictions), within(1e-12));
-    assertThat(auc.setRawPredictionCol("probability").evaluate(sgdPredictions)).isCloseTo(sgdAuc, within(1e-9));
+    assertThat(auc.setRawPredictionCol("probability").evaluate(sgdPredictions))
+        .isCloseTo(sgdAuc, within(1e-9));
   }
 
   // ---- output columns and thresholds
 
   @Test
   void outputColumnsFollowTheMargin() {
-    List<Row> rows = sgd.transform(scaledTest).select("features", "rawPrediction", "probability", "prediction")
-        .collectAsList();
+    List<Row> rows =
+        sgd.transform(scaledTest)
+            .select("features", "rawPrediction", "probability", "prediction")
+            .collectAsList();
     double[] w = sgd.coefficients().toArray();
-    assertThat(rows).hasSize(2000).allSatisfy(row -> {
-      double[] x = ((Vector) row.get(0)).toArray();
-      double m = sgd.intercept();
-      for (int i = 0; i < w.length; i++) {
-        m += w[i] * x[i];
-      }
-      double p = 1 / (1 + Math.exp(-m));
-      double tolerance = 1e-12 * (1 + Math.abs(m));
-      assertThat(((Vector) row.get(1)).toArray()).containsExactly(new double[] {-m, m}, within(tolerance));
-      assertThat(((Vector) row.get(2)).toArray()).containsExactly(new double[] {1 - p, p}, within(1e-12));
-      assertThat(row.getDouble(3)).isEqualTo(p > 0.5 ? 1.0 : 0.0);
-    });
+    assertThat(rows)
+        .hasSize(2000)
+        .allSatisfy(
+            row -> {
+              double[] x = ((Vector) row.get(0)).toArray();
+              double m = sgd.intercept();
+              for (int i = 0; i < w.length; i++) {
+                m += w[i] * x[i];
+              }
+              double p = 1 / (1 + Math.exp(-m));
+              double tolerance = 1e-12 * (1 + Math.abs(m));
+              assertThat(((Vector) row.get(1)).toArray())
+                  .containsExactly(new double[] {-m, m}, within(tolerance));
+              assertThat(((Vector) row.get(2)).toArray())
+                  .containsExactly(new double[] {1 - p, p}, within(1e-12));
+              assertThat(row.getDouble(3)).isEqualTo(p > 0.5 ? 1.0 : 0.0);
+            });
   }
 
   @Test
@@ -128,7 +144,8 @@ class PipelineIntegrationTest {
   void thresholdsAloneActAsTheThresholdTheyImply() {
     // LogisticRegression's rule: thresholds [a, b] is threshold 1 / (1 + a / b), here 0.8
     assertThat(sgd.isSet(sgd.threshold())).isFalse();
-    SGDClassificationModel withThresholds = sgd.copy(ParamMap.empty()).setThresholds(new double[] {0.5, 2.0});
+    SGDClassificationModel withThresholds =
+        sgd.copy(ParamMap.empty()).setThresholds(new double[] {0.5, 2.0});
 
     assertThat(predictions(withThresholds, 0.8))
         .isEqualTo(predictions(sgd.copy(ParamMap.empty()).setThreshold(0.8), 0.8));
@@ -147,7 +164,8 @@ class PipelineIntegrationTest {
     model.setThresholds(new double[] {0.5, 2.0});
 
     assertThat(model.isSet(model.threshold())).as("threshold still set").isFalse();
-    assertThat(predictions(model, 0.8)).isEqualTo(predictions(sgd.copy(ParamMap.empty()).setThreshold(0.8), 0.8));
+    assertThat(predictions(model, 0.8))
+        .isEqualTo(predictions(sgd.copy(ParamMap.empty()).setThreshold(0.8), 0.8));
   }
 
   /**
@@ -156,12 +174,19 @@ class PipelineIntegrationTest {
    * predicts from the probability, the raw prediction or the features).
    */
   private static List<Double> predictions(SGDClassificationModel model, double threshold) {
-    List<Row> rows = model.transform(scaledTest).select("id", "probability", "prediction").collectAsList();
+    List<Row> rows =
+        model.transform(scaledTest).select("id", "probability", "prediction").collectAsList();
     List<Double> predicted = rows.stream().map(r -> r.getDouble(2)).toList();
-    assertThat(rows).allSatisfy(r ->
-        assertThat(r.getDouble(2)).isEqualTo(((Vector) r.get(1)).apply(1) > threshold ? 1.0 : 0.0));
-    assertThat(predictionsOnly(model.copy(ParamMap.empty()).setProbabilityCol(""))).isEqualTo(predicted);
-    assertThat(predictionsOnly(model.copy(ParamMap.empty()).setProbabilityCol("").setRawPredictionCol("")))
+    assertThat(rows)
+        .allSatisfy(
+            r ->
+                assertThat(r.getDouble(2))
+                    .isEqualTo(((Vector) r.get(1)).apply(1) > threshold ? 1.0 : 0.0));
+    assertThat(predictionsOnly(model.copy(ParamMap.empty()).setProbabilityCol("")))
+        .isEqualTo(predicted);
+    assertThat(
+            predictionsOnly(
+                model.copy(ParamMap.empty()).setProbabilityCol("").setRawPredictionCol("")))
         .isEqualTo(predicted);
     return predicted;
   }
@@ -175,27 +200,39 @@ class PipelineIntegrationTest {
   @Test
   void crossValidatorTunesTheClassifier() {
     SGDClassifier classifier = new SGDClassifier().setMaxIter(2).setTol(0).setElasticNetParam(1.0);
-    ParamMap[] grid = new ParamGridBuilder().addGrid(classifier.regParam(), new double[] {0.0, 5.0}).build();
-    CrossValidatorModel cv = new CrossValidator().setEstimator(classifier).setEstimatorParamMaps(grid)
-        .setEvaluator(new BinaryClassificationEvaluator()).setNumFolds(2).setSeed(7)
-        .fit(TrainingData.logistic(2000, FEATURES, 44, 2));
+    ParamMap[] grid =
+        new ParamGridBuilder().addGrid(classifier.regParam(), new double[] {0.0, 5.0}).build();
+    CrossValidatorModel cv =
+        new CrossValidator()
+            .setEstimator(classifier)
+            .setEstimatorParamMaps(grid)
+            .setEvaluator(new BinaryClassificationEvaluator())
+            .setNumFolds(2)
+            .setSeed(7)
+            .fit(TrainingData.logistic(2000, FEATURES, 44, 2));
 
-    assertClassifierTuning(new Tuned(cv.getEstimatorParamMaps(), cv.avgMetrics(), cv.bestModel()),
-        oracleAuc(44));
+    assertClassifierTuning(
+        new Tuned(cv.getEstimatorParamMaps(), cv.avgMetrics(), cv.bestModel()), oracleAuc(44));
   }
 
   @Test
   void trainValidationSplitTunesTheClassifier() {
     SGDClassifier classifier = new SGDClassifier().setMaxIter(2).setTol(0).setElasticNetParam(1.0);
-    ParamMap[] grid = new ParamGridBuilder()
-        .addGrid(classifier.regParam(), new double[] {5.0, 0.0})
-        .addGrid(classifier.stepSize(), new double[] {0.02, 0.1})
-        .build();
-    TrainValidationSplitModel split = new TrainValidationSplit().setEstimator(classifier)
-        .setEstimatorParamMaps(grid).setEvaluator(new BinaryClassificationEvaluator()).setSeed(7)
-        .fit(TrainingData.logistic(2000, FEATURES, 45, 2));
+    ParamMap[] grid =
+        new ParamGridBuilder()
+            .addGrid(classifier.regParam(), new double[] {5.0, 0.0})
+            .addGrid(classifier.stepSize(), new double[] {0.02, 0.1})
+            .build();
+    TrainValidationSplitModel split =
+        new TrainValidationSplit()
+            .setEstimator(classifier)
+            .setEstimatorParamMaps(grid)
+            .setEvaluator(new BinaryClassificationEvaluator())
+            .setSeed(7)
+            .fit(TrainingData.logistic(2000, FEATURES, 45, 2));
 
-    assertClassifierTuning(new Tuned(split.getEstimatorParamMaps(), split.validationMetrics(), split.bestModel()),
+    assertClassifierTuning(
+        new Tuned(split.getEstimatorParamMaps(), split.validationMetrics(), split.bestModel()),
         oracleAuc(45));
   }
 
@@ -216,39 +253,53 @@ class PipelineIntegrationTest {
 
   /** The area under ROC of the true margin on {@code logisticColumns(2000, FEATURES, seed, 2)}. */
   private static double oracleAuc(long seed) {
-    return new BinaryClassificationEvaluator().setRawPredictionCol("margin")
+    return new BinaryClassificationEvaluator()
+        .setRawPredictionCol("margin")
         .evaluate(TrainingData.logisticColumns(2000, FEATURES, seed, 2));
   }
 
   @Test
   void crossValidatorTunesTheRegressor() {
     SGDRegressor regressor = new SGDRegressor().setMaxIter(2).setTol(0);
-    ParamMap[] grid = new ParamGridBuilder().addGrid(regressor.stepSize(), new double[] {1e-4, 0.05}).build();
-    CrossValidatorModel cv = new CrossValidator().setEstimator(regressor).setEstimatorParamMaps(grid)
-        .setEvaluator(new RegressionEvaluator()).setNumFolds(2).setSeed(7)
-        .fit(TrainingData.linear(2000, FEATURES, 46, 2));
+    ParamMap[] grid =
+        new ParamGridBuilder().addGrid(regressor.stepSize(), new double[] {1e-4, 0.05}).build();
+    CrossValidatorModel cv =
+        new CrossValidator()
+            .setEstimator(regressor)
+            .setEstimatorParamMaps(grid)
+            .setEvaluator(new RegressionEvaluator())
+            .setNumFolds(2)
+            .setSeed(7)
+            .fit(TrainingData.linear(2000, FEATURES, 46, 2));
 
-    assertRegressorTuning(new Tuned(cv.getEstimatorParamMaps(), cv.avgMetrics(), cv.bestModel()), oracleRmse(46));
+    assertRegressorTuning(
+        new Tuned(cv.getEstimatorParamMaps(), cv.avgMetrics(), cv.bestModel()), oracleRmse(46));
   }
 
   @Test
   void trainValidationSplitTunesTheRegressor() {
     SGDRegressor regressor = new SGDRegressor().setMaxIter(2).setTol(0);
-    ParamMap[] grid = new ParamGridBuilder()
-        .addGrid(regressor.stepSize(), new double[] {0.05, 1e-4})
-        .addGrid(regressor.regParam(), new double[] {0.0, 0.01})
-        .build();
-    TrainValidationSplitModel split = new TrainValidationSplit().setEstimator(regressor)
-        .setEstimatorParamMaps(grid).setEvaluator(new RegressionEvaluator()).setSeed(7)
-        .fit(TrainingData.linear(2000, FEATURES, 47, 2));
+    ParamMap[] grid =
+        new ParamGridBuilder()
+            .addGrid(regressor.stepSize(), new double[] {0.05, 1e-4})
+            .addGrid(regressor.regParam(), new double[] {0.0, 0.01})
+            .build();
+    TrainValidationSplitModel split =
+        new TrainValidationSplit()
+            .setEstimator(regressor)
+            .setEstimatorParamMaps(grid)
+            .setEvaluator(new RegressionEvaluator())
+            .setSeed(7)
+            .fit(TrainingData.linear(2000, FEATURES, 47, 2));
 
-    assertRegressorTuning(new Tuned(split.getEstimatorParamMaps(), split.validationMetrics(), split.bestModel()),
+    assertRegressorTuning(
+        new Tuned(split.getEstimatorParamMaps(), split.validationMetrics(), split.bestModel()),
         oracleRmse(47));
   }
 
   /**
-   * Two epochs at stepSize 1e-4 move the weights a small part of the way: the RMSE stays far
-   * above the noise; at 0.05 it comes near the true model's (SGD's last iterate: within 20%).
+   * Two epochs at stepSize 1e-4 move the weights a small part of the way: the RMSE stays far above
+   * the noise; at 0.05 it comes near the true model's (SGD's last iterate: within 20%).
    */
   private static void assertRegressorTuning(Tuned tuned, double oracleRmse) {
     int best = tuned.assertBestIsOneOfTheGrid(false);
@@ -257,15 +308,23 @@ class PipelineIntegrationTest {
     assertThat(Arrays.stream(tuned.metrics()).max().getAsDouble()).isGreaterThan(1.5 * oracleRmse);
   }
 
-  /** The RMSE of the true margin on {@code linearColumns(2000, FEATURES, seed, 2)}: about the noise, 0.5. */
+  /**
+   * The RMSE of the true margin on {@code linearColumns(2000, FEATURES, seed, 2)}: about the noise,
+   * 0.5.
+   */
   private static double oracleRmse(long seed) {
     return TrainingData.linearColumns(2000, FEATURES, seed, 2)
-        .select(sqrt(avg(pow(col("label").minus(col("margin")), 2)))).head().getDouble(0);
+        .select(sqrt(avg(pow(col("label").minus(col("margin")), 2))))
+        .head()
+        .getDouble(0);
   }
 
   /** A tuning result: the grid, its metrics, and the model refit with the best entry. */
   private record Tuned(ParamMap[] grid, double[] metrics, Model<?> bestModel) {
-    /** Checks the best model has the params of the grid's best entry, and returns that entry's index. */
+    /**
+     * Checks the best model has the params of the grid's best entry, and returns that entry's
+     * index.
+     */
     int assertBestIsOneOfTheGrid(boolean largerIsBetter) {
       assertThat(metrics).hasSize(grid.length);
       assertThat(Arrays.stream(metrics)).allMatch(Double::isFinite);
@@ -276,7 +335,8 @@ class PipelineIntegrationTest {
         }
       }
       for (ParamPair<?> pair : grid[best].toList()) {
-        assertThat(bestModel.getOrDefault(bestModel.getParam(pair.param().name()))).as(pair.param().name())
+        assertThat(bestModel.getOrDefault(bestModel.getParam(pair.param().name())))
+            .as(pair.param().name())
             .isEqualTo(pair.value());
       }
       return best;

@@ -18,8 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * On data in random order, SGD reaches the test accuracy (or RMSE) of MLlib's batch solvers for
- * the same loss: the estimators are correct before order comes into it.
+ * On data in random order, SGD reaches the test accuracy (or RMSE) of MLlib's batch solvers for the
+ * same loss: the estimators are correct before order comes into it.
  */
 class SGDAccuracyTest {
   private static final int FEATURES = 10;
@@ -45,28 +45,34 @@ class SGDAccuracyTest {
   }
 
   private static double accuracy(Predictor<?, ?, ?> estimator) {
-    return new MulticlassClassificationEvaluator().setMetricName("accuracy")
+    return new MulticlassClassificationEvaluator()
+        .setMetricName("accuracy")
         .evaluate(estimator.fit(train).transform(test));
   }
 
   private static double rmse(Predictor<?, ?, ?> estimator, Dataset<Row> training) {
-    return new RegressionEvaluator().setMetricName("rmse").evaluate(estimator.fit(training).transform(linearTest));
+    return new RegressionEvaluator()
+        .setMetricName("rmse")
+        .evaluate(estimator.fit(training).transform(linearTest));
   }
 
   @Test
   void logisticLossMatchesLogisticRegression() {
-    assertThat(accuracy(new SGDClassifier())).isCloseTo(accuracy(new LogisticRegression()), within(0.01));
+    assertThat(accuracy(new SGDClassifier()))
+        .isCloseTo(accuracy(new LogisticRegression()), within(0.01));
   }
 
   @Test
   void hingeLossMatchesLinearSvc() {
-    assertThat(accuracy(new SGDClassifier().setLoss("hinge"))).isCloseTo(accuracy(new LinearSVC()), within(0.01));
+    assertThat(accuracy(new SGDClassifier().setLoss("hinge")))
+        .isCloseTo(accuracy(new LinearSVC()), within(0.01));
   }
 
   @Test
   void squaredLossMatchesLinearRegression() {
     double reference = rmse(new LinearRegression(), linearTrain);
-    assertThat(rmse(new SGDRegressor(), linearTrain)).isCloseTo(reference, within(0.02 * reference));
+    assertThat(rmse(new SGDRegressor(), linearTrain))
+        .isCloseTo(reference, within(0.02 * reference));
   }
 
   @ParameterizedTest
@@ -88,8 +94,9 @@ class SGDAccuracyTest {
   @Test
   void huberLossResistsOutliersThatPullSquaredLossAway() {
     // 5% of the training labels are off by +40: squared loss chases them, huber does not
-    Dataset<Row> outliers = linearTrain.withColumn("label",
-        org.apache.spark.sql.functions.expr("label + if(id % 20 = 0, 40.0, 0.0)"));
+    Dataset<Row> outliers =
+        linearTrain.withColumn(
+            "label", org.apache.spark.sql.functions.expr("label + if(id % 20 = 0, 40.0, 0.0)"));
     double squared = rmse(new SGDRegressor(), outliers);
     double huber = rmse(new SGDRegressor().setLoss("huber"), outliers);
     double clean = rmse(new LinearRegression(), linearTrain);

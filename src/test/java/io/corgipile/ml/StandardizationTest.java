@@ -31,17 +31,26 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** {@code standardization}: the summary pass, what gets centered, and training in the scaled space. */
+/**
+ * {@code standardization}: the summary pass, what gets centered, and training in the scaled space.
+ */
 class StandardizationTest {
-  @TempDir
-  static Path dir;
-  private static final StructType SCHEMA = new StructType().add("features", SQLDataTypes.VectorType())
-      .add("label", DataTypes.DoubleType).add("weight", DataTypes.DoubleType);
+  @TempDir static Path dir;
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("features", SQLDataTypes.VectorType())
+          .add("label", DataTypes.DoubleType)
+          .add("weight", DataTypes.DoubleType);
+
   /** Features of very different scales and offsets, one of them constant. */
   private static final double[] SCALE = {1000, 0.001, 1, 0, 3};
+
   private static final double[] OFFSET = {5000, 0, 50, 7, 0};
 
-  /** Rows of {@link #SCALE}d and offset standard normal features, a logistic label, and weights 0.5 to 2. */
+  /**
+   * Rows of {@link #SCALE}d and offset standard normal features, a logistic label, and weights 0.5
+   * to 2.
+   */
   private static List<Row> rows(int n, long seed) {
     Random random = new Random(seed);
     List<Row> rows = new ArrayList<>();
@@ -64,18 +73,30 @@ class StandardizationTest {
     return TrainingData.spark().createDataFrame(rows, SCHEMA);
   }
 
-  /** The rows in their order in one Parquet file of row groups of 200 rows, read by corgipile in 2 partitions. */
+  /**
+   * The rows in their order in one Parquet file of row groups of 200 rows, read by corgipile in 2
+   * partitions.
+   */
   private static Dataset<Row> corgipile(List<Row> rows, String name) {
     String path = dir.resolve(name).toString();
     frame(rows).coalesce(1).write().option("parquet.block.row.count.limit", 200).parquet(path);
     return TrainingData.spark().read().format("corgipile").option("partitions", "2").load(path);
   }
 
-  private static FeatureScaling scaling(Dataset<Row> data, SGDClassifier classifier, long directBytes) {
-    SGDConfig config = SGDConfig.of(classifier, SGDTask.CLASSIFICATION, "features", "label", 2,
-        new LossFunction.Logistic());
-    return FeatureSummary.scaling(DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
-        .toJavaRDD(), config, directBytes);
+  private static FeatureScaling scaling(
+      Dataset<Row> data, SGDClassifier classifier, long directBytes) {
+    SGDConfig config =
+        SGDConfig.of(
+            classifier,
+            SGDTask.CLASSIFICATION,
+            "features",
+            "label",
+            2,
+            new LossFunction.Logistic());
+    return FeatureSummary.scaling(
+        DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data))).toJavaRDD(),
+        config,
+        directBytes);
   }
 
   @Test
@@ -104,7 +125,8 @@ class StandardizationTest {
         assertThat(direct.scaledMean()[j]).isZero();
       } else {
         assertThat(direct.inverseStd()[j]).isCloseTo(1 / std, within(1e-9 / std));
-        assertThat(direct.scaledMean()[j]).isCloseTo(mean / std, within(1e-9 * (1 + Math.abs(mean / std))));
+        assertThat(direct.scaledMean()[j])
+            .isCloseTo(mean / std, within(1e-9 * (1 + Math.abs(mean / std))));
       }
     }
     assertThat(direct.centered()).isTrue();
@@ -113,13 +135,20 @@ class StandardizationTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"dense with an intercept, true, 0, true", "without an intercept, false, 0, false",
-      "with L1, true, 0.5, false"})
-  void featuresAreCenteredOnlyWithAnInterceptAndNoL1(String name, boolean fitIntercept, double elasticNet,
-      boolean centered) {
-    SGDClassifier classifier = new SGDClassifier().setFitIntercept(fitIntercept).setRegParam(0.01)
-        .setElasticNetParam(elasticNet);
-    assertThat(scaling(frame(rows(500, 2)), classifier, SGDOptimizer.DIRECT_BYTES).centered()).isEqualTo(centered);
+  @CsvSource({
+    "dense with an intercept, true, 0, true",
+    "without an intercept, false, 0, false",
+    "with L1, true, 0.5, false"
+  })
+  void featuresAreCenteredOnlyWithAnInterceptAndNoL1(
+      String name, boolean fitIntercept, double elasticNet, boolean centered) {
+    SGDClassifier classifier =
+        new SGDClassifier()
+            .setFitIntercept(fitIntercept)
+            .setRegParam(0.01)
+            .setElasticNetParam(elasticNet);
+    assertThat(scaling(frame(rows(500, 2)), classifier, SGDOptimizer.DIRECT_BYTES).centered())
+        .isEqualTo(centered);
   }
 
   @Test
@@ -129,7 +158,8 @@ class StandardizationTest {
     for (int i = 0; i < 500; i++) {
       int[] indices = random.ints(0, 100).distinct().limit(10).sorted().toArray();
       double[] values = random.doubles(10).toArray();
-      rows.add(RowFactory.create(Vectors.sparse(100, indices, values), (double) random.nextInt(2), 1.0));
+      rows.add(
+          RowFactory.create(Vectors.sparse(100, indices, values), (double) random.nextInt(2), 1.0));
     }
     FeatureScaling scaling = scaling(frame(rows), new SGDClassifier(), SGDOptimizer.DIRECT_BYTES);
     assertThat(scaling.centered()).isFalse();
@@ -149,25 +179,30 @@ class StandardizationTest {
     FeatureScaling scaling = scaling(frame(raw), new SGDClassifier(), SGDOptimizer.DIRECT_BYTES);
     List<Row> standardized = new ArrayList<>();
     for (Row r : raw) {
-      double[] x = ((Vector) r.get(0)).toArray().clone(); // toArray of a dense vector is its own array
+      double[] x =
+          ((Vector) r.get(0)).toArray().clone(); // toArray of a dense vector is its own array
       for (int j = 0; j < x.length; j++) {
         x[j] = x[j] * scaling.inverseStd()[j] - scaling.scaledMean()[j];
       }
       standardized.add(RowFactory.create(Vectors.dense(x), r.get(1), r.get(2)));
     }
 
-    SGDClassifier classifier = new SGDClassifier().setMaxIter(3).setTol(0).setRegParam(0.01)
-        .setSyncInterval(syncInterval);
+    SGDClassifier classifier =
+        new SGDClassifier().setMaxIter(3).setTol(0).setRegParam(0.01).setSyncInterval(syncInterval);
     SGDClassificationModel onRaw = classifier.fit(corgipile(raw, "raw-" + syncInterval));
-    SGDClassificationModel onStandardized = classifier.copy(new org.apache.spark.ml.param.ParamMap())
-        .setStandardization(false).fit(corgipile(standardized, "standardized-" + syncInterval));
+    SGDClassificationModel onStandardized =
+        classifier
+            .copy(new org.apache.spark.ml.param.ParamMap())
+            .setStandardization(false)
+            .fit(corgipile(standardized, "standardized-" + syncInterval));
 
     double[] w = onStandardized.coefficients().toArray();
     double intercept = onStandardized.intercept();
     for (int j = 0; j < w.length; j++) {
       intercept -= w[j] * scaling.scaledMean()[j];
       double expected = w[j] * scaling.inverseStd()[j];
-      assertThat(onRaw.coefficients().apply(j)).isCloseTo(expected, within(1e-7 * (1e-9 + Math.abs(expected))));
+      assertThat(onRaw.coefficients().apply(j))
+          .isCloseTo(expected, within(1e-7 * (1e-9 + Math.abs(expected))));
     }
     assertThat(onRaw.intercept()).isCloseTo(intercept, within(1e-7 * (1 + Math.abs(intercept))));
     assertThat(onRaw.coefficients().apply(3)).isZero();
@@ -178,15 +213,25 @@ class StandardizationTest {
     }
   }
 
-  /** Features a thousand times apart in scale train as MLlib's LogisticRegression does, with no StandardScaler. */
+  /**
+   * Features a thousand times apart in scale train as MLlib's LogisticRegression does, with no
+   * StandardScaler.
+   */
   @Test
   void unscaledFeaturesTrainWithTheDefaults() {
     Dataset<Row> train = frame(rows(20_000, 5)).cache();
     Dataset<Row> test = frame(rows(10_000, 6)).cache();
-    MulticlassClassificationEvaluator accuracy = new MulticlassClassificationEvaluator().setMetricName("accuracy");
+    MulticlassClassificationEvaluator accuracy =
+        new MulticlassClassificationEvaluator().setMetricName("accuracy");
     double sgd = accuracy.evaluate(new SGDClassifier().setMaxIter(5).fit(train).transform(test));
-    double unscaled = accuracy.evaluate(new SGDClassifier().setMaxIter(5).setStandardization(false).setStepSize(1e-7)
-        .fit(train).transform(test));
+    double unscaled =
+        accuracy.evaluate(
+            new SGDClassifier()
+                .setMaxIter(5)
+                .setStandardization(false)
+                .setStepSize(1e-7)
+                .fit(train)
+                .transform(test));
     double mllib = accuracy.evaluate(new LogisticRegression().fit(train).transform(test));
     assertThat(sgd).isCloseTo(mllib, within(0.005));
     assertThat(unscaled).isLessThan(mllib - 0.05);

@@ -1,8 +1,8 @@
 package io.corgipile.ml;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.udf;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
@@ -35,14 +35,16 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Rounds within an epoch: what syncInterval does over corgipile and over other inputs. */
 class SyncTrainingTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static String table;
 
   @BeforeAll
   static void writeTable() {
     table = dir.resolve("linear").toString();
-    TrainingData.linear(6_000, 5, 32, 2).write().option("parquet.block.row.count.limit", 300).parquet(table);
+    TrainingData.linear(6_000, 5, 32, 2)
+        .write()
+        .option("parquet.block.row.count.limit", 300)
+        .parquet(table);
   }
 
   private static Dataset<Row> corgipile(String shuffle) {
@@ -50,8 +52,12 @@ class SyncTrainingTest {
   }
 
   private static Dataset<Row> corgipile(String shuffle, String partitions) {
-    return TrainingData.spark().read().format("corgipile").option("shuffle", shuffle)
-        .option("partitions", partitions).load(table);
+    return TrainingData.spark()
+        .read()
+        .format("corgipile")
+        .option("shuffle", shuffle)
+        .option("partitions", partitions)
+        .load(table);
   }
 
   private static long[] bits(double[] coefficients, double intercept) {
@@ -67,55 +73,91 @@ class SyncTrainingTest {
    */
   @Test
   void syncIntervalEpochGivesTheModelsOfOnceAnEpochAveragingBitForBit() {
-    // pinned before standardization and the step calibration existed, so without them (the default steps then)
-    SGDClassificationModel classifier = new SGDClassifier().setMaxIter(3).setTol(0).setSyncInterval("epoch")
-        .setStandardization(false).setStepSize(SGDClassifierParams.DEFAULT_STEP_SIZE).fit(TrainingData.logistic(6_000,
-            5, 31, 3));
-    assertThat(bits(classifier.coefficients().toArray(), classifier.intercept())).containsExactly(
-        0x3fd57e6e2bd02f0fL, 0xbfe04ce865ac6e2dL, 0x3fe34cee6b519107L, 0xbfe8263d18763381L, 0x3fed5f3eebdf070aL,
-        0x3fc45af74ed2035eL);
-    SGDRegressionModel regressor = new SGDRegressor().setMaxIter(3).setTol(0).setBatchSize(4).setRegParam(0.01)
-        .setElasticNetParam(0.5).setSyncInterval("epoch").setStandardization(false)
-        .setStepSize(SGDRegressorParams.DEFAULT_STEP_SIZE).fit(corgipile("block"));
-    assertThat(bits(regressor.coefficients().toArray(), regressor.intercept())).containsExactly(
-        0x3fcce5874ee70042L, 0xbfd3d56a139981abL, 0x3fda974c00d5deb3L, 0xbfde49d6e2241438L, 0x3fe25384b5c82391L,
-        0x3fbbaac3a8fd7184L);
+    // pinned before standardization and the step calibration existed, so without them (the default
+    // steps then)
+    SGDClassificationModel classifier =
+        new SGDClassifier()
+            .setMaxIter(3)
+            .setTol(0)
+            .setSyncInterval("epoch")
+            .setStandardization(false)
+            .setStepSize(SGDClassifierParams.DEFAULT_STEP_SIZE)
+            .fit(TrainingData.logistic(6_000, 5, 31, 3));
+    assertThat(bits(classifier.coefficients().toArray(), classifier.intercept()))
+        .containsExactly(
+            0x3fd57e6e2bd02f0fL,
+            0xbfe04ce865ac6e2dL,
+            0x3fe34cee6b519107L,
+            0xbfe8263d18763381L,
+            0x3fed5f3eebdf070aL,
+            0x3fc45af74ed2035eL);
+    SGDRegressionModel regressor =
+        new SGDRegressor()
+            .setMaxIter(3)
+            .setTol(0)
+            .setBatchSize(4)
+            .setRegParam(0.01)
+            .setElasticNetParam(0.5)
+            .setSyncInterval("epoch")
+            .setStandardization(false)
+            .setStepSize(SGDRegressorParams.DEFAULT_STEP_SIZE)
+            .fit(corgipile("block"));
+    assertThat(bits(regressor.coefficients().toArray(), regressor.intercept()))
+        .containsExactly(
+            0x3fcce5874ee70042L,
+            0xbfd3d56a139981abL,
+            0x3fda974c00d5deb3L,
+            0xbfde49d6e2241438L,
+            0x3fe25384b5c82391L,
+            0x3fbbaac3a8fd7184L);
   }
 
   @Test
   void theDefaultFallsBackToOneRoundPerEpochOverAnInputThatIsNotCorgipile() {
     Dataset<Row> plain = TrainingData.logistic(3_000, 4, 5, 2);
     SGDClassificationModel byDefault = new SGDClassifier().setMaxIter(2).fit(plain);
-    SGDClassificationModel byEpoch = new SGDClassifier().setMaxIter(2).setSyncInterval("epoch").fit(plain);
-    assertThat(byDefault.coefficients().toArray()).containsExactly(byEpoch.coefficients().toArray());
+    SGDClassificationModel byEpoch =
+        new SGDClassifier().setMaxIter(2).setSyncInterval("epoch").fit(plain);
+    assertThat(byDefault.coefficients().toArray())
+        .containsExactly(byEpoch.coefficients().toArray());
     assertThat(byDefault.summary().roundsPerEpoch()).containsExactly(1, 1);
   }
 
   /**
    * {@code auto} averages every buffer in the first epoch and, after it, while a partition holds at
-   * most four; it cuts a later epoch of more into four rounds of whole buffers. Over another input it
-   * falls back to one round per epoch.
+   * most four; it cuts a later epoch of more into four rounds of whole buffers. Over another input
+   * it falls back to one round per epoch.
    */
   @Test
   void autoIsARoundPerBufferUpToFourRoundsPerEpoch() {
     SGDRegressor auto = new SGDRegressor().setMaxIter(2).setTol(0);
     assertThat(auto.getSyncInterval()).isEqualTo("auto");
     SGDRegressor perBuffer = new SGDRegressor().setMaxIter(2).setTol(0).setSyncInterval("buffer");
-    Dataset<Row> twoBuffers = corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
+    Dataset<Row> twoBuffers =
+        corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
     SGDLinearModelView fewBuffers = SGDLinearModelView.of(auto.fit(twoBuffers));
     assertThat(fewBuffers.summary().roundsPerEpoch()).containsExactly(2, 2);
-    assertThat(model(fewBuffers)).containsExactly(model(SGDLinearModelView.of(perBuffer.fit(twoBuffers))));
+    assertThat(model(fewBuffers))
+        .containsExactly(model(SGDLinearModelView.of(perBuffer.fit(twoBuffers))));
 
-    Dataset<Row> sixBuffers = TrainingData.spark().read().format("corgipile")
-        .option("partitions", "3").option("bufferSize", "300").load(table);
+    Dataset<Row> sixBuffers =
+        TrainingData.spark()
+            .read()
+            .format("corgipile")
+            .option("partitions", "3")
+            .option("bufferSize", "300")
+            .load(table);
     SGDLinearModelView manyBuffers = SGDLinearModelView.of(auto.fit(sixBuffers));
     assertThat(manyBuffers.summary().roundsPerEpoch()).containsExactly(6, 4);
     assertThat(manyBuffers.summary().rowsPerEpoch()).containsExactly(6_000, 6_000);
-    assertThat(SGDLinearModelView.of(perBuffer.fit(sixBuffers)).summary().roundsPerEpoch()).containsExactly(6, 6);
-    assertThat(model(SGDLinearModelView.of(auto.fit(sixBuffers)))).containsExactly(model(manyBuffers));
+    assertThat(SGDLinearModelView.of(perBuffer.fit(sixBuffers)).summary().roundsPerEpoch())
+        .containsExactly(6, 6);
+    assertThat(model(SGDLinearModelView.of(auto.fit(sixBuffers))))
+        .containsExactly(model(manyBuffers));
 
     Dataset<Row> plain = TrainingData.logistic(1_000, 4, 5, 2);
-    SGDClassificationModel fallback = new SGDClassifier().setMaxIter(2).setSyncInterval("AUTO").fit(plain);
+    SGDClassificationModel fallback =
+        new SGDClassifier().setMaxIter(2).setSyncInterval("AUTO").fit(plain);
     assertThat(fallback.summary().roundsPerEpoch()).containsExactly(1, 1);
   }
 
@@ -124,11 +166,16 @@ class SyncTrainingTest {
     Dataset<Row> plain = TrainingData.logistic(1_000, 4, 5, 2);
     assertThatThrownBy(() -> new SGDClassifier().setSyncInterval("buffer").fit(plain))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Cannot train SGDClassifier: syncInterval 'buffer' averages the models several times"
-            + " per epoch")
+        .hasMessageStartingWith(
+            "Cannot train SGDClassifier: syncInterval 'buffer' averages the models several times"
+                + " per epoch")
         .hasMessageContaining("the input does not come from one corgipile scan without a shuffle")
         .hasMessageEndingWith("or set syncInterval to 'epoch'");
-    assertThatThrownBy(() -> new SGDRegressor().setSyncInterval("5000").fit(corgipile("corgipile").repartition(2)))
+    assertThatThrownBy(
+            () ->
+                new SGDRegressor()
+                    .setSyncInterval("5000")
+                    .fit(corgipile("corgipile").repartition(2)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("syncInterval '5000'")
         .hasMessageContaining("without a shuffle (repartition, join, aggregation)");
@@ -139,8 +186,11 @@ class SyncTrainingTest {
     for (String bad : new String[] {"0", "-3", "often", "1.5", ""}) {
       assertThatThrownBy(() -> new SGDClassifier().setSyncInterval(bad))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageMatching("Cannot set param syncInterval of sgdClassifier_\\w+ to '" + bad
-              + "': allowed values are " + Pattern.quote(SyncInterval.FORMAT));
+          .hasMessageMatching(
+              "Cannot set param syncInterval of sgdClassifier_\\w+ to '"
+                  + bad
+                  + "': allowed values are "
+                  + Pattern.quote(SyncInterval.FORMAT));
     }
   }
 
@@ -151,7 +201,8 @@ class SyncTrainingTest {
   }
 
   /** Coefficients and intercept of a fitted model, whichever estimator made it. */
-  private record SGDLinearModelView(double[] coefficients, double intercept, SGDTrainingSummary summary) {
+  private record SGDLinearModelView(
+      double[] coefficients, double intercept, SGDTrainingSummary summary) {
     static SGDLinearModelView of(SGDRegressionModel m) {
       return new SGDLinearModelView(m.coefficients().toArray(), m.intercept(), m.summary());
     }
@@ -163,8 +214,10 @@ class SyncTrainingTest {
 
   @ParameterizedTest(name = "syncInterval {0}, {1}")
   @CsvSource({"buffer, none", "700, none", "buffer, int8"})
-  void roundsReadEveryRowOncePerEpochAndGiveTheSameModelOnEveryRun(String interval, String compression) {
-    SGDRegressor regressor = new SGDRegressor().setSyncInterval(interval).setDeltaCompression(compression);
+  void roundsReadEveryRowOncePerEpochAndGiveTheSameModelOnEveryRun(
+      String interval, String compression) {
+    SGDRegressor regressor =
+        new SGDRegressor().setSyncInterval(interval).setDeltaCompression(compression);
     SGDLinearModelView first = fit(regressor, corgipile("corgipile"));
     SGDLinearModelView second = fit(regressor, corgipile("corgipile"));
     assertThat(model(second)).containsExactly(model(first));
@@ -172,7 +225,8 @@ class SyncTrainingTest {
     assertThat(Arrays.stream(first.summary().roundsPerEpoch()).min().getAsInt()).isGreaterThan(1);
     assertThat(first.summary().secondsPerRound()[0]).hasSize(first.summary().roundsPerEpoch()[0]);
     assertThat(first.summary().residualsLost()).isZero();
-    SGDLinearModelView byEpoch = fit(new SGDRegressor().setSyncInterval("epoch"), corgipile("corgipile"));
+    SGDLinearModelView byEpoch =
+        fit(new SGDRegressor().setSyncInterval("epoch"), corgipile("corgipile"));
     assertThat(model(first)).isNotEqualTo(model(byEpoch));
   }
 
@@ -185,8 +239,14 @@ class SyncTrainingTest {
     SGDRegressor regressor = new SGDRegressor().setSyncInterval("buffer").setMaxIter(2).setTol(0);
     SGDLinearModelView[] models = new SGDLinearModelView[2];
     for (int i = 0; i < 2; i++) {
-      Dataset<Row> data = TrainingData.spark().read().format("corgipile").option("partitions", "2")
-          .option("bufferSize", "500").option("prefetch", i == 0).load(table);
+      Dataset<Row> data =
+          TrainingData.spark()
+              .read()
+              .format("corgipile")
+              .option("partitions", "2")
+              .option("bufferSize", "500")
+              .option("prefetch", i == 0)
+              .load(table);
       models[i] = SGDLinearModelView.of(regressor.fit(data));
     }
     assertThat(models[0].summary().roundsPerEpoch()).containsExactly(10, 10);
@@ -201,61 +261,83 @@ class SyncTrainingTest {
   @Test
   void theFirstEpochEndsOnTheMeanOfItsSecondHalfOfRounds() {
     SGDRegressor averaging = new SGDRegressor().setMaxIter(1).setTol(0).setSyncInterval("buffer");
-    SGDRegressor lastRound = new SGDRegressor().setMaxIter(1).setTol(0).setAveraging(false).setSyncInterval("buffer");
-    Dataset<Row> twoRounds = corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
+    SGDRegressor lastRound =
+        new SGDRegressor().setMaxIter(1).setTol(0).setAveraging(false).setSyncInterval("buffer");
+    Dataset<Row> twoRounds =
+        corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
     SGDLinearModelView averaged = SGDLinearModelView.of(averaging.fit(twoRounds));
     assertThat(averaged.summary().roundsPerEpoch()).containsExactly(2);
-    assertThat(model(averaged)).containsExactly(model(SGDLinearModelView.of(lastRound.fit(twoRounds))));
+    assertThat(model(averaged))
+        .containsExactly(model(SGDLinearModelView.of(lastRound.fit(twoRounds))));
 
-    Dataset<Row> sixRounds = TrainingData.spark().read().format("corgipile")
-        .option("partitions", "3").option("bufferSize", "300").load(table);
+    Dataset<Row> sixRounds =
+        TrainingData.spark()
+            .read()
+            .format("corgipile")
+            .option("partitions", "3")
+            .option("bufferSize", "300")
+            .load(table);
     SGDLinearModelView ofSix = SGDLinearModelView.of(averaging.fit(sixRounds));
-    assertThat(ofSix.summary().roundsPerEpoch()).containsExactly(6); // the smallest partition holds six buffers
+    assertThat(ofSix.summary().roundsPerEpoch())
+        .containsExactly(6); // the smallest partition holds six buffers
     assertThat(model(ofSix)).isNotEqualTo(model(SGDLinearModelView.of(lastRound.fit(sixRounds))));
   }
 
   /** Rows each task attempt has seen, for failing a task midway (local mode: one JVM). */
   private static final Map<Long, Long> ROWS_SEEN = new ConcurrentHashMap<>();
 
-  /** At 2 partitions, the failed attempt has taken its round's buffer filled ahead; the retry reads its own. */
+  /**
+   * At 2 partitions, the failed attempt has taken its round's buffer filled ahead; the retry reads
+   * its own.
+   */
   @ParameterizedTest(name = "{0}, {1} partitions")
   @CsvSource({"none, 3", "int8, 3", "none, 2"})
   void aTaskRetriedAfterAFailureInARoundGivesTheSameModel(String compression, String partitions) {
     SGDRegressor regressor = new SGDRegressor().setDeltaCompression(compression);
     SGDLinearModelView clean = fit(regressor, corgipile("corgipile", partitions));
     // Fails the first attempt of partition 1 midway in every round; local[2,2] retries it once.
-    UDF1<Double, Double> failOnce = label -> {
-      TaskContext task = TaskContext.get();
-      if (task.partitionId() == 1 && task.attemptNumber() == 0
-          && ROWS_SEEN.merge(task.taskAttemptId(), 1L, Long::sum) > 100) {
-        throw new IllegalStateException("injected failure");
-      }
-      return label;
-    };
-    Dataset<Row> failing = corgipile("corgipile", partitions)
-        .withColumn("label", udf(failOnce, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
+    UDF1<Double, Double> failOnce =
+        label -> {
+          TaskContext task = TaskContext.get();
+          if (task.partitionId() == 1
+              && task.attemptNumber() == 0
+              && ROWS_SEEN.merge(task.taskAttemptId(), 1L, Long::sum) > 100) {
+            throw new IllegalStateException("injected failure");
+          }
+          return label;
+        };
+    Dataset<Row> failing =
+        corgipile("corgipile", partitions)
+            .withColumn(
+                "label",
+                udf(failOnce, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
     assertThat(model(fit(regressor, failing))).containsExactly(model(clean));
   }
 
   /**
    * A partition whose previous round ran on another executor finds no residual: here every
-   * executor's store is emptied, as a lost executor would be, at one partition's first row of
-   * the second epoch. Training goes on from a zero residual and counts the loss.
+   * executor's store is emptied, as a lost executor would be, at one partition's first row of the
+   * second epoch. Training goes on from a zero residual and counts the loss.
    */
   @Test
   void errorFeedbackThatLosesItsResidualStartsAgainFromZeroAndSaysSo() {
-    UDF1<Double, Double> loseResiduals = label -> {
-      TaskContext task = TaskContext.get();
-      ReadScope.InTask scope = ReadScope.of(task);
-      if (task.partitionId() == 0 && Integer.valueOf(1).equals(scope.epoch())
-          && scope.round().index() == 0
-          && ROWS_SEEN.putIfAbsent(-task.taskAttemptId(), 0L) == null) {
-        ResidualStore.clear(task.getLocalProperty(TaskResultMeter.TRAINING_RUN_PROPERTY));
-      }
-      return label;
-    };
-    Dataset<Row> losing = corgipile("corgipile")
-        .withColumn("label", udf(loseResiduals, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
+    UDF1<Double, Double> loseResiduals =
+        label -> {
+          TaskContext task = TaskContext.get();
+          ReadScope.InTask scope = ReadScope.of(task);
+          if (task.partitionId() == 0
+              && Integer.valueOf(1).equals(scope.epoch())
+              && scope.round().index() == 0
+              && ROWS_SEEN.putIfAbsent(-task.taskAttemptId(), 0L) == null) {
+            ResidualStore.clear(task.getLocalProperty(TaskResultMeter.TRAINING_RUN_PROPERTY));
+          }
+          return label;
+        };
+    Dataset<Row> losing =
+        corgipile("corgipile")
+            .withColumn(
+                "label",
+                udf(loseResiduals, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
     SGDRegressor regressor = new SGDRegressor().setDeltaCompression("int8");
     SGDLinearModelView lost = fit(regressor, losing);
     SGDLinearModelView kept = fit(regressor, corgipile("corgipile"));
@@ -280,26 +362,36 @@ class SyncTrainingTest {
       }
       data.add(RowFactory.create(Vectors.sparse(2_000, indices, values), label));
     }
-    StructType schema = new StructType().add("features", SQLDataTypes.VectorType()).add("label", DataTypes.DoubleType);
+    StructType schema =
+        new StructType()
+            .add("features", SQLDataTypes.VectorType())
+            .add("label", DataTypes.DoubleType);
     return TrainingData.spark().createDataFrame(data, schema);
   }
 
   @Test
   void int8DeltasSendSeveralTimesFewerBytesAndTrainAlmostTheSameModel() {
     String path = dir.resolve("wide").toString();
-    wideSparse(4_000).coalesce(1).write().option("parquet.block.row.count.limit", 200).parquet(path);
-    Dataset<Row> data = TrainingData.spark().read().format("corgipile").option("partitions", "2").load(path);
+    wideSparse(4_000)
+        .coalesce(1)
+        .write()
+        .option("parquet.block.row.count.limit", 200)
+        .parquet(path);
+    Dataset<Row> data =
+        TrainingData.spark().read().format("corgipile").option("partitions", "2").load(path);
     // Without standardization: with it this sparse set's objective falls from 27 to 6.8 to 3.5 in
     // epochs 1 to 3, so two epochs compare how fast each run moves, not what compression loses.
     SGDLinearModelView none = fit(new SGDRegressor().setStandardization(false), data);
-    SGDLinearModelView int8 = fit(new SGDRegressor().setStandardization(false).setDeltaCompression("int8"), data);
+    SGDLinearModelView int8 =
+        fit(new SGDRegressor().setStandardization(false).setDeltaCompression("int8"), data);
     long noneBytes = Arrays.stream(none.summary().bytesFromExecutorsPerEpoch()).sum();
     long int8Bytes = Arrays.stream(int8.summary().bytesFromExecutorsPerEpoch()).sum();
     assertThat((double) noneBytes / int8Bytes).isGreaterThan(3.5);
     // a model of 2,000 coefficients per partition in float64: at least 16,000 bytes a round each
-    assertThat(noneBytes).isGreaterThan(2L * 16_000 * Arrays.stream(none.summary().roundsPerEpoch()).sum());
-    assertThat(none.summary().bytesToExecutorsPerEpoch()[1]).isGreaterThan(16_000L * none.summary()
-        .roundsPerEpoch()[1]);
+    assertThat(noneBytes)
+        .isGreaterThan(2L * 16_000 * Arrays.stream(none.summary().roundsPerEpoch()).sum());
+    assertThat(none.summary().bytesToExecutorsPerEpoch()[1])
+        .isGreaterThan(16_000L * none.summary().roundsPerEpoch()[1]);
     // within 15% of the model's norm (0.108 at the default seed, 0.06 to 0.11 at seeds 1 to 12): a
     // change that rounds to zero leaves the coordinate to the partitions that moved it more, until
     // error feedback sends it, and the last round's residual is never sent
@@ -312,7 +404,9 @@ class SyncTrainingTest {
       norm += a[j] * a[j];
     }
     assertThat(Math.sqrt(distance / norm)).isLessThan(0.15);
-    double[] objectives = {none.summary().objectiveHistory()[1], int8.summary().objectiveHistory()[1]};
+    double[] objectives = {
+      none.summary().objectiveHistory()[1], int8.summary().objectiveHistory()[1]
+    };
     // after two epochs, 0.99 to 1.03 times the uncompressed run's objective at seeds 1 to 12
     assertThat(objectives[1]).isCloseTo(objectives[0], within(0.04 * objectives[0]));
   }

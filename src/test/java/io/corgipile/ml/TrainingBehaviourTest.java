@@ -25,14 +25,16 @@ class TrainingBehaviourTest {
   /** Rows each task attempt has seen, for failing a task midway (local mode: one JVM). */
   private static final Map<Long, Long> ROWS_SEEN = new ConcurrentHashMap<>();
 
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static String table;
 
   @BeforeAll
   static void writeTable() {
     table = dir.resolve("data").toString();
-    TrainingData.logistic(8_000, 6, 21, 2).write().option("parquet.block.row.count.limit", 250).parquet(table);
+    TrainingData.logistic(8_000, 6, 21, 2)
+        .write()
+        .option("parquet.block.row.count.limit", 250)
+        .parquet(table);
   }
 
   private static Dataset<Row> corgipile() {
@@ -57,8 +59,16 @@ class TrainingBehaviourTest {
   void theSeedParamChangesTheCorgipileOrderAndSoTheModel() {
     double[] byDefault = coefficients(new SGDClassifier(), corgipile());
     double[] seeded = coefficients(new SGDClassifier().setSeed(7), corgipile());
-    double[] sourceSeeded = coefficients(new SGDClassifier(), corgipile().sparkSession().read().format("corgipile")
-        .option("partitions", "2").option("seed", "7").load(table));
+    double[] sourceSeeded =
+        coefficients(
+            new SGDClassifier(),
+            corgipile()
+                .sparkSession()
+                .read()
+                .format("corgipile")
+                .option("partitions", "2")
+                .option("seed", "7")
+                .load(table));
     assertThat(seeded).isNotEqualTo(byDefault);
     assertThat(seeded).containsExactly(sourceSeeded);
   }
@@ -67,16 +77,21 @@ class TrainingBehaviourTest {
   void aTaskRetriedAfterAFailureGivesTheSameModel() {
     double[] clean = coefficients(new SGDClassifier(), corgipile());
     // Fails the first attempt of partition 0 midway in every epoch; local[2,2] retries it once.
-    UDF1<Double, Double> failOnce = label -> {
-      TaskContext task = TaskContext.get();
-      if (task.partitionId() == 0 && task.attemptNumber() == 0 && ROWS_SEEN.merge(task.taskAttemptId(), 1L,
-          Long::sum) > 1000) {
-        throw new IllegalStateException("injected failure");
-      }
-      return label;
-    };
-    Dataset<Row> failing = corgipile()
-        .withColumn("label", udf(failOnce, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
+    UDF1<Double, Double> failOnce =
+        label -> {
+          TaskContext task = TaskContext.get();
+          if (task.partitionId() == 0
+              && task.attemptNumber() == 0
+              && ROWS_SEEN.merge(task.taskAttemptId(), 1L, Long::sum) > 1000) {
+            throw new IllegalStateException("injected failure");
+          }
+          return label;
+        };
+    Dataset<Row> failing =
+        corgipile()
+            .withColumn(
+                "label",
+                udf(failOnce, DataTypes.DoubleType).asNondeterministic().apply(col("label")));
     assertThat(coefficients(new SGDClassifier(), failing)).containsExactly(clean);
   }
 
@@ -114,8 +129,9 @@ class TrainingBehaviourTest {
   void sparseAndDenseVectorsTrainTheSameModel() {
     Dataset<Row> dense = TrainingData.spark().read().parquet(table).coalesce(2);
     UDF1<Vector, Vector> toSparse = Vector::toSparse;
-    Dataset<Row> sparse = dense.withColumn("features",
-        udf(toSparse, SQLDataTypes.VectorType()).apply(col("features")));
+    Dataset<Row> sparse =
+        dense.withColumn(
+            "features", udf(toSparse, SQLDataTypes.VectorType()).apply(col("features")));
     // elastic net, so the sparse path's L1 bookkeeping is compared too
     SGDClassifier classifier = new SGDClassifier().setRegParam(0.01).setElasticNetParam(0.5);
     assertThat(coefficients(classifier, sparse)).containsExactly(coefficients(classifier, dense));
@@ -123,15 +139,21 @@ class TrainingBehaviourTest {
 
   @Test
   void rowsOfWeightZeroChangeNothing() {
-    // with no regularization and a schedule that depends on the epoch only, a zero gradient is no update
-    Dataset<Row> data = TrainingData.spark().read().parquet(table).coalesce(1)
-        .withColumn("w", expr("if(id % 3 = 0, 0.0, 1.0)"))
-        .withColumn("label", expr("if(w = 0, 1 - label, label)"));
+    // with no regularization and a schedule that depends on the epoch only, a zero gradient is no
+    // update
+    Dataset<Row> data =
+        TrainingData.spark()
+            .read()
+            .parquet(table)
+            .coalesce(1)
+            .withColumn("w", expr("if(id % 3 = 0, 0.0, 1.0)"))
+            .withColumn("label", expr("if(w = 0, 1 - label, label)"));
     SGDClassifier classifier = new SGDClassifier().setStepSchedule("decay").setWeightCol("w");
     double[] weighted = coefficients(classifier, data);
     double[] without = coefficients(classifier, data.filter("w > 0"));
     assertThat(weighted).containsExactly(without);
-    assertThat(coefficients(new SGDClassifier().setStepSchedule("decay"), data)).isNotEqualTo(weighted);
+    assertThat(coefficients(new SGDClassifier().setStepSchedule("decay"), data))
+        .isNotEqualTo(weighted);
   }
 
   @Test

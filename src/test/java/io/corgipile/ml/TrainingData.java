@@ -33,16 +33,21 @@ public final class TrainingData {
    * Columns {@code id}, {@code x0..x<n-1>} (standard normal), {@code margin} (the true model's) and
    * {@code label}: 1 with probability sigmoid(margin), so the Bayes accuracy is well below 1.
    */
-  public static Dataset<Row> logisticColumns(long rows, int numFeatures, long seed, int partitions) {
+  public static Dataset<Row> logisticColumns(
+      long rows, int numFeatures, long seed, int partitions) {
     List<Column> columns = new ArrayList<>(List.of(col("id")));
     StringBuilder margin = new StringBuilder("0.2");
     for (int i = 0; i < numFeatures; i++) {
       columns.add(randn(seed * 1000 + i).as("x" + i));
       margin.append(" + ").append(trueWeight(i, numFeatures)).append(" * x").append(i);
     }
-    return spark().range(0, rows, 1, partitions).select(columns.toArray(new Column[0]))
+    return spark()
+        .range(0, rows, 1, partitions)
+        .select(columns.toArray(new Column[0]))
         .withColumn("margin", expr(margin.toString()))
-        .withColumn("label", expr("cast(rand(" + (seed * 1000 + 999) + ") < 1 / (1 + exp(-margin)) as double)"));
+        .withColumn(
+            "label",
+            expr("cast(rand(" + (seed * 1000 + 999) + ") < 1 / (1 + exp(-margin)) as double)"));
   }
 
   /** {@link #logisticColumns} with the x columns assembled into {@code features}. */
@@ -50,7 +55,9 @@ public final class TrainingData {
     return assemble(logisticColumns(rows, numFeatures, seed, partitions), numFeatures);
   }
 
-  /** {@link #logisticColumns} with {@code label = margin + noise} (noise standard deviation 0.5). */
+  /**
+   * {@link #logisticColumns} with {@code label = margin + noise} (noise standard deviation 0.5).
+   */
   public static Dataset<Row> linearColumns(long rows, int numFeatures, long seed, int partitions) {
     return logisticColumns(rows, numFeatures, seed, partitions)
         .withColumn("label", expr("margin").plus(randn(seed * 1000 + 998).multiply(0.5)));
@@ -62,7 +69,10 @@ public final class TrainingData {
   }
 
   static Dataset<Row> assemble(Dataset<Row> columns, int numFeatures) {
-    return new VectorAssembler().setInputCols(featureNames(numFeatures)).setOutputCol("features").transform(columns)
+    return new VectorAssembler()
+        .setInputCols(featureNames(numFeatures))
+        .setOutputCol("features")
+        .transform(columns)
         .select("id", "features", "label");
   }
 
@@ -80,9 +90,17 @@ public final class TrainingData {
    * standardized into {@code features}, then {@code predictor}.
    */
   static Pipeline scaledPipeline(int numFeatures, PipelineStage predictor) {
-    return new Pipeline().setStages(new PipelineStage[] {
-        new VectorAssembler().setInputCols(featureNames(numFeatures)).setOutputCol("rawFeatures"),
-        new StandardScaler().setInputCol("rawFeatures").setOutputCol("features").setWithMean(true),
-        predictor});
+    return new Pipeline()
+        .setStages(
+            new PipelineStage[] {
+              new VectorAssembler()
+                  .setInputCols(featureNames(numFeatures))
+                  .setOutputCol("rawFeatures"),
+              new StandardScaler()
+                  .setInputCol("rawFeatures")
+                  .setOutputCol("features")
+                  .setWithMean(true),
+              predictor
+            });
   }
 }

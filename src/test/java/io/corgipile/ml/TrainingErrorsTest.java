@@ -40,15 +40,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Every way training data can be unusable gives an {@link InvalidTrainingDataException} on the
  * driver whose message names the estimator, the column and the value; {@code handleInvalid=skip}
- * leaves invalid rows out as if they were never there. Also the models' own errors: features of
- * the wrong size, and a summary they do not have.
+ * leaves invalid rows out as if they were never there. Also the models' own errors: features of the
+ * wrong size, and a summary they do not have.
  */
 class TrainingErrorsTest {
   private static final int NUM_FEATURES = 4;
-  private static final StructType SCHEMA = new StructType()
-      .add("features", SQLDataTypes.VectorType(), true)
-      .add("label", DataTypes.DoubleType, true)
-      .add("weight", DataTypes.DoubleType, true);
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("features", SQLDataTypes.VectorType(), true)
+          .add("label", DataTypes.DoubleType, true)
+          .add("weight", DataTypes.DoubleType, true);
   private static final String SKIP_HINT = "; set handleInvalid to 'skip' to leave such rows out";
 
   /** The two estimators, so a case shared by both runs against each. */
@@ -62,12 +63,18 @@ class TrainingErrorsTest {
       this.estimatorName = estimatorName;
     }
 
-    /** The classifier is binomial, so labels 2 and 3 are invalid rows (MultinomialTest has those of K classes). */
+    /**
+     * The classifier is binomial, so labels 2 and 3 are invalid rows (MultinomialTest has those of
+     * K classes).
+     */
     Predictor<Vector, ?, ?> newEstimator() {
       return this == CLASSIFIER ? new SGDClassifier().setFamily("binomial") : new SGDRegressor();
     }
 
-    /** The label of valid features {@code x}: 0 or 1 for the classifier, a linear function of x for the regressor. */
+    /**
+     * The label of valid features {@code x}: 0 or 1 for the classifier, a linear function of x for
+     * the regressor.
+     */
     double label(double[] x) {
       double margin = 0.8 * x[0] - 0.5 * x[1] + 0.3 * x[3] + 0.1;
       return this == CLASSIFIER ? (margin > 0 ? 1.0 : 0.0) : margin;
@@ -114,7 +121,10 @@ class TrainingErrorsTest {
     return i % 3 == 0 ? Vectors.dense(x).toSparse() : Vectors.dense(x);
   }
 
-  /** {@code n} valid rows of {@code task}, numbered from {@code first}, with weights 1, 2 and 3 in turn. */
+  /**
+   * {@code n} valid rows of {@code task}, numbered from {@code first}, with weights 1, 2 and 3 in
+   * turn.
+   */
   private static List<Row> validRows(Task task, int first, int n) {
     List<Row> rows = new ArrayList<>();
     for (int i = first; i < first + n; i++) {
@@ -131,7 +141,10 @@ class TrainingErrorsTest {
     return all;
   }
 
-  /** {@code valid} with {@code invalid} spread among them: one before each valid row, and the last after them all. */
+  /**
+   * {@code valid} with {@code invalid} spread among them: one before each valid row, and the last
+   * after them all.
+   */
   private static List<Row> spread(List<Row> valid, List<Row> invalid) {
     List<Row> all = new ArrayList<>();
     Iterator<Row> bad = invalid.subList(0, invalid.size() - 1).iterator();
@@ -147,8 +160,8 @@ class TrainingErrorsTest {
   }
 
   /**
-   * One partition per list, each in its list's order, so the layout is the same on every run.
-   * (A union of DataFrames made from lists is planned as one local relation: one partition.)
+   * One partition per list, each in its list's order, so the layout is the same on every run. (A
+   * union of DataFrames made from lists is planned as one local relation: one partition.)
    */
   private static Dataset<Row> partition(List<Row> rows) {
     return partitions(List.of(rows));
@@ -156,18 +169,25 @@ class TrainingErrorsTest {
 
   private static Dataset<Row> partitions(List<List<Row>> partitions) {
     List<List<Row>> layout = partitions.stream().map(List::copyOf).toList(); // serializable copies
-    JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(SharedSpark.get().sparkContext())
-        .parallelize(IntStream.range(0, layout.size()).boxed().toList(), layout.size())
-        .flatMap(p -> layout.get(p).iterator());
+    JavaRDD<Row> rows =
+        JavaSparkContext.fromSparkContext(SharedSpark.get().sparkContext())
+            .parallelize(IntStream.range(0, layout.size()).boxed().toList(), layout.size())
+            .flatMap(p -> layout.get(p).iterator());
     Dataset<Row> data = SharedSpark.get().createDataFrame(rows, SCHEMA);
-    assertThat(data.javaRDD().getNumPartitions()).as("partitions of the fixture").isEqualTo(layout.size());
+    assertThat(data.javaRDD().getNumPartitions())
+        .as("partitions of the fixture")
+        .isEqualTo(layout.size());
     return data;
   }
 
   // ---- training -------------------------------------------------------------------------------
 
-  /** Few epochs, none cut short by tol, so every test is quick and trains the same epochs every time. */
-  private static final Map<String, Object> COMMON = Map.of("maxIter", 3, "tol", 0.0, "stepSize", 0.1);
+  /**
+   * Few epochs, none cut short by tol, so every test is quick and trains the same epochs every
+   * time.
+   */
+  private static final Map<String, Object> COMMON =
+      Map.of("maxIter", 3, "tol", 0.0, "stepSize", 0.1);
 
   private static Predictor<Vector, ?, ?> estimator(Task task, Map<String, Object> settings) {
     Predictor<Vector, ?, ?> estimator = task.newEstimator();
@@ -181,11 +201,16 @@ class TrainingErrorsTest {
     return Fitted.of(estimator(task, settings).fit(data));
   }
 
-  private static void assertFitFails(Task task, Dataset<Row> data, Map<String, Object> settings, String message) {
-    assertFails(() -> fit(task, data, settings), "Cannot train " + task.estimatorName + ": " + message);
+  private static void assertFitFails(
+      Task task, Dataset<Row> data, Map<String, Object> settings, String message) {
+    assertFails(
+        () -> fit(task, data, settings), "Cannot train " + task.estimatorName + ": " + message);
   }
 
-  /** Fails on the driver as InvalidTrainingDataException with exactly {@code message}, however Spark wrapped it. */
+  /**
+   * Fails on the driver as InvalidTrainingDataException with exactly {@code message}, however Spark
+   * wrapped it.
+   */
   private static void assertFails(ThrowingCallable training, String message) {
     assertThatThrownBy(training)
         .isExactlyInstanceOf(InvalidTrainingDataException.class)
@@ -219,48 +244,116 @@ class TrainingErrorsTest {
     return Vectors.sparse(NUM_FEATURES, new int[] {0, index}, new double[] {0.5, value});
   }
 
-  /** One invalid row, for one task or both, and what the error says about it (before the skip hint). */
-  private record Invalid(String name, List<Task> tasks, boolean weighted, Row row, String problem) {}
+  /**
+   * One invalid row, for one task or both, and what the error says about it (before the skip hint).
+   */
+  private record Invalid(
+      String name, List<Task> tasks, boolean weighted, Row row, String problem) {}
 
   private static final List<Task> BOTH = List.of(Task.CLASSIFIER, Task.REGRESSOR);
 
-  private static final List<Invalid> INVALID_ROWS = List.of(
-      new Invalid("label 2", List.of(Task.CLASSIFIER), false, row(features(1), 2.0),
-          "a row has label 2.0 in column 'label'; allowed labels are 0 and 1"),
-      new Invalid("label -1", List.of(Task.CLASSIFIER), false, row(features(1), -1.0),
-          "a row has label -1.0 in column 'label'; allowed labels are 0 and 1"),
-      new Invalid("label 0.5", List.of(Task.CLASSIFIER), false, row(features(1), 0.5),
-          "a row has label 0.5 in column 'label'; allowed labels are 0 and 1"),
-      new Invalid("label NaN", List.of(Task.CLASSIFIER), false, row(features(1), Double.NaN),
-          "a row has label NaN in column 'label'; allowed labels are 0 and 1"),
-      new Invalid("label NaN", List.of(Task.REGRESSOR), false, row(features(1), Double.NaN),
-          "a row has label NaN in column 'label'; labels must be finite"),
-      new Invalid("label -Infinity", List.of(Task.REGRESSOR), false, row(features(1), Double.NEGATIVE_INFINITY),
-          "a row has label -Infinity in column 'label'; labels must be finite"),
-      new Invalid("null label", BOTH, false, row(features(1), null),
-          "a row has a null label in column 'label'"),
-      new Invalid("null features", BOTH, false, row(null, 1.0),
-          "a row has null features in column 'features'"),
-      new Invalid("dense NaN feature", BOTH, false, row(denseWith(2, Double.NaN), 1.0),
-          "a row has feature 2 = NaN in column 'features'"),
-      new Invalid("dense Infinity feature", BOTH, false, row(denseWith(1, Double.POSITIVE_INFINITY), 1.0),
-          "a row has feature 1 = Infinity in column 'features'"),
-      new Invalid("sparse NaN feature", BOTH, false, row(sparseWith(3, Double.NaN), 1.0),
-          "a row has feature 3 = NaN in column 'features'"),
-      new Invalid("sparse -Infinity feature", BOTH, false, row(sparseWith(2, Double.NEGATIVE_INFINITY), 0.0),
-          "a row has feature 2 = -Infinity in column 'features'"),
-      new Invalid("null weight", BOTH, true, row(features(1), 1.0, null),
-          "a row has a null weight in column 'weight'"),
-      new Invalid("negative weight", BOTH, true, row(features(1), 1.0, -1.0),
-          "a row has weight -1.0 in column 'weight'; weights must be finite and >= 0"),
-      new Invalid("NaN weight", BOTH, true, row(features(1), 1.0, Double.NaN),
-          "a row has weight NaN in column 'weight'; weights must be finite and >= 0"),
-      new Invalid("infinite weight", BOTH, true, row(features(1), 1.0, Double.POSITIVE_INFINITY),
-          "a row has weight Infinity in column 'weight'; weights must be finite and >= 0"));
+  private static final List<Invalid> INVALID_ROWS =
+      List.of(
+          new Invalid(
+              "label 2",
+              List.of(Task.CLASSIFIER),
+              false,
+              row(features(1), 2.0),
+              "a row has label 2.0 in column 'label'; allowed labels are 0 and 1"),
+          new Invalid(
+              "label -1",
+              List.of(Task.CLASSIFIER),
+              false,
+              row(features(1), -1.0),
+              "a row has label -1.0 in column 'label'; allowed labels are 0 and 1"),
+          new Invalid(
+              "label 0.5",
+              List.of(Task.CLASSIFIER),
+              false,
+              row(features(1), 0.5),
+              "a row has label 0.5 in column 'label'; allowed labels are 0 and 1"),
+          new Invalid(
+              "label NaN",
+              List.of(Task.CLASSIFIER),
+              false,
+              row(features(1), Double.NaN),
+              "a row has label NaN in column 'label'; allowed labels are 0 and 1"),
+          new Invalid(
+              "label NaN",
+              List.of(Task.REGRESSOR),
+              false,
+              row(features(1), Double.NaN),
+              "a row has label NaN in column 'label'; labels must be finite"),
+          new Invalid(
+              "label -Infinity",
+              List.of(Task.REGRESSOR),
+              false,
+              row(features(1), Double.NEGATIVE_INFINITY),
+              "a row has label -Infinity in column 'label'; labels must be finite"),
+          new Invalid(
+              "null label",
+              BOTH,
+              false,
+              row(features(1), null),
+              "a row has a null label in column 'label'"),
+          new Invalid(
+              "null features",
+              BOTH,
+              false,
+              row(null, 1.0),
+              "a row has null features in column 'features'"),
+          new Invalid(
+              "dense NaN feature",
+              BOTH,
+              false,
+              row(denseWith(2, Double.NaN), 1.0),
+              "a row has feature 2 = NaN in column 'features'"),
+          new Invalid(
+              "dense Infinity feature",
+              BOTH,
+              false,
+              row(denseWith(1, Double.POSITIVE_INFINITY), 1.0),
+              "a row has feature 1 = Infinity in column 'features'"),
+          new Invalid(
+              "sparse NaN feature",
+              BOTH,
+              false,
+              row(sparseWith(3, Double.NaN), 1.0),
+              "a row has feature 3 = NaN in column 'features'"),
+          new Invalid(
+              "sparse -Infinity feature",
+              BOTH,
+              false,
+              row(sparseWith(2, Double.NEGATIVE_INFINITY), 0.0),
+              "a row has feature 2 = -Infinity in column 'features'"),
+          new Invalid(
+              "null weight",
+              BOTH,
+              true,
+              row(features(1), 1.0, null),
+              "a row has a null weight in column 'weight'"),
+          new Invalid(
+              "negative weight",
+              BOTH,
+              true,
+              row(features(1), 1.0, -1.0),
+              "a row has weight -1.0 in column 'weight'; weights must be finite and >= 0"),
+          new Invalid(
+              "NaN weight",
+              BOTH,
+              true,
+              row(features(1), 1.0, Double.NaN),
+              "a row has weight NaN in column 'weight'; weights must be finite and >= 0"),
+          new Invalid(
+              "infinite weight",
+              BOTH,
+              true,
+              row(features(1), 1.0, Double.POSITIVE_INFINITY),
+              "a row has weight Infinity in column 'weight'; weights must be finite and >= 0"));
 
   static Stream<Arguments> invalidRows() {
-    return INVALID_ROWS.stream().flatMap(c -> c.tasks().stream()
-        .map(task -> argumentSet(task + ": " + c.name(), task, c)));
+    return INVALID_ROWS.stream()
+        .flatMap(c -> c.tasks().stream().map(task -> argumentSet(task + ": " + c.name(), task, c)));
   }
 
   private static Map<String, Object> settingsFor(Invalid c) {
@@ -276,8 +369,8 @@ class TrainingErrorsTest {
   private static final Map<String, Fitted> VALID_ONLY = new ConcurrentHashMap<>();
 
   private static Fitted validOnly(Task task, Map<String, Object> settings) {
-    return VALID_ONLY.computeIfAbsent(task + " " + settings,
-        k -> fit(task, partition(validRows(task, 0, VALID)), settings));
+    return VALID_ONLY.computeIfAbsent(
+        task + " " + settings, k -> fit(task, partition(validRows(task, 0, VALID)), settings));
   }
 
   @ParameterizedTest
@@ -294,19 +387,25 @@ class TrainingErrorsTest {
 
     assertThat(skipped.summary().skippedRows()).isEqualTo(1);
     assertThat(skipped.summary().rowsPerEpoch()).containsExactly(VALID, VALID, VALID);
-    assertThat(reference.coefficients()).as("a model that learned something").isNotEqualTo(new double[NUM_FEATURES]);
+    assertThat(reference.coefficients())
+        .as("a model that learned something")
+        .isNotEqualTo(new double[NUM_FEATURES]);
     assertThat(skipped.bits()).isEqualTo(reference.bits());
   }
 
   @ParameterizedTest
   @EnumSource(Task.class)
   void skipLeavesOutEveryKindOfInvalidRowInEveryPartition(Task task) {
-    List<Row> invalid = INVALID_ROWS.stream().filter(c -> c.tasks().contains(task)).map(Invalid::row).toList();
+    List<Row> invalid =
+        INVALID_ROWS.stream().filter(c -> c.tasks().contains(task)).map(Invalid::row).toList();
     int half = invalid.size() / 2;
     List<Row> first = validRows(task, 0, 10);
     List<Row> second = validRows(task, 10, 10);
-    Dataset<Row> mixed = partitions(List.of(spread(first, invalid.subList(0, half)),
-        spread(second, invalid.subList(half, invalid.size()))));
+    Dataset<Row> mixed =
+        partitions(
+            List.of(
+                spread(first, invalid.subList(0, half)),
+                spread(second, invalid.subList(half, invalid.size()))));
 
     Fitted skipped = fit(task, mixed, skip(WEIGHTED));
     Fitted reference = fit(task, partitions(List.of(first, second)), WEIGHTED);
@@ -320,7 +419,9 @@ class TrainingErrorsTest {
     return INVALID_ROWS.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow().row();
   }
 
-  /** A schedule whose rates depend on the mean number of updates per partition in earlier epochs. */
+  /**
+   * A schedule whose rates depend on the mean number of updates per partition in earlier epochs.
+   */
   private static final Map<String, Object> INVSQRT = Map.of("stepSchedule", "invsqrt");
 
   /**
@@ -336,7 +437,10 @@ class TrainingErrorsTest {
     assertThat(withEmpty.bits()).isEqualTo(without.bits());
   }
 
-  /** With skip, a partition whose rows are all invalid is an empty partition, whatever made them invalid. */
+  /**
+   * With skip, a partition whose rows are all invalid is an empty partition, whatever made them
+   * invalid.
+   */
   @ParameterizedTest
   @ValueSource(strings = {"label 2", "null features", "dense NaN feature", "sparse NaN feature"})
   void skipTreatsAPartitionOfInvalidRowsOnlyAsAnEmptyOne(String kind) {
@@ -344,7 +448,11 @@ class TrainingErrorsTest {
     List<Row> first = validRows(Task.CLASSIFIER, 0, 10);
     List<Row> second = validRows(Task.CLASSIFIER, 10, 10);
 
-    Fitted skipped = fit(Task.CLASSIFIER, partitions(List.of(first, List.of(bad, bad, bad), second)), skip(INVSQRT));
+    Fitted skipped =
+        fit(
+            Task.CLASSIFIER,
+            partitions(List.of(first, List.of(bad, bad, bad), second)),
+            skip(INVSQRT));
     Fitted empty = fit(Task.CLASSIFIER, partitions(List.of(first, List.of(), second)), INVSQRT);
 
     assertThat(skipped.summary().skippedRows()).isEqualTo(3);
@@ -352,48 +460,95 @@ class TrainingErrorsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"label 2", "null label", "null features", "dense NaN feature", "sparse -Infinity feature"})
+  @ValueSource(
+      strings = {
+        "label 2",
+        "null label",
+        "null features",
+        "dense NaN feature",
+        "sparse -Infinity feature"
+      })
   void skippingEveryRowLeavesNoRowsAndSaysHowManyWereSkipped(String kind) {
     Row bad = invalidRow(kind);
     Dataset<Row> data = partitions(List.of(List.of(bad, bad), List.of(bad)));
-    assertFitFails(Task.CLASSIFIER, data, Map.of("handleInvalid", "skip"),
+    assertFitFails(
+        Task.CLASSIFIER,
+        data,
+        Map.of("handleInvalid", "skip"),
         "the dataset has no rows left after skipping 3 invalid rows");
   }
 
   @Test
   void messagesNameTheConfiguredColumns() {
-    Dataset<Row> renamed = partition(insert(validRows(Task.CLASSIFIER, 0, VALID), BAD_AT,
-        List.of(row(features(1), 3.0)))).toDF("x", "y", "w");
-    assertFails(() -> new SGDClassifier().setFamily("binomial").setFeaturesCol("x").setLabelCol("y").setMaxIter(1)
-        .fit(renamed),
-        "Cannot train SGDClassifier: a row has label 3.0 in column 'y'; allowed labels are 0 and 1" + SKIP_HINT);
+    Dataset<Row> renamed =
+        partition(
+                insert(
+                    validRows(Task.CLASSIFIER, 0, VALID), BAD_AT, List.of(row(features(1), 3.0))))
+            .toDF("x", "y", "w");
+    assertFails(
+        () ->
+            new SGDClassifier()
+                .setFamily("binomial")
+                .setFeaturesCol("x")
+                .setLabelCol("y")
+                .setMaxIter(1)
+                .fit(renamed),
+        "Cannot train SGDClassifier: a row has label 3.0 in column 'y'; allowed labels are 0 and 1"
+            + SKIP_HINT);
 
-    Dataset<Row> nullFeatures = partition(insert(validRows(Task.REGRESSOR, 0, VALID), BAD_AT,
-        List.of(row(null, 1.0, -2.0)))).toDF("x", "y", "w");
-    assertFails(() -> new SGDRegressor().setFeaturesCol("x").setLabelCol("y").setWeightCol("w").setMaxIter(1)
-        .fit(nullFeatures), "Cannot train SGDRegressor: a row has null features in column 'x'" + SKIP_HINT);
+    Dataset<Row> nullFeatures =
+        partition(
+                insert(validRows(Task.REGRESSOR, 0, VALID), BAD_AT, List.of(row(null, 1.0, -2.0))))
+            .toDF("x", "y", "w");
+    assertFails(
+        () ->
+            new SGDRegressor()
+                .setFeaturesCol("x")
+                .setLabelCol("y")
+                .setWeightCol("w")
+                .setMaxIter(1)
+                .fit(nullFeatures),
+        "Cannot train SGDRegressor: a row has null features in column 'x'" + SKIP_HINT);
   }
 
   // ---- the dataset as a whole -----------------------------------------------------------------
 
   static Stream<Arguments> featureSizeMismatches() {
     List<Row> three = List.of(row(Vectors.dense(1, 2, 3), 1.0), row(Vectors.dense(0, 1, 0), 0.0));
-    List<Row> five = List.of(row(Vectors.sparse(5, new int[] {4}, new double[] {1}), 1.0),
-        row(Vectors.dense(1, 0, 0, 0, 1), 0.0));
+    List<Row> five =
+        List.of(
+            row(Vectors.sparse(5, new int[] {4}, new double[] {1}), 1.0),
+            row(Vectors.dense(1, 0, 0, 0, 1), 0.0));
     List<Row> mixed = new ArrayList<>(three);
     mixed.addAll(five);
-    return Stream.of("error", "skip").flatMap(handleInvalid -> Stream.of(
-        argumentSet("within a partition, handleInvalid=" + handleInvalid, List.of(mixed), handleInvalid),
-        argumentSet("across partitions, handleInvalid=" + handleInvalid, List.of(three, five), handleInvalid)));
+    return Stream.of("error", "skip")
+        .flatMap(
+            handleInvalid ->
+                Stream.of(
+                    argumentSet(
+                        "within a partition, handleInvalid=" + handleInvalid,
+                        List.of(mixed),
+                        handleInvalid),
+                    argumentSet(
+                        "across partitions, handleInvalid=" + handleInvalid,
+                        List.of(three, five),
+                        handleInvalid)));
   }
 
-  /** Even with skip: rows of another size are not invalid rows but a dataset that does not fit one model. */
+  /**
+   * Even with skip: rows of another size are not invalid rows but a dataset that does not fit one
+   * model.
+   */
   @ParameterizedTest
   @MethodSource("featureSizeMismatches")
-  void featuresOfDifferentSizesFailTrainingNamingBothSizes(List<List<Row>> layout, String handleInvalid) {
+  void featuresOfDifferentSizesFailTrainingNamingBothSizes(
+      List<List<Row>> layout, String handleInvalid) {
     Dataset<Row> data = partitions(layout);
     for (Task task : Task.values()) {
-      assertFitFails(task, data, Map.of("handleInvalid", handleInvalid),
+      assertFitFails(
+          task,
+          data,
+          Map.of("handleInvalid", handleInvalid),
           "features in column 'features' have size 5 in one row and 3 in another");
     }
   }
@@ -403,14 +558,18 @@ class TrainingErrorsTest {
   void anEmptyDatasetFailsTraining(String handleInvalid) {
     Dataset<Row> empty = SharedSpark.get().createDataFrame(List.of(), SCHEMA);
     for (Task task : Task.values()) {
-      assertFitFails(task, empty, Map.of("handleInvalid", handleInvalid), "the dataset has no rows");
+      assertFitFails(
+          task, empty, Map.of("handleInvalid", handleInvalid), "the dataset has no rows");
     }
   }
 
   @ParameterizedTest
   @EnumSource(Task.class)
   void aMissingWeightColFailsTrainingNamingTheColumns(Task task) {
-    assertFitFails(task, partition(validRows(task, 0, VALID)), Map.of("weightCol", "w"),
+    assertFitFails(
+        task,
+        partition(validRows(task, 0, VALID)),
+        Map.of("weightCol", "w"),
         "weightCol 'w' is not a column; the columns are [features, label, weight]");
   }
 
@@ -418,18 +577,26 @@ class TrainingErrorsTest {
   @EnumSource(Task.class)
   void aNonNumericWeightColFailsTrainingNamingItsType(Task task) {
     Dataset<Row> data = partition(validRows(task, 0, VALID)).withColumn("w", lit("1.0"));
-    assertFitFails(task, data, Map.of("weightCol", "w"), "weightCol 'w' has type string; it must be numeric");
+    assertFitFails(
+        task, data, Map.of("weightCol", "w"), "weightCol 'w' has type string; it must be numeric");
   }
 
   @ParameterizedTest
   @EnumSource(Task.class)
   void weightsThatSumToZeroFailTraining(Task task) {
-    List<Row> zero = validRows(task, 0, VALID).stream().map(r -> row(r.getAs(0), r.getDouble(1), 0.0)).toList();
-    assertFitFails(task, partitions(List.of(zero.subList(0, 5), zero.subList(5, VALID))), WEIGHTED,
+    List<Row> zero =
+        validRows(task, 0, VALID).stream().map(r -> row(r.getAs(0), r.getDouble(1), 0.0)).toList();
+    assertFitFails(
+        task,
+        partitions(List.of(zero.subList(0, 5), zero.subList(5, VALID))),
+        WEIGHTED,
         "the weights in column 'weight' sum to 0.0; at least one row needs a positive weight");
   }
 
-  /** Large unscaled features and a huge constant step: squared-loss SGD overflows within the first epoch. */
+  /**
+   * Large unscaled features and a huge constant step: squared-loss SGD overflows within the first
+   * epoch.
+   */
   private static Dataset<Row> unscaled() {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
@@ -438,7 +605,8 @@ class TrainingErrorsTest {
     return partition(rows);
   }
 
-  private static final Map<String, Object> HUGE_STEP = Map.of("stepSize", 1e6, "stepSchedule", "constant");
+  private static final Map<String, Object> HUGE_STEP =
+      Map.of("stepSize", 1e6, "stepSchedule", "constant");
 
   /** A finite label so large that its squared loss is infinite while every margin stays finite. */
   private static Dataset<Row> hugeLabel() {
@@ -446,24 +614,40 @@ class TrainingErrorsTest {
   }
 
   static Stream<Arguments> divergences() {
-    return Stream.of("error", "skip").flatMap(handleInvalid -> Stream.of(
-        argumentSet("a margin overflows, handleInvalid=" + handleInvalid, unscaled(),
-            with(HUGE_STEP, "handleInvalid", handleInvalid),
-            "the model diverged in epoch \\d+ \\(a margin of (-?Infinity|NaN)\\); lower stepSize \\(now 1000000.0\\)"
-                + " or scale the labels"),
-        argumentSet("a margin overflows without standardization, handleInvalid=" + handleInvalid, unscaled(),
-            with(with(HUGE_STEP, "handleInvalid", handleInvalid), "standardization", false),
-            "the model diverged in epoch \\d+ \\(a margin of (-?Infinity|NaN)\\); lower stepSize \\(now 1000000.0\\)"
-                + " or set standardization to true and scale the labels"),
-        argumentSet("the objective overflows, handleInvalid=" + handleInvalid, hugeLabel(),
-            Map.of("handleInvalid", handleInvalid, "maxIter", 1),
-            "the objective became \\S+ in epoch \\d+; lower stepSize \\(now 0.1\\) or scale the labels")));
+    return Stream.of("error", "skip")
+        .flatMap(
+            handleInvalid ->
+                Stream.of(
+                    argumentSet(
+                        "a margin overflows, handleInvalid=" + handleInvalid,
+                        unscaled(),
+                        with(HUGE_STEP, "handleInvalid", handleInvalid),
+                        "the model diverged in epoch \\d+ \\(a margin of (-?Infinity|NaN)\\); lower"
+                            + " stepSize \\(now 1000000.0\\) or scale the labels"),
+                    argumentSet(
+                        "a margin overflows without standardization, handleInvalid="
+                            + handleInvalid,
+                        unscaled(),
+                        with(
+                            with(HUGE_STEP, "handleInvalid", handleInvalid),
+                            "standardization",
+                            false),
+                        "the model diverged in epoch \\d+ \\(a margin of (-?Infinity|NaN)\\); lower"
+                            + " stepSize \\(now 1000000.0\\) or set standardization to true and"
+                            + " scale the labels"),
+                    argumentSet(
+                        "the objective overflows, handleInvalid=" + handleInvalid,
+                        hugeLabel(),
+                        Map.of("handleInvalid", handleInvalid, "maxIter", 1),
+                        "the objective became \\S+ in epoch \\d+; lower stepSize \\(now 0.1\\) or"
+                            + " scale the labels")));
   }
 
   /** Divergence is never an invalid row: skip does not hide it. */
   @ParameterizedTest
   @MethodSource("divergences")
-  void aDivergedModelFailsTrainingNamingStepSize(Dataset<Row> data, Map<String, Object> settings, String problem) {
+  void aDivergedModelFailsTrainingNamingStepSize(
+      Dataset<Row> data, Map<String, Object> settings, String problem) {
     assertThatThrownBy(() -> fit(Task.REGRESSOR, data, settings))
         .isExactlyInstanceOf(InvalidTrainingDataException.class)
         .message()
@@ -482,7 +666,10 @@ class TrainingErrorsTest {
         .startsWith("Cannot train SGDRegressor: the objective became Infinity in epoch ");
   }
 
-  /** The job description and the log count epochs from 1 ("SGDRegressor epoch 1/3"): so should the error. */
+  /**
+   * The job description and the log count epochs from 1 ("SGDRegressor epoch 1/3"): so should the
+   * error.
+   */
   @Test
   void aDivergedModelNamesTheEpochAsTheLogDoes() {
     assertThatThrownBy(() -> fit(Task.REGRESSOR, unscaled(), HUGE_STEP))
@@ -494,7 +681,8 @@ class TrainingErrorsTest {
   // ---- the models -----------------------------------------------------------------------------
 
   private static final Vector TWO = Vectors.dense(0.5, -1.0);
-  private static final String WRONG_SIZE = "the features have size 3 but the model was trained on 2 features";
+  private static final String WRONG_SIZE =
+      "the features have size 3 but the model was trained on 2 features";
 
   @Test
   void predictingOnFeaturesOfTheWrongSizeNamesBothSizes() {
@@ -502,8 +690,11 @@ class TrainingErrorsTest {
     SGDRegressionModel regressor = new SGDRegressionModel("reg", TWO, 0.1);
     Vector three = Vectors.dense(1, 2, 3);
     String clf = "Cannot predict with clf: " + WRONG_SIZE;
-    for (ThrowingCallable call : List.<ThrowingCallable>of(() -> classifier.predict(three),
-        () -> classifier.predictRaw(three), () -> classifier.predictProbability(three))) {
+    for (ThrowingCallable call :
+        List.<ThrowingCallable>of(
+            () -> classifier.predict(three),
+            () -> classifier.predictRaw(three),
+            () -> classifier.predictProbability(three))) {
       assertThatThrownBy(call).isExactlyInstanceOf(IllegalArgumentException.class).hasMessage(clf);
     }
     assertThatThrownBy(() -> regressor.predict(Vectors.sparse(3, new int[] {2}, new double[] {1})))
@@ -517,15 +708,18 @@ class TrainingErrorsTest {
     SGDClassificationModel classifier = new SGDClassificationModel("clf", TWO, 0.1);
     SGDRegressionModel regressor = new SGDRegressionModel("reg", TWO, 0.1);
     assertThatThrownBy(() -> classifier.transform(three).collectAsList())
-        .rootCause().isExactlyInstanceOf(IllegalArgumentException.class)
+        .rootCause()
+        .isExactlyInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot predict with clf: " + WRONG_SIZE);
     assertThatThrownBy(() -> regressor.transform(three).collectAsList())
-        .rootCause().isExactlyInstanceOf(IllegalArgumentException.class)
+        .rootCause()
+        .isExactlyInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot predict with reg: " + WRONG_SIZE);
   }
 
   private static String noSummary(String uid) {
-    return "Cannot get the training summary of " + uid
+    return "Cannot get the training summary of "
+        + uid
         + ": only a model returned by fit has one; a loaded or created model does not";
   }
 
@@ -535,9 +729,11 @@ class TrainingErrorsTest {
     SGDRegressionModel regressor = new SGDRegressionModel("reg", TWO, 0.1);
     assertThat(classifier.hasSummary()).isFalse();
     assertThat(regressor.hasSummary()).isFalse();
-    assertThatThrownBy(classifier::summary).isExactlyInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(classifier::summary)
+        .isExactlyInstanceOf(IllegalStateException.class)
         .hasMessage(noSummary("clf"));
-    assertThatThrownBy(regressor::summary).isExactlyInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(regressor::summary)
+        .isExactlyInstanceOf(IllegalStateException.class)
         .hasMessage(noSummary("reg"));
   }
 
@@ -549,9 +745,11 @@ class TrainingErrorsTest {
     String path = dir.resolve("model").toString();
     ((org.apache.spark.ml.util.MLWritable) trained).save(path);
 
-    Model<?> loaded = task == Task.CLASSIFIER ? SGDClassificationModel.load(path) : SGDRegressionModel.load(path);
+    Model<?> loaded =
+        task == Task.CLASSIFIER ? SGDClassificationModel.load(path) : SGDRegressionModel.load(path);
     assertThat(loaded.uid()).isEqualTo(trained.uid());
-    assertThatThrownBy(() -> Fitted.of(loaded)).isExactlyInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> Fitted.of(loaded))
+        .isExactlyInstanceOf(IllegalStateException.class)
         .hasMessage(noSummary(trained.uid()));
   }
 }

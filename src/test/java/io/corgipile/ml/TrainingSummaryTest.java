@@ -1,5 +1,12 @@
 package io.corgipile.ml;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.when;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import io.corgipile.LogCapture;
 import io.corgipile.ml.sync.SGDOptimizer;
 import io.corgipile.source.ReadScope;
@@ -16,26 +23,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.when;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 /**
- * What training reports: the summary, one log line per epoch, the cached-input warning, and the local properties it
- * leaves alone.
+ * What training reports: the summary, one log line per epoch, the cached-input warning, and the
+ * local properties it leaves alone.
  */
 class TrainingSummaryTest {
   private static final int FEATURES = 4;
   private static final long ROWS = 2000;
-  private static final Pattern EPOCH_LINE = Pattern.compile(
-      "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (?:\\d+ rounds?, )?(\\S+) s \\(([\\d,]+) "
-          + "rows/s\\),"
-          + " (last epoch|at most ([\\d,]+) s left)");
-  private static final String[] LOCAL_PROPERTIES =
-      {ReadScope.EPOCH, ReadScope.SEED, "spark.job.description"};
+  private static final Pattern EPOCH_LINE =
+      Pattern.compile(
+          "SGDClassifier epoch (\\d+)/(\\d+): objective (\\S+), ([\\d,]+) rows, (?:\\d+ rounds?,"
+              + " )?(\\S+) s \\(([\\d,]+) rows/s\\), (last epoch|at most ([\\d,]+) s left)");
+  private static final String[] LOCAL_PROPERTIES = {
+    ReadScope.EPOCH, ReadScope.SEED, "spark.job.description"
+  };
 
   private static Dataset<Row> data;
   private LogCapture log;
@@ -69,13 +71,16 @@ class TrainingSummaryTest {
 
   @Test
   void regressorSummaryHasOneEntryPerEpoch() {
-    SGDRegressionModel model = new SGDRegressor().setMaxIter(3).setTol(0).fit(TrainingData.linear(1500, 3, 23, 2));
+    SGDRegressionModel model =
+        new SGDRegressor().setMaxIter(3).setTol(0).fit(TrainingData.linear(1500, 3, 23, 2));
 
     assertThat(model.hasSummary()).isTrue();
     assertSummary(model.summary(), 3, 1500);
   }
 
-  /** {@code epochs} entries of {@code rows} rows each; finite objectives that fell over training. */
+  /**
+   * {@code epochs} entries of {@code rows} rows each; finite objectives that fell over training.
+   */
   private static void assertSummary(SGDTrainingSummary summary, int epochs, long rows) {
     assertThat(summary.totalIterations()).isEqualTo(epochs);
     double[] objectives = summary.objectiveHistory();
@@ -113,7 +118,8 @@ class TrainingSummaryTest {
   /** Patience: a tol no epoch meets stops training after nIterNoChange epochs past the first. */
   @Test
   void largeTolStopsTrainingAfterNIterNoChangeEpochs() {
-    assertThat(classifier(10, 0.5).setNIterNoChange(3).fit(data).summary().totalIterations()).isEqualTo(4);
+    assertThat(classifier(10, 0.5).setNIterNoChange(3).fit(data).summary().totalIterations())
+        .isEqualTo(4);
   }
 
   @Test
@@ -123,7 +129,8 @@ class TrainingSummaryTest {
     assertThat(summary.totalIterations()).isBetween(2, 9);
     assertThat(summary.objectiveHistory()).hasSize(summary.totalIterations());
     assertThat(summary.rowsPerEpoch()).hasSize(summary.totalIterations());
-    assertThat(epochLines()).hasSize(summary.totalIterations())
+    assertThat(epochLines())
+        .hasSize(summary.totalIterations())
         .allSatisfy(line -> assertThat(line).contains("/10: objective"));
   }
 
@@ -132,7 +139,9 @@ class TrainingSummaryTest {
     SGDTrainingSummary summary = classifier(4, 0).fit(data).summary();
 
     assertThat(log.messages(Level.INFO).get(0))
-        .matches("SGDClassifier: features summarized for standardization in \\d+\\.\\d\\d s \\(scaled and centered\\)");
+        .matches(
+            "SGDClassifier: features summarized for standardization in \\d+\\.\\d\\d s \\(scaled"
+                + " and centered\\)");
     List<String> lines = epochLines();
     assertThat(lines).hasSize(4);
     assertThat(log.messages(Level.INFO)).hasSize(5);
@@ -146,16 +155,21 @@ class TrainingSummaryTest {
       assertThat(m.group(5)).isEqualTo(format("%.2f", summary.secondsPerEpoch()[i]));
       assertThat(m.group(6)).isEqualTo(format("%,.0f", summary.rowsPerSecond()[i]));
       // time left: the mean epoch so far times the epochs left
-      double meanSeconds = Arrays.stream(summary.secondsPerEpoch(), 0, i + 1).average().getAsDouble();
-      assertThat(m.group(7)).isEqualTo(i == 3 ? "last epoch" : "at most " + format("%,.0f", (3 - i) * meanSeconds)
-          + " s left");
+      double meanSeconds =
+          Arrays.stream(summary.secondsPerEpoch(), 0, i + 1).average().getAsDouble();
+      assertThat(m.group(7))
+          .isEqualTo(
+              i == 3
+                  ? "last epoch"
+                  : "at most " + format("%,.0f", (3 - i) * meanSeconds) + " s left");
     }
     assertThat(log.messages(Level.WARN)).isEmpty();
   }
 
   /** The INFO lines of the epochs, without the feature summary's. */
   private List<String> epochLines() {
-    return log.messages(Level.INFO).stream().filter(line -> line.matches(".* epoch \\d+/\\d+: objective .*"))
+    return log.messages(Level.INFO).stream()
+        .filter(line -> line.matches(".* epoch \\d+/\\d+: objective .*"))
         .toList();
   }
 
@@ -166,13 +180,17 @@ class TrainingSummaryTest {
   @Test
   void warnsWhenTheInputReadsCachedData() {
     Dataset<Row> cachedInput = TrainingData.logistic(1000, FEATURES, 24, 2);
-    assertThat(warningsTraining(cachedInput, cachedInput)).singleElement().asString()
+    assertThat(warningsTraining(cachedInput, cachedInput))
+        .singleElement()
+        .asString()
         .startsWith("SGDClassifier reads a cached input");
 
     // cached upstream of the features: the training input still reads the cache
     Dataset<Row> cachedColumns = TrainingData.logisticColumns(1000, FEATURES, 25, 2);
-    assertThat(warningsTraining(cachedColumns, TrainingData.assemble(cachedColumns, FEATURES))).singleElement()
-        .asString().contains("reads a cached input");
+    assertThat(warningsTraining(cachedColumns, TrainingData.assemble(cachedColumns, FEATURES)))
+        .singleElement()
+        .asString()
+        .contains("reads a cached input");
   }
 
   @Test
@@ -195,29 +213,39 @@ class TrainingSummaryTest {
 
   @Test
   void summaryCountsSkippedRows() {
-    Dataset<Row> withInvalid = data.withColumn("label", when(col("id").lt(3), lit(-1.0)).otherwise(col("label")));
-    SGDTrainingSummary summary = classifier(2, 0).setHandleInvalid("skip").fit(withInvalid).summary();
+    Dataset<Row> withInvalid =
+        data.withColumn("label", when(col("id").lt(3), lit(-1.0)).otherwise(col("label")));
+    SGDTrainingSummary summary =
+        classifier(2, 0).setHandleInvalid("skip").fit(withInvalid).summary();
 
     assertThat(summary.skippedRows()).isEqualTo(3);
     assertThat(summary.rowsPerEpoch()).containsExactly(ROWS - 3, ROWS - 3);
-    assertThat(log.messages(Level.WARN)).singleElement().asString().contains("left out 3 invalid rows per epoch");
+    assertThat(log.messages(Level.WARN))
+        .singleElement()
+        .asString()
+        .contains("left out 3 invalid rows per epoch");
   }
 
   @Test
   void restoresTheCallersLocalProperties() {
-    assertLocalPropertiesRestored(new String[] {"7", "3", "my job"}, () -> classifier(3, 0).setSeed(5).fit(data));
+    assertLocalPropertiesRestored(
+        new String[] {"7", "3", "my job"}, () -> classifier(3, 0).setSeed(5).fit(data));
   }
 
   @Test
   void leavesUnsetLocalPropertiesUnset() {
-    assertLocalPropertiesRestored(new String[] {null, null, null}, () -> classifier(3, 0).setSeed(5).fit(data));
+    assertLocalPropertiesRestored(
+        new String[] {null, null, null}, () -> classifier(3, 0).setSeed(5).fit(data));
   }
 
   @Test
   void restoresLocalPropertiesWhenTrainingFails() {
-    assertLocalPropertiesRestored(new String[] {"7", null, "my job"}, () ->
-        assertThatThrownBy(() -> classifier(3, 0).setSeed(5).fit(data.withColumn("label", lit(0.5))))
-            .hasMessageContaining("allowed labels are 0 and 1"));
+    assertLocalPropertiesRestored(
+        new String[] {"7", null, "my job"},
+        () ->
+            assertThatThrownBy(
+                    () -> classifier(3, 0).setSeed(5).fit(data.withColumn("label", lit(0.5))))
+                .hasMessageContaining("allowed labels are 0 and 1"));
   }
 
   /**
@@ -228,10 +256,14 @@ class TrainingSummaryTest {
   void executorDataErrorsReachTheCallerAsInvalidTrainingDataException() {
     assertThatThrownBy(() -> classifier(2, 0).fit(data.withColumn("label", lit(-1.0))))
         .isInstanceOf(InvalidTrainingDataException.class)
-        .hasMessageStartingWith("Cannot train SGDClassifier: a row has label -1.0 in column 'label'");
+        .hasMessageStartingWith(
+            "Cannot train SGDClassifier: a row has label -1.0 in column 'label'");
   }
 
-  /** Sets {@link #LOCAL_PROPERTIES} to {@code before}, runs {@code training}, and checks they are as before. */
+  /**
+   * Sets {@link #LOCAL_PROPERTIES} to {@code before}, runs {@code training}, and checks they are as
+   * before.
+   */
   private static void assertLocalPropertiesRestored(String[] before, Runnable training) {
     SparkContext sc = TrainingData.spark().sparkContext();
     try {
@@ -239,7 +271,8 @@ class TrainingSummaryTest {
         sc.setLocalProperty(LOCAL_PROPERTIES[i], before[i]);
       }
       training.run();
-      String[] after = Arrays.stream(LOCAL_PROPERTIES).map(sc::getLocalProperty).toArray(String[]::new);
+      String[] after =
+          Arrays.stream(LOCAL_PROPERTIES).map(sc::getLocalProperty).toArray(String[]::new);
       assertThat(after).containsExactly(before);
     } finally {
       for (String key : LOCAL_PROPERTIES) {

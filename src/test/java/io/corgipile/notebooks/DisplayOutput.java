@@ -12,11 +12,15 @@ import java.util.regex.Pattern;
  * line; anything before the first is text.
  */
 final class DisplayOutput {
-  private static final Pattern TYPE = Pattern.compile("(?m)^%(text|table|html|angular|img|svg|network)(?: |\\n|$)");
+  private static final Pattern TYPE =
+      Pattern.compile("(?m)^%(text|table|html|angular|img|svg|network)(?: |\\n|$)");
 
   private DisplayOutput() {}
 
-  /** {@code [{"type": "TABLE", "data": "a\tb\n1\t2\n"}, ...]}, as a note stores a paragraph's results. */
+  /**
+   * {@code [{"type": "TABLE", "data": "a\tb\n1\t2\n"}, ...]}, as a note stores a paragraph's
+   * results.
+   */
   static ArrayNode messages(String output) {
     ArrayNode messages = JsonNodeFactory.instance.arrayNode();
     Matcher matcher = TYPE.matcher(output);

@@ -7,9 +7,13 @@ import org.junit.jupiter.api.Test;
 class DisplayOutputTest {
   @Test
   void textBeforeATableAndTheEchoAfterItAsZeppelinSplitsThem() {
-    assertThat(DisplayOutput.messages("working\n%table a\tb\n1\t2\nx: Int = 1\n").toString()).isEqualTo(
-        "[{\"type\":\"TEXT\",\"data\":\"working\\n\"},{\"type\":\"TABLE\",\"data\":\"a\\tb\\n1\\t2\\nx: Int = "
-            + "1\\n\"}]");
+    assertThat(DisplayOutput.messages("working\n%table a\tb\n1\t2\nx: Int = 1\n").toString())
+        .isEqualTo(
+            "[{\"type\":\"TEXT\",\"data\":\"working\\n"
+                + "\"},{\"type\":\"TABLE\",\"data\":\"a\\tb\\n"
+                + "1\\t2\\n"
+                + "x: Int = 1\\n"
+                + "\"}]");
   }
 
   @Test

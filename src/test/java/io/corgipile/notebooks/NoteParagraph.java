@@ -5,10 +5,18 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** One paragraph of a Zeppelin note: the interpreter its text names (or the note's default) and its code. */
+/**
+ * One paragraph of a Zeppelin note: the interpreter its text names (or the note's default) and its
+ * code.
+ */
 record NoteParagraph(int number, String id, String title, String interpreter, String code) {
-  /** {@code %name} or {@code %name(local=properties)} at the start of the text, as Zeppelin parses it. */
-  private static final Pattern INTERPRETER = Pattern.compile("^\\s*%([\\w.]+)(\\([^)]*\\))?(\\s|$)");
+  /**
+   * {@code %name} or {@code %name(local=properties)} at the start of the text, as Zeppelin parses
+   * it.
+   */
+  private static final Pattern INTERPRETER =
+      Pattern.compile("^\\s*%([\\w.]+)(\\([^)]*\\))?(\\s|$)");
+
   private static final Set<String> SCALA = Set.of("spark", "spark.spark");
   private static final Set<String> MARKDOWN = Set.of("md", "markdown");
 
@@ -17,8 +25,12 @@ record NoteParagraph(int number, String id, String title, String interpreter, St
     String text = paragraph.path("text").asText("");
     Matcher matcher = INTERPRETER.matcher(text);
     boolean named = matcher.find();
-    return new NoteParagraph(number, paragraph.path("id").asText(), paragraph.path("title").asText(""),
-        named ? matcher.group(1) : defaultInterpreter, named ? text.substring(matcher.end()) : text);
+    return new NoteParagraph(
+        number,
+        paragraph.path("id").asText(),
+        paragraph.path("title").asText(""),
+        named ? matcher.group(1) : defaultInterpreter,
+        named ? text.substring(matcher.end()) : text);
   }
 
   boolean isScala() {

@@ -8,8 +8,12 @@ import org.junit.jupiter.api.Test;
 
 class NoteParagraphTest {
   private static NoteParagraph parse(String text) {
-    ObjectNode json = new ObjectMapper().createObjectNode().put("id", "paragraph_1").put("title", "T").put("text",
-        text);
+    ObjectNode json =
+        new ObjectMapper()
+            .createObjectNode()
+            .put("id", "paragraph_1")
+            .put("title", "T")
+            .put("text", text);
     return NoteParagraph.of(2, json, "spark");
   }
 

@@ -17,20 +17,22 @@ import scala.tools.nsc.interpreter.shell.ReplReporterImpl;
 
 /**
  * One Scala 2.13 REPL set up as Zeppelin's Spark interpreter sets up its own: class-based (so Spark
- * can serialize what a paragraph defines), its class files written where Spark's executors load them
- * ({@code spark.repl.class.outputDir}), {@code spark}, {@code sc} and {@code sqlContext} bound, and
- * the same default imports.
+ * can serialize what a paragraph defines), its class files written where Spark's executors load
+ * them ({@code spark.repl.class.outputDir}), {@code spark}, {@code sc} and {@code sqlContext}
+ * bound, and the same default imports.
  */
 final class SparkScalaRepl implements AutoCloseable {
   /** What Zeppelin's SparkScala213Interpreter runs after binding the session. */
-  private static final List<String> ZEPPELIN_IMPORTS = List.of(
-      "import org.apache.spark.SparkContext._",
-      "import spark.implicits._",
-      "import spark.sql",
-      "import org.apache.spark.sql.functions._");
+  private static final List<String> ZEPPELIN_IMPORTS =
+      List.of(
+          "import org.apache.spark.SparkContext._",
+          "import spark.implicits._",
+          "import spark.sql",
+          "import org.apache.spark.sql.functions._");
 
   /** Everything a paragraph prints: its own output, the REPL's echo of definitions, and errors. */
   private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+
   private final PrintStream console = new PrintStream(output, true, UTF_8);
   private final IMain intp;
 
@@ -40,8 +42,12 @@ final class SparkScalaRepl implements AutoCloseable {
   /** {@code classOutputDir} must be the session's {@code spark.repl.class.outputDir}. */
   SparkScalaRepl(SparkSession spark, Path classOutputDir) {
     Settings settings = new Settings();
-    settings.processArguments(CollectionConverters.asScala(List.of(
-        "-Yrepl-class-based", "-Yrepl-outdir", classOutputDir.toString(), "-usejavacp")).toList(), true);
+    settings.processArguments(
+        CollectionConverters.asScala(
+                List.of(
+                    "-Yrepl-class-based", "-Yrepl-outdir", classOutputDir.toString(), "-usejavacp"))
+            .toList(),
+        true);
     intp = new IMain(settings, new ReplReporterImpl(settings, new PrintWriter(console, true)));
     if (!intp.initializeCompiler()) {
       throw new IllegalStateException("Cannot start the Scala REPL: " + output.toString(UTF_8));
@@ -54,7 +60,8 @@ final class SparkScalaRepl implements AutoCloseable {
     for (String line : ZEPPELIN_IMPORTS) {
       Outcome outcome = interpret(line);
       if (!outcome.succeeded()) {
-        throw new IllegalStateException("Cannot run '" + line + "' in the Scala REPL: " + outcome.output());
+        throw new IllegalStateException(
+            "Cannot run '" + line + "' in the Scala REPL: " + outcome.output());
       }
     }
   }
@@ -74,15 +81,19 @@ final class SparkScalaRepl implements AutoCloseable {
     if (result == Results.Incomplete$.MODULE$) {
       console.println("error: incomplete code: an unclosed bracket, string or comment");
     } else if (result != Results.Success$.MODULE$ && output.size() == 0) {
-      console.println("error: the Scala REPL rejected the code without a message, as it does code of comments only");
+      console.println(
+          "error: the Scala REPL rejected the code without a message, as it does code of comments"
+              + " only");
     }
     return new Outcome(result == Results.Success$.MODULE$, output.toString(UTF_8));
   }
 
   private void bind(String name, String type, Object value) {
-    Results.Result result = intp.bind(name, type, value, CollectionConverters.asScala(List.of("@transient")).toList());
+    Results.Result result =
+        intp.bind(name, type, value, CollectionConverters.asScala(List.of("@transient")).toList());
     if (result != Results.Success$.MODULE$) {
-      throw new IllegalStateException("Cannot bind " + name + " in the Scala REPL: " + output.toString(UTF_8));
+      throw new IllegalStateException(
+          "Cannot bind " + name + " in the Scala REPL: " + output.toString(UTF_8));
     }
   }
 

@@ -31,27 +31,36 @@ class ZeppelinNoteIT {
 
     List<List<String>> shares = run.table("Share of label 1 in each 10,000 rows read");
     assertRectangular(shares);
-    assertThat(shares.get(0)).containsExactly("chunk", "none", "corgipile epoch 0", "corgipile epoch 1");
+    assertThat(shares.get(0))
+        .containsExactly("chunk", "none", "corgipile epoch 0", "corgipile epoch 1");
     assertThat(shares).hasSize(11);
     List<Double> none = column(shares, 1);
     assertThat(none.get(0)).as("storage order starts with label 0 only").isZero();
     assertThat(none.get(9)).as("storage order ends with label 1 only").isEqualTo(1.0);
-    assertThat(meanDistanceFromHalf(none)).as("storage order: shares far from the mix").isGreaterThan(0.4);
+    assertThat(meanDistanceFromHalf(none))
+        .as("storage order: shares far from the mix")
+        .isGreaterThan(0.4);
     for (int epochColumn : new int[] {2, 3}) {
       assertThat(meanDistanceFromHalf(column(shares, epochColumn)))
-          .as("corgipile, %s: shares near the mix", shares.get(0).get(epochColumn)).isLessThan(0.3);
+          .as("corgipile, %s: shares near the mix", shares.get(0).get(epochColumn))
+          .isLessThan(0.3);
     }
 
-    Map<String, String> firstIds = run.table("First ids read").stream().skip(1)
-        .collect(Collectors.toMap(row -> row.get(0), row -> row.get(1)));
+    Map<String, String> firstIds =
+        run.table("First ids read").stream()
+            .skip(1)
+            .collect(Collectors.toMap(row -> row.get(0), row -> row.get(1)));
     assertThat(firstIds.get("corgipile epoch 0")).isNotEqualTo(firstIds.get("corgipile epoch 1"));
 
     List<List<String>> scores = run.table("Evaluate on the test rows");
     assertRectangular(scores);
-    Map<String, Double> accuracy = scores.stream().skip(1)
-        .collect(Collectors.toMap(row -> row.get(0), row -> Double.parseDouble(row.get(1))));
+    Map<String, Double> accuracy =
+        scores.stream()
+            .skip(1)
+            .collect(Collectors.toMap(row -> row.get(0), row -> Double.parseDouble(row.get(1))));
     assertThat(accuracy.keySet()).containsExactlyInAnyOrder("storage order", "corgipile");
-    assertThat(accuracy.get("corgipile")).as("corgipile accuracy, against storage order's %s", accuracy)
+    assertThat(accuracy.get("corgipile"))
+        .as("corgipile accuracy, against storage order's %s", accuracy)
         .isGreaterThan(accuracy.get("storage order") + 0.05);
 
     List<List<String>> objective = run.table("Objective per epoch");
@@ -60,9 +69,11 @@ class ZeppelinNoteIT {
     for (String input : List.of("storage order", "corgipile")) {
       List<List<String>> rows = objective.stream().filter(row -> row.get(1).equals(input)).toList();
       assertThat(rows).as("epochs of %s", input).hasSizeBetween(1, 10);
-      assertThat(rows.stream().map(row -> row.get(0)).toList()).as("epochs of %s", input)
+      assertThat(rows.stream().map(row -> row.get(0)).toList())
+          .as("epochs of %s", input)
           .isEqualTo(IntStream.rangeClosed(1, rows.size()).mapToObj(Integer::toString).toList());
-      assertThat(rows).allSatisfy(row -> assertThat(Double.parseDouble(row.get(2))).isPositive().isFinite());
+      assertThat(rows)
+          .allSatisfy(row -> assertThat(Double.parseDouble(row.get(2))).isPositive().isFinite());
     }
     assertThat(run.paragraph("Objective per epoch").at("/config/results/0/graph/mode").asText())
         .isEqualTo("lineChart");
@@ -73,16 +84,24 @@ class ZeppelinNoteIT {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "val answer: Int = \"forty-two\"           | type mismatch",
-      "throw new IllegalStateException(\"boom\") | java.lang.IllegalStateException: boom"})
-  void runnerStopsAtAFailingParagraphAndNamesIt(String code, String error, @TempDir Path dir) throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "val answer: Int = \"forty-two\"           | type mismatch",
+        "throw new IllegalStateException(\"boom\") | java.lang.IllegalStateException: boom"
+      })
+  void runnerStopsAtAFailingParagraphAndNamesIt(String code, String error, @TempDir Path dir)
+      throws Exception {
     Path note = dir.resolve("failing.zpln");
-    new ObjectMapper().writeValue(note.toFile(), note(
-        "Intro", "%md\n# Not run",
-        "Ships a closure", "%spark\nval doubled = sc.parallelize(1 to 4).map(_ * 2).collect().sum",
-        "Fails", "%spark\n" + code,
-        "Never runs", "%spark\nprintln(\"after\")"));
+    new ObjectMapper()
+        .writeValue(
+            note.toFile(),
+            note(
+                "Intro", "%md\n# Not run",
+                "Ships a closure",
+                    "%spark\nval doubled = sc.parallelize(1 to 4).map(_ * 2).collect().sum",
+                "Fails", "%spark\n" + code,
+                "Never runs", "%spark\nprintln(\"after\")"));
 
     NoteRun run = NoteRun.of(note, dir, dir.resolve("work"));
 
@@ -96,17 +115,27 @@ class ZeppelinNoteIT {
 
   /** A note of {@code title, text} pairs, in the fields a Zeppelin note has. */
   private static ObjectNode note(String... titlesAndTexts) {
-    ObjectNode note = new ObjectMapper().createObjectNode().put("name", "failing").put("id", "2FAILING1")
-        .put("defaultInterpreterGroup", "spark");
+    ObjectNode note =
+        new ObjectMapper()
+            .createObjectNode()
+            .put("name", "failing")
+            .put("id", "2FAILING1")
+            .put("defaultInterpreterGroup", "spark");
     ArrayNode paragraphs = note.putArray("paragraphs");
     for (int i = 0; i < titlesAndTexts.length; i += 2) {
-      paragraphs.addObject().put("id", "paragraph_" + i).put("title", titlesAndTexts[i])
-          .put("text", titlesAndTexts[i + 1]).put("status", "READY");
+      paragraphs
+          .addObject()
+          .put("id", "paragraph_" + i)
+          .put("title", titlesAndTexts[i])
+          .put("text", titlesAndTexts[i + 1])
+          .put("status", "READY");
     }
     return note;
   }
 
-  /** Every row has as many cells as the header: nothing the REPL echoed after a table ran into it. */
+  /**
+   * Every row has as many cells as the header: nothing the REPL echoed after a table ran into it.
+   */
   private static void assertRectangular(List<List<String>> table) {
     assertThat(table).allSatisfy(row -> assertThat(row).hasSameSizeAs(table.get(0)));
   }

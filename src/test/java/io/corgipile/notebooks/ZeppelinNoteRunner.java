@@ -30,12 +30,13 @@ public final class ZeppelinNoteRunner {
     }
     ObjectNode note = (ObjectNode) JSON.readTree(Path.of(args[0]).toFile());
     Path classDir = Files.createTempDirectory("zeppelin-repl-classes");
-    SparkSession spark = SparkSession.builder()
-        .master("local[2]")
-        .appName("zeppelin-note")
-        .config("spark.ui.enabled", "false")
-        .config("spark.repl.class.outputDir", classDir.toString())
-        .getOrCreate();
+    SparkSession spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("zeppelin-note")
+            .config("spark.ui.enabled", "false")
+            .config("spark.repl.class.outputDir", classDir.toString())
+            .getOrCreate();
     boolean succeeded;
     try (SparkScalaRepl repl = new SparkScalaRepl(spark, classDir)) {
       succeeded = runParagraphs(note, repl);
@@ -57,17 +58,24 @@ public final class ZeppelinNoteRunner {
         continue;
       }
       if (!paragraph.isScala()) {
-        System.err.printf("Cannot run %s: interpreter %%%s is not supported; only %%spark (Scala) paragraphs run"
-            + " and %%md is skipped%n", paragraph, paragraph.interpreter());
+        System.err.printf(
+            "Cannot run %s: interpreter %%%s is not supported; only %%spark (Scala) paragraphs run"
+                + " and %%md is skipped%n",
+            paragraph, paragraph.interpreter());
         return false;
       }
       long start = System.nanoTime();
       SparkScalaRepl.Outcome outcome = repl.interpret(paragraph.code());
-      System.out.printf(Locale.ROOT, "----- %s: %s in %.1f s%n%s%n", paragraph, outcome.succeeded() ? "FINISHED"
-          : "ERROR",
-          (System.nanoTime() - start) / 1e9, outcome.output());
+      System.out.printf(
+          Locale.ROOT,
+          "----- %s: %s in %.1f s%n%s%n",
+          paragraph,
+          outcome.succeeded() ? "FINISHED" : "ERROR",
+          (System.nanoTime() - start) / 1e9,
+          outcome.output());
       json.put("status", outcome.succeeded() ? "FINISHED" : "ERROR");
-      ObjectNode results = json.putObject("results").put("code", outcome.succeeded() ? "SUCCESS" : "ERROR");
+      ObjectNode results =
+          json.putObject("results").put("code", outcome.succeeded() ? "SUCCESS" : "ERROR");
       results.set("msg", DisplayOutput.messages(outcome.output()));
       if (!outcome.succeeded()) {
         System.err.printf("Cannot run %s:%n%s%n", paragraph, outcome.output().stripTrailing());

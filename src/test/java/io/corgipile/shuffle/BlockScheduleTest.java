@@ -18,7 +18,8 @@ class BlockScheduleTest {
 
   // ---------------------------------------------------------------- helpers
 
-  private static BlockSchedule schedule(long[] rows, int partitions, ShuffleMode mode, BlockAssignment a, long seed) {
+  private static BlockSchedule schedule(
+      long[] rows, int partitions, ShuffleMode mode, BlockAssignment a, long seed) {
     return new BlockSchedule(rows, partitions, mode, a, new EpochSeeds(seed));
   }
 
@@ -72,12 +73,13 @@ class BlockScheduleTest {
       int n = r.nextInt(60);
       long[] rows = new long[n];
       for (int b = 0; b < n; b++) {
-        rows[b] = switch (r.nextInt(4)) {
-          case 0 -> 0;
-          case 1 -> r.nextInt(10);
-          case 2 -> r.nextInt(100_000);
-          default -> r.nextInt(1000) + 1000;
-        };
+        rows[b] =
+            switch (r.nextInt(4)) {
+              case 0 -> 0;
+              case 1 -> r.nextInt(10);
+              case 2 -> r.nextInt(100_000);
+              default -> r.nextInt(1000) + 1000;
+            };
       }
       if (n > 0 && r.nextBoolean()) {
         rows[r.nextInt(n)] = 5_000_000; // one giant block
@@ -92,10 +94,10 @@ class BlockScheduleTest {
   }
 
   /**
-   * Checks the documented slicing rule on a concatenated order: the block whose rows occupy
-   * [s, s + r) of the order's T rows belongs to slice floor(P * (s + r/2) / T) (the last slice when
-   * that is P). Exact integer arithmetic; a midpoint exactly on a slice boundary may go either way.
-   * When all blocks have 0 rows, the slices must instead be near-equal in block count.
+   * Checks the documented slicing rule on a concatenated order: the block whose rows occupy [s, s +
+   * r) of the order's T rows belongs to slice floor(P * (s + r/2) / T) (the last slice when that is
+   * P). Exact integer arithmetic; a midpoint exactly on a slice boundary may go either way. When
+   * all blocks have 0 rows, the slices must instead be near-equal in block count.
    */
   private static void assertMidpointSlicing(long[] rows, int[] order, int[][] slices) {
     int partitions = slices.length;
@@ -126,7 +128,8 @@ class BlockScheduleTest {
       if (onBoundary) {
         assertThat(owner[b]).as("block %d on a boundary", b).isIn(expected, expected - 1);
       } else {
-        assertThat(owner[b]).as("owner of block %d (rows %d at %d of %d)", b, rows[b], start, total)
+        assertThat(owner[b])
+            .as("owner of block %d (rows %d at %d of %d)", b, rows[b], start, total)
             .isEqualTo(expected);
       }
       start += rows[b];
@@ -142,7 +145,9 @@ class BlockScheduleTest {
     for (int p = 0; p < partitions; p++) {
       long got = s.rowsOf(slices[p]);
       assertThat(Math.abs(got * partitions - total))
-          .as("rows of partition %d: %d, ideal %d/%d, max block %d", p, got, total, partitions, maxBlock)
+          .as(
+              "rows of partition %d: %d, ideal %d/%d, max block %d",
+              p, got, total, partitions, maxBlock)
           .isLessThanOrEqualTo(maxBlock * partitions);
     }
   }
@@ -159,7 +164,9 @@ class BlockScheduleTest {
             for (int epoch = 0; epoch < 4; epoch++) {
               int[] all = concat(allPartitions(s, epoch));
               assertThat(sorted(all))
-                  .as("rows %s, %d partitions, %s/%s, epoch %d", Arrays.toString(rows), partitions, mode, a, epoch)
+                  .as(
+                      "rows %s, %d partitions, %s/%s, epoch %d",
+                      Arrays.toString(rows), partitions, mode, a, epoch)
                   .isEqualTo(identity(rows.length));
             }
           }
@@ -200,7 +207,8 @@ class BlockScheduleTest {
         BlockSchedule s = schedule(rows, 4, mode, a, 2);
         int[][] slices = allPartitions(s, 1);
         assertThat(sorted(concat(slices))).isEqualTo(identity(10));
-        assertThat(Arrays.stream(slices).mapToInt(x -> x.length)).allMatch(len -> len == 2 || len == 3);
+        assertThat(Arrays.stream(slices).mapToInt(x -> x.length))
+            .allMatch(len -> len == 2 || len == 3);
       }
     }
   }
@@ -218,8 +226,10 @@ class BlockScheduleTest {
           for (int partitions : partitionCounts(rows.length)) {
             BlockSchedule s = schedule(rows, partitions, mode, BlockAssignment.EPOCH, 5);
             int[][] slices = allPartitions(s, epoch);
-            // Contiguous in the shuffled order: the slices, in partition order, are the permutation.
-            assertThat(concat(slices)).as("%d partitions, %s", partitions, Arrays.toString(rows))
+            // Contiguous in the shuffled order: the slices, in partition order, are the
+            // permutation.
+            assertThat(concat(slices))
+                .as("%d partitions, %s", partitions, Arrays.toString(rows))
                 .isEqualTo(permutation);
             assertMidpointSlicing(rows, permutation, slices);
           }
@@ -239,7 +249,8 @@ class BlockScheduleTest {
             }
             BlockSchedule s = schedule(rows, partitions, mode, a, 9);
             int[][] slices = allPartitions(s, 2);
-            int[][] sets = Arrays.stream(slices).map(BlockScheduleTest::sorted).toArray(int[][]::new);
+            int[][] sets =
+                Arrays.stream(slices).map(BlockScheduleTest::sorted).toArray(int[][]::new);
             assertThat(concat(sets)).isEqualTo(identity(rows.length));
             assertMidpointSlicing(rows, identity(rows.length), sets);
           }
@@ -320,14 +331,18 @@ class BlockScheduleTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = ShuffleMode.class, names = {"CORGIPILE", "BLOCK"})
+  @EnumSource(
+      value = ShuffleMode.class,
+      names = {"CORGIPILE", "BLOCK"})
   void newEpochGivesNewPermutation(ShuffleMode mode) {
     long[] rows = manyBlocks(30);
     BlockSchedule one = schedule(rows, 1, mode, BlockAssignment.EPOCH, 8);
     Set<List<Integer>> seen = new HashSet<>();
     for (int epoch = 0; epoch < 50; epoch++) {
       int[] perm = one.blocksFor(epoch, 0);
-      assertThat(seen.add(Arrays.stream(perm).boxed().toList())).as("epoch %d repeats an order", epoch).isTrue();
+      assertThat(seen.add(Arrays.stream(perm).boxed().toList()))
+          .as("epoch %d repeats an order", epoch)
+          .isTrue();
       assertThat(perm).as("shuffled, not storage order").isNotEqualTo(identity(30));
     }
   }
@@ -357,7 +372,9 @@ class BlockScheduleTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = ShuffleMode.class, names = {"CORGIPILE", "BLOCK"})
+  @EnumSource(
+      value = ShuffleMode.class,
+      names = {"CORGIPILE", "BLOCK"})
   void fixedAssignmentKeepsBlockSetsButChangesOrder(ShuffleMode mode) {
     long[] rows = manyBlocks(40);
     BlockSchedule s = schedule(rows, 4, mode, BlockAssignment.FIXED, 31);
@@ -370,7 +387,9 @@ class BlockScheduleTest {
         assertThat(sorted(blocks)).as("partition %d epoch %d", p, epoch).isEqualTo(sorted(first));
         orders.add(Arrays.stream(blocks).boxed().toList());
         if (epoch > 0) {
-          assertThat(blocks).as("order changes from epoch %d", epoch - 1).isNotEqualTo(s.blocksFor(epoch - 1, p));
+          assertThat(blocks)
+              .as("order changes from epoch %d", epoch - 1)
+              .isNotEqualTo(s.blocksFor(epoch - 1, p));
         }
       }
       // 20 draws from >= 8! orders: all distinct unless the order does not really change.
@@ -391,7 +410,9 @@ class BlockScheduleTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = ShuffleMode.class, names = {"NONE", "WINDOW"})
+  @EnumSource(
+      value = ShuffleMode.class,
+      names = {"NONE", "WINDOW"})
   void unshuffledModesKeepStorageOrderEveryEpoch(ShuffleMode mode) {
     for (long[] rows : shapes()) {
       for (int partitions : partitionCounts(rows.length)) {
@@ -426,12 +447,19 @@ class BlockScheduleTest {
 
   @Test
   void partitionsIsReported() {
-    assertThat(schedule(new long[] {1}, 5, ShuffleMode.NONE, BlockAssignment.EPOCH, 0).partitions()).isEqualTo(5);
+    assertThat(schedule(new long[] {1}, 5, ShuffleMode.NONE, BlockAssignment.EPOCH, 0).partitions())
+        .isEqualTo(5);
   }
 
   @Test
   void rowsOfSumsTheGivenBlocks() {
-    BlockSchedule s = schedule(new long[] {5, 0, 7, 1_000_000_000_000L}, 1, ShuffleMode.NONE, BlockAssignment.EPOCH, 0);
+    BlockSchedule s =
+        schedule(
+            new long[] {5, 0, 7, 1_000_000_000_000L},
+            1,
+            ShuffleMode.NONE,
+            BlockAssignment.EPOCH,
+            0);
     assertThat(s.rowsOf(new int[0])).isZero();
     assertThat(s.rowsOf(new int[] {2})).isEqualTo(7);
     assertThat(s.rowsOf(new int[] {0, 1, 2, 3})).isEqualTo(1_000_000_000_012L);
@@ -441,7 +469,9 @@ class BlockScheduleTest {
   @Test
   void rejectsNonPositivePartitionCount() {
     for (int partitions : new int[] {0, -3}) {
-      assertThatThrownBy(() -> schedule(new long[] {1}, partitions, ShuffleMode.NONE, BlockAssignment.EPOCH, 0))
+      assertThatThrownBy(
+              () ->
+                  schedule(new long[] {1}, partitions, ShuffleMode.NONE, BlockAssignment.EPOCH, 0))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("Cannot schedule blocks: partitions must be >= 1, got " + partitions);
     }
@@ -449,7 +479,8 @@ class BlockScheduleTest {
 
   @Test
   void rejectsPartitionOutsideRange() {
-    BlockSchedule s = schedule(new long[] {1, 2}, 3, ShuffleMode.CORGIPILE, BlockAssignment.EPOCH, 0);
+    BlockSchedule s =
+        schedule(new long[] {1, 2}, 3, ShuffleMode.CORGIPILE, BlockAssignment.EPOCH, 0);
     assertThatThrownBy(() -> s.blocksFor(0, -1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot schedule blocks: partition -1 is outside [0, 3)");

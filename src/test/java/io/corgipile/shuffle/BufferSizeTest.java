@@ -16,18 +16,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class BufferSizeTest {
 
-  private static final String MESSAGE = "expected auto (the larger of 10% of the partition's rows and 4 of its row "
-      + "groups, at most the partition and a share of an executor's memory), a row count (100000), a size of decoded "
-      + "rows (64m, 1g) or a share of the partition's rows (10%), greater than 0 (and at most 100%)";
+  private static final String MESSAGE =
+      "expected auto (the larger of 10% of the partition's rows and 4 of its row groups, at most"
+          + " the partition and a share of an executor's memory), a row count (100000), a size of"
+          + " decoded rows (64m, 1g) or a share of the partition's rows (10%), greater than 0 (and"
+          + " at most 100%)";
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "1|1",
-      "100000|100000",
-      "'  42  '|42",
-      "007|7",
-      "9223372036854775807|9223372036854775807",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "1|1",
+        "100000|100000",
+        "'  42  '|42",
+        "007|7",
+        "9223372036854775807|9223372036854775807",
+      })
   void acceptsRowCounts(String text, long rows) {
     BufferSize b = BufferSize.parse(text);
     assertThat(b.unit()).isEqualTo(Unit.ROWS);
@@ -37,29 +41,31 @@ class BufferSizeTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      "1b|1",
-      "512B|512",
-      "'12 b'|12",
-      "64mib|67108864",
-      "1k|1024",
-      "10kb|10240",
-      "10KB|10240",
-      "3kib|3072",
-      "3KiB|3072",
-      "2ki|2048",
-      "64m|67108864",
-      "64M|67108864",
-      "'64 mb'|67108864",
-      "5MiB|5242880",
-      "1g|1073741824",
-      "1GB|1073741824",
-      "2gib|2147483648",
-      "3t|3298534883328",
-      "1TiB|1099511627776",
-      "'  8m '|8388608",
-      "8388607t|9223370937343148032",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "1b|1",
+        "512B|512",
+        "'12 b'|12",
+        "64mib|67108864",
+        "1k|1024",
+        "10kb|10240",
+        "10KB|10240",
+        "3kib|3072",
+        "3KiB|3072",
+        "2ki|2048",
+        "64m|67108864",
+        "64M|67108864",
+        "'64 mb'|67108864",
+        "5MiB|5242880",
+        "1g|1073741824",
+        "1GB|1073741824",
+        "2gib|2147483648",
+        "3t|3298534883328",
+        "1TiB|1099511627776",
+        "'  8m '|8388608",
+        "8388607t|9223370937343148032",
+      })
   void acceptsByteSizes(String text, long bytes) {
     BufferSize b = BufferSize.parse(text);
     assertThat(b.unit()).isEqualTo(Unit.BYTES);
@@ -69,23 +75,25 @@ class BufferSizeTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-      // text | partition rows | expected max rows
-      "10%|1000|100",
-      "10%|1001|101", // ceil(100.1)
-      "10%|9|1",      // ceil(0.9)
-      "'10 %'|1000|100",
-      "0.5%|1000|5",
-      ".5%|1000|5",
-      "1.5%|200|3",
-      "100%|12345|12345",
-      "100.0%|12345|12345",
-      "50%|1|1",      // ceil(0.5)
-      "1%|0|1",       // never less than one row
-      "0.001%|10|1",
-      "33.3%|1000|333",
-      "25%|1000000000000|250000000000",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // text | partition rows | expected max rows
+        "10%|1000|100",
+        "10%|1001|101", // ceil(100.1)
+        "10%|9|1", // ceil(0.9)
+        "'10 %'|1000|100",
+        "0.5%|1000|5",
+        ".5%|1000|5",
+        "1.5%|200|3",
+        "100%|12345|12345",
+        "100.0%|12345|12345",
+        "50%|1|1", // ceil(0.5)
+        "1%|0|1", // never less than one row
+        "0.001%|10|1",
+        "33.3%|1000|333",
+        "25%|1000000000000|250000000000",
+      })
   void acceptsPercentages(String text, long partitionRows, long expectedRows) {
     BufferSize b = BufferSize.parse(text);
     assertThat(b.unit()).isEqualTo(Unit.PERCENT);
@@ -115,7 +123,8 @@ class BufferSizeTest {
     for (long rows : new long[] {100, 200, 300, 1000, 10_000}) {
       for (int p = 1; p <= 100; p++) {
         if (p * rows % 100 == 0) {
-          soft.assertThat(BufferSize.parse(p + "%").maxRows(rows)).as("%d%% of %d rows", p, rows)
+          soft.assertThat(BufferSize.parse(p + "%").maxRows(rows))
+              .as("%d%% of %d rows", p, rows)
               .isEqualTo(p * rows / 100);
         }
       }
@@ -124,19 +133,50 @@ class BufferSizeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "0", "00", "-1", "-100", "+5",
-      "0b", "0m", "0 kb", "-1m",
-      "0%", "0.0%", "-5%", "101%", "100.5%", "1000%", "100.0001%",
-      "abc", "10x", "10 rows", "m", "kb", "%", "5%%", "1.%", "1e3", "1e2%", "1,000", "1_000", "1.5m", "1.5",
-      "", " ", "12ib", "12bb", "12 kbb",
-      "99999999999999999999",              // rows > Long.MAX_VALUE
-      "9223372036854775808",               // Long.MAX_VALUE + 1
-      "8388608t",                          // 2^23 * 2^40 = 2^63: overflows a long
-      "99999999999999999999k",             // digits themselves overflow
-      "9007199254740992g",
-      "100000000000000000000000000000%",
-  })
+  @ValueSource(
+      strings = {
+        "0",
+        "00",
+        "-1",
+        "-100",
+        "+5",
+        "0b",
+        "0m",
+        "0 kb",
+        "-1m",
+        "0%",
+        "0.0%",
+        "-5%",
+        "101%",
+        "100.5%",
+        "1000%",
+        "100.0001%",
+        "abc",
+        "10x",
+        "10 rows",
+        "m",
+        "kb",
+        "%",
+        "5%%",
+        "1.%",
+        "1e3",
+        "1e2%",
+        "1,000",
+        "1_000",
+        "1.5m",
+        "1.5",
+        "",
+        " ",
+        "12ib",
+        "12bb",
+        "12 kbb",
+        "99999999999999999999", // rows > Long.MAX_VALUE
+        "9223372036854775808", // Long.MAX_VALUE + 1
+        "8388608t", // 2^23 * 2^40 = 2^63: overflows a long
+        "99999999999999999999k", // digits themselves overflow
+        "9007199254740992g",
+        "100000000000000000000000000000%",
+      })
   void rejectsEverythingElseWithTheFormatMessage(String text) {
     assertThatThrownBy(() -> BufferSize.parse(text))
         .isInstanceOf(IllegalArgumentException.class)
@@ -150,7 +190,8 @@ class BufferSizeTest {
 
   @Test
   void equalityAndToString() {
-    assertThat(BufferSize.parse("64M")).isEqualTo(BufferSize.parse("64m"))
+    assertThat(BufferSize.parse("64M"))
+        .isEqualTo(BufferSize.parse("64m"))
         .hasSameHashCodeAs(BufferSize.parse("64m"));
     assertThat(BufferSize.parse("64M").toString()).isEqualTo("64m");
     assertThat(BufferSize.parse(" 10% ").toString()).isEqualTo("10%");
@@ -171,7 +212,8 @@ class BufferSizeTest {
         out.writeObject(b);
       }
       BufferSize copy;
-      try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      try (ObjectInputStream in =
+          new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
         copy = (BufferSize) in.readObject();
       }
       assertThat(copy).isEqualTo(b);
@@ -187,8 +229,8 @@ class BufferSizeTest {
     assertThat(auto).hasToString("auto").isEqualTo(BufferSize.parse("auto"));
     long plenty = Long.MAX_VALUE / 2;
     // a large partition: 10% of 1,000,000 rows beats 4 row groups of 1,000
-    assertThat(auto.capacity(1_000_000, 1000, 100, plenty)).isEqualTo(new BufferSize.Capacity(100_000, 100_000,
-        plenty));
+    assertThat(auto.capacity(1_000_000, 1000, 100, plenty))
+        .isEqualTo(new BufferSize.Capacity(100_000, 100_000, plenty));
     // a small partition of 12 row groups of 1,000 rows: 4 row groups, not 1,200 rows
     assertThat(auto.capacity(12_000, 12, 100, plenty).plannedRows()).isEqualTo(4000);
     // at most the whole partition
@@ -199,15 +241,18 @@ class BufferSizeTest {
   void autoStaysWithinItsMemoryAsRowsAndAsABudget() {
     BufferSize auto = BufferSize.parse("auto");
     long memory = 100 * (100 + TupleShuffleBuffer.INDEX_BYTES_PER_ROW);
-    assertThat(auto.capacity(12_000, 12, 100, memory)).isEqualTo(new BufferSize.Capacity(100, 100, memory));
+    assertThat(auto.capacity(12_000, 12, 100, memory))
+        .isEqualTo(new BufferSize.Capacity(100, 100, memory));
     assertThat(auto.capacity(12_000, 12, 100, 1).plannedRows()).isEqualTo(1);
   }
 
   @Test
   void capacityOfTheOtherUnits() {
     long none = Long.MAX_VALUE;
-    assertThat(BufferSize.parse("500").capacity(12_000, 12, 100, 1)).isEqualTo(new BufferSize.Capacity(500, 500, none));
-    assertThat(BufferSize.parse("5%").capacity(12_000, 12, 100, 1)).isEqualTo(new BufferSize.Capacity(600, 600, none));
+    assertThat(BufferSize.parse("500").capacity(12_000, 12, 100, 1))
+        .isEqualTo(new BufferSize.Capacity(500, 500, none));
+    assertThat(BufferSize.parse("5%").capacity(12_000, 12, 100, 1))
+        .isEqualTo(new BufferSize.Capacity(600, 600, none));
     long budget = 50L * (100 + TupleShuffleBuffer.INDEX_BYTES_PER_ROW);
     // bytes: rows are planned from the estimated row size; the runtime limit is the budget alone
     assertThat(BufferSize.parse(budget + "b").capacity(12_000, 12, 100, 1))
@@ -216,12 +261,17 @@ class BufferSizeTest {
 
   @Test
   void theBoundOfABufferIsItsByteBudgetElseTheBoundOfItsRows() {
-    // 4,000 rows of 40 bytes: 160,000 bytes, one bucket's partly filled 16 KiB chunk, 2 x 26 bytes of index a row
+    // 4,000 rows of 40 bytes: 160,000 bytes, one bucket's partly filled 16 KiB chunk, 2 x 26 bytes
+    // of index a row
     long rowsBound = 160_000 + (16 << 10) + 52 * 4_000;
-    assertThat(BufferSize.parse("4000").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40)).isEqualTo(rowsBound);
-    assertThat(BufferSize.parse("auto").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40)).isEqualTo(rowsBound);
+    assertThat(BufferSize.parse("4000").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40))
+        .isEqualTo(rowsBound);
+    assertThat(BufferSize.parse("auto").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40))
+        .isEqualTo(rowsBound);
     // auto capped by memory, and a size in bytes: the budget
-    assertThat(BufferSize.parse("auto").capacity(20_000, 20, 40, 100_000).boundBytes(40)).isEqualTo(100_000);
-    assertThat(BufferSize.parse("64k").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40)).isEqualTo(64 << 10);
+    assertThat(BufferSize.parse("auto").capacity(20_000, 20, 40, 100_000).boundBytes(40))
+        .isEqualTo(100_000);
+    assertThat(BufferSize.parse("64k").capacity(20_000, 20, 40, Long.MAX_VALUE).boundBytes(40))
+        .isEqualTo(64 << 10);
   }
 }

@@ -28,7 +28,9 @@ class ChunkPoolTest {
     byte[] newer = new byte[4];
     pool.give(List.of(older));
     pool.give(List.of(newer));
-    assertThat(pool.take()[0]).as("the most recently used memory, likeliest still in cache").isSameAs(newer);
+    assertThat(pool.take()[0])
+        .as("the most recently used memory, likeliest still in cache")
+        .isSameAs(newer);
     assertThat(pool.take()[0]).isSameAs(older);
   }
 }

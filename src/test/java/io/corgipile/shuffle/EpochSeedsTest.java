@@ -48,7 +48,8 @@ class EpochSeedsTest {
     assertThat(new EpochSeeds(2).random(3, 4, Purpose.TUPLE_ORDER).nextLong()).isNotEqualTo(base);
     assertThat(seeds.random(4, 4, Purpose.TUPLE_ORDER).nextLong()).isNotEqualTo(base);
     assertThat(seeds.random(3, 5, Purpose.TUPLE_ORDER).nextLong()).isNotEqualTo(base);
-    assertThat(seeds.random(3, EpochSeeds.ALL_PARTITIONS, Purpose.TUPLE_ORDER).nextLong()).isNotEqualTo(base);
+    assertThat(seeds.random(3, EpochSeeds.ALL_PARTITIONS, Purpose.TUPLE_ORDER).nextLong())
+        .isNotEqualTo(base);
     assertThat(seeds.random(3, 4, Purpose.BLOCK_ORDER).nextLong()).isNotEqualTo(base);
     assertThat(seeds.random(3, 4, Purpose.WINDOW_SLOT).nextLong()).isNotEqualTo(base);
   }
@@ -58,7 +59,8 @@ class EpochSeedsTest {
     // 3 seeds x 3 purposes x 40 epochs x 42 partitions = 15120 streams; first outputs are 64-bit,
     // so for independent streams a collision has probability ~ 15120^2 / 2^65 ~ 6e-12.
     // In particular (epoch, partition) and (partition, epoch) must not coincide, nor must
-    // (epoch + 1, partition - 1) and (epoch, partition), as a naive "seed + epoch + partition" would.
+    // (epoch + 1, partition - 1) and (epoch, partition), as a naive "seed + epoch + partition"
+    // would.
     Set<Long> firsts = new HashSet<>();
     int streams = 0;
     for (long seed : new long[] {0, 1, 0x5eedL}) {

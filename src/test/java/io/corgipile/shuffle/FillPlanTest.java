@@ -30,22 +30,26 @@ class FillPlanTest {
   @Test
   void splitsOnlyABlockLargerThanTheWholeBuffer() {
     // 3 | 25 = 10 + 10 + 5, whose rest stays alone: 5 | 6 is nearer even than 9 | 2
-    assertThat(fillRows(FillPlan.of(new long[] {3, 25, 4, 2}, 10))).containsExactly(3L, 10L, 10L, 5L, 6L);
+    assertThat(fillRows(FillPlan.of(new long[] {3, 25, 4, 2}, 10)))
+        .containsExactly(3L, 10L, 10L, 5L, 6L);
   }
 
   @Test
   void leavesTheLastFillNoRemainder() {
     long[] tenRowBlocks = new long[21];
     Arrays.fill(tenRowBlocks, 10);
-    assertThat(fillRows(FillPlan.of(tenRowBlocks, 100))).containsExactly(70L, 70L, 70L); // not 100, 100, 10
-    // shaped like the 11M-row bench table at one partition: 612 blocks, a buffer of 10% of its rows,
+    assertThat(fillRows(FillPlan.of(tenRowBlocks, 100)))
+        .containsExactly(70L, 70L, 70L); // not 100, 100, 10
+    // shaped like the 11M-row bench table at one partition: 612 blocks, a buffer of 10% of its
+    // rows,
     // which a greedy pour cuts into ten fills of 61 blocks and a last one of 2
     long[] rowGroups = new long[612];
     Arrays.fill(rowGroups, 17_974);
     rowGroups[611] = 11_000_000 - 611 * 17_974L;
     FillPlan plan = FillPlan.of(rowGroups, 1_100_000);
     assertThat(plan.fills()).isEqualTo(11);
-    assertThat(fillRows(plan)).allSatisfy(rows -> assertThat(rows).isBetween(55 * 17_886L, 56 * 17_974L));
+    assertThat(fillRows(plan))
+        .allSatisfy(rows -> assertThat(rows).isBetween(55 * 17_886L, 56 * 17_974L));
   }
 
   @Test
@@ -57,14 +61,20 @@ class FillPlanTest {
       FillPlan plan = FillPlan.of(blocks, capacity);
       long total = Arrays.stream(blocks).sum();
       long largest = Arrays.stream(blocks).max().orElseThrow();
-      assertThat(plan.fills()).as("fills of %s", Arrays.toString(blocks)).isEqualTo(greedyFills(blocks, capacity));
+      assertThat(plan.fills())
+          .as("fills of %s", Arrays.toString(blocks))
+          .isEqualTo(greedyFills(blocks, capacity));
       for (int i = 0; i < plan.fills(); i++) {
-        assertThat(plan.rows(i)).isLessThanOrEqualTo(capacity).isGreaterThan(total / plan.fills() - largest);
+        assertThat(plan.rows(i))
+            .isLessThanOrEqualTo(capacity)
+            .isGreaterThan(total / plan.fills() - largest);
       }
     }
   }
 
-  /** Fills of a pour that closes a fill only when the next block does not fit: the fewest there are. */
+  /**
+   * Fills of a pour that closes a fill only when the next block does not fit: the fewest there are.
+   */
   private static int greedyFills(long[] blocks, long capacity) {
     int fills = 0;
     long inFill = 0;
@@ -114,12 +124,16 @@ class FillPlanTest {
 
   @Test
   void aPartitionSpreadsItsBuffersEvenlyOverTheEpochsRounds() {
-    FillPlan plan = FillPlan.of(new long[] {10, 10, 10, 10, 10}, 10); // five fills of one block each
+    FillPlan plan =
+        FillPlan.of(new long[] {10, 10, 10, 10, 10}, 10); // five fills of one block each
     // fewer rounds than fills: every round reads, consecutive fills together (0-2, 3-4)
     assertThat(plan.slice(SyncInterval.BUFFER, 0, 2)).isEqualTo(new Slice(0, 3, 0, 3, 0, 30));
     assertThat(plan.slice(SyncInterval.BUFFER, 1, 2)).isEqualTo(new Slice(3, 5, 3, 5, 0, 20));
     // more rounds than fills: the empty rounds are spread, not all at the end
-    assertThat(IntStream.range(0, 8).map(r -> (int) plan.slice(SyncInterval.BUFFER, r, 8).rows()).toArray())
+    assertThat(
+            IntStream.range(0, 8)
+                .map(r -> (int) plan.slice(SyncInterval.BUFFER, r, 8).rows())
+                .toArray())
         .containsExactly(10, 0, 10, 10, 0, 10, 0, 10);
   }
 
@@ -136,7 +150,8 @@ class FillPlanTest {
     long[] blocks = {7, 1, 30, 2, 2, 9, 11, 0, 5};
     for (long capacity : new long[] {1, 3, 8, 10, 100}) {
       FillPlan plan = FillPlan.of(blocks, capacity);
-      for (SyncInterval interval : List.of(SyncInterval.EPOCH, SyncInterval.BUFFER, SyncInterval.parse("9"))) {
+      for (SyncInterval interval :
+          List.of(SyncInterval.EPOCH, SyncInterval.BUFFER, SyncInterval.parse("9"))) {
         long next = 0;
         int fill = 0;
         int rounds = 1 + (int) (capacity % 4); // fewer, as many or more rounds than the plan's own

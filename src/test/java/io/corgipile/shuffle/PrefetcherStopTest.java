@@ -20,13 +20,21 @@ class PrefetcherStopTest {
     AtomicBoolean release = new AtomicBoolean();
     CountDownLatch filling = new CountDownLatch(1);
     CountDownLatch closed = new CountDownLatch(1);
-    Prefetcher<int[]> prefetcher = new Prefetcher<>("test-prefetch", buffer -> {
-      filling.countDown();
-      while (!release.get()) { // as a decoder looping on a damaged page: deaf to interrupts
-        Thread.onSpinWait();
-      }
-      return false;
-    }, new int[1], new int[1], 50, null, Prefetcher.STALL_MILLIS);
+    Prefetcher<int[]> prefetcher =
+        new Prefetcher<>(
+            "test-prefetch",
+            buffer -> {
+              filling.countDown();
+              while (!release.get()) { // as a decoder looping on a damaged page: deaf to interrupts
+                Thread.onSpinWait();
+              }
+              return false;
+            },
+            new int[1],
+            new int[1],
+            50,
+            null,
+            Prefetcher.STALL_MILLIS);
     filling.await();
 
     boolean ended = prefetcher.stopThenClose(closed::countDown);
@@ -40,11 +48,19 @@ class PrefetcherStopTest {
   @Test
   void aFillerThatStopsHasItsInputClosedAtOnce() throws Exception {
     CountDownLatch filling = new CountDownLatch(1);
-    Prefetcher<int[]> prefetcher = new Prefetcher<>("test-prefetch", buffer -> {
-      filling.countDown();
-      Thread.sleep(60_000);
-      return true;
-    }, new int[1], new int[1], 10_000, null, Prefetcher.STALL_MILLIS);
+    Prefetcher<int[]> prefetcher =
+        new Prefetcher<>(
+            "test-prefetch",
+            buffer -> {
+              filling.countDown();
+              Thread.sleep(60_000);
+              return true;
+            },
+            new int[1],
+            new int[1],
+            10_000,
+            null,
+            Prefetcher.STALL_MILLIS);
     filling.await();
     AtomicBoolean closed = new AtomicBoolean();
     assertThat(prefetcher.stopThenClose(() -> closed.set(true))).isTrue();
@@ -70,20 +86,35 @@ class PrefetcherStopTest {
   @Timeout(60)
   void aFillerSpinningWithoutProgressFailsTheConsumerNamingWhatItRead() throws Exception {
     AtomicBoolean release = new AtomicBoolean();
-    Prefetcher<int[]> prefetcher = new Prefetcher<>("test-prefetch", buffer -> {
-      while (!release.get()) { // busy on a core, as Spark's decoder looping on a damaged page
-        Thread.onSpinWait();
-      }
-      return false;
-    }, new int[1], new int[1], 50, new Counter(), 600);
+    Prefetcher<int[]> prefetcher =
+        new Prefetcher<>(
+            "test-prefetch",
+            buffer -> {
+              while (!release
+                  .get()) { // busy on a core, as Spark's decoder looping on a damaged page
+                Thread.onSpinWait();
+              }
+              return false;
+            },
+            new int[1],
+            new int[1],
+            50,
+            new Counter(),
+            600);
     try {
       long start = System.nanoTime();
-      assertThatThrownBy(prefetcher::next).isInstanceOf(IllegalStateException.class)
-          .hasMessageStartingWith("Cannot read row group 7 of f.parquet: the decoder made no progress in ")
+      assertThatThrownBy(prefetcher::next)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith(
+              "Cannot read row group 7 of f.parquet: the decoder made no progress in ")
           .hasMessageContaining("s while busy on a CPU core")
           .hasMessageContaining("stays busy until the JVM exits");
-      assertThat(System.nanoTime() - start).as("waited the stall time").isGreaterThanOrEqualTo(600_000_000L);
-      assertThatThrownBy(prefetcher::next).as("sticky").hasMessageStartingWith("Cannot read row group 7");
+      assertThat(System.nanoTime() - start)
+          .as("waited the stall time")
+          .isGreaterThanOrEqualTo(600_000_000L);
+      assertThatThrownBy(prefetcher::next)
+          .as("sticky")
+          .hasMessageStartingWith("Cannot read row group 7");
     } finally {
       release.set(true);
       prefetcher.close();
@@ -94,15 +125,23 @@ class PrefetcherStopTest {
   void aFillerThatWaitsOrProgressesIsWaitedFor() throws Exception {
     Counter counter = new Counter();
     long stallMillis = 300;
-    Prefetcher<int[]> prefetcher = new Prefetcher<>("test-prefetch", buffer -> {
-      Thread.sleep(3 * stallMillis); // waiting on storage: no progress, but no CPU either
-      long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * stallMillis);
-      while (System.nanoTime() < until) { // busy, and producing rows
-        counter.rows.incrementAndGet();
-      }
-      buffer[0] = 1;
-      return true;
-    }, new int[1], new int[1], 50, counter, stallMillis);
+    Prefetcher<int[]> prefetcher =
+        new Prefetcher<>(
+            "test-prefetch",
+            buffer -> {
+              Thread.sleep(3 * stallMillis); // waiting on storage: no progress, but no CPU either
+              long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * stallMillis);
+              while (System.nanoTime() < until) { // busy, and producing rows
+                counter.rows.incrementAndGet();
+              }
+              buffer[0] = 1;
+              return true;
+            },
+            new int[1],
+            new int[1],
+            50,
+            counter,
+            stallMillis);
     try {
       assertThat(prefetcher.next()).containsExactly(1);
     } finally {

@@ -33,7 +33,8 @@ class PrefetcherTest {
   static final class CountingFiller implements Prefetcher.Filler<Buf> {
     final int count;
     final AtomicInteger fills = new AtomicInteger();
-    final Set<Buf> seen = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    final Set<Buf> seen =
+        Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
     final AtomicReference<String> violation = new AtomicReference<>();
     final AtomicReference<Thread> thread = new AtomicReference<>();
     volatile long fillDelayNanos;
@@ -47,7 +48,8 @@ class PrefetcherTest {
       thread.set(Thread.currentThread());
       seen.add(b);
       if (b.consuming) {
-        violation.compareAndSet(null, "filler got buffer " + b.seq + " while the consumer was reading it");
+        violation.compareAndSet(
+            null, "filler got buffer " + b.seq + " while the consumer was reading it");
       }
       int k = fills.get();
       if (k == count) {
@@ -65,7 +67,8 @@ class PrefetcherTest {
     }
   }
 
-  private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+  private static void waitUntil(java.util.function.BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
       assertThat(System.nanoTime()).as("condition not reached in time").isLessThan(deadline);
@@ -173,15 +176,16 @@ class PrefetcherTest {
     IllegalArgumentException boom = new IllegalArgumentException("boom");
     AtomicInteger calls = new AtomicInteger();
     AtomicReference<Thread> thread = new AtomicReference<>();
-    Prefetcher.Filler<Buf> filler = b -> {
-      thread.set(Thread.currentThread());
-      int k = calls.getAndIncrement();
-      if (k == 2) {
-        throw boom;
-      }
-      b.seq = k;
-      return true;
-    };
+    Prefetcher.Filler<Buf> filler =
+        b -> {
+          thread.set(Thread.currentThread());
+          int k = calls.getAndIncrement();
+          if (k == 2) {
+            throw boom;
+          }
+          b.seq = k;
+          return true;
+        };
     try (Prefetcher<Buf> p = new Prefetcher<>("fails", filler, new Buf(), new Buf())) {
       assertThat(p.next().seq).isZero();
       assertThat(p.next().seq).isEqualTo(1);
@@ -195,7 +199,14 @@ class PrefetcherTest {
   @Test
   void failureOnTheFirstFillReachesTheFirstNext() throws Exception {
     IllegalStateException boom = new IllegalStateException("first");
-    try (Prefetcher<Buf> p = new Prefetcher<>("fails-first", b -> { throw boom; }, new Buf(), new Buf())) {
+    try (Prefetcher<Buf> p =
+        new Prefetcher<>(
+            "fails-first",
+            b -> {
+              throw boom;
+            },
+            new Buf(),
+            new Buf())) {
       assertThatThrownBy(p::next).isSameAs(boom);
     }
   }
@@ -203,9 +214,14 @@ class PrefetcherTest {
   @Test
   void aFailureStaysAFailureWhenAskedAgain() throws Exception {
     IllegalStateException boom = new IllegalStateException("boom");
-    try (Prefetcher<int[]> p = new Prefetcher<>("t-sticky", b -> {
-      throw boom;
-    }, new int[1], new int[1])) {
+    try (Prefetcher<int[]> p =
+        new Prefetcher<>(
+            "t-sticky",
+            b -> {
+              throw boom;
+            },
+            new int[1],
+            new int[1])) {
       assertThatThrownBy(p::next).isSameAs(boom);
       assertThatThrownBy(p::next).isSameAs(boom);
     }
@@ -215,26 +231,35 @@ class PrefetcherTest {
   void checkedExceptionOfTheFillerIsWrapped() throws Exception {
     IOException disk = new IOException("disk gone");
     AtomicInteger calls = new AtomicInteger();
-    Prefetcher.Filler<Buf> filler = b -> {
-      if (calls.getAndIncrement() == 1) {
-        throw disk;
-      }
-      b.seq = 0;
-      return true;
-    };
+    Prefetcher.Filler<Buf> filler =
+        b -> {
+          if (calls.getAndIncrement() == 1) {
+            throw disk;
+          }
+          b.seq = 0;
+          return true;
+        };
     try (Prefetcher<Buf> p = new Prefetcher<>("wraps", filler, new Buf(), new Buf())) {
       assertThat(p.next().seq).isZero();
       assertThatThrownBy(p::next)
           .isInstanceOf(IllegalStateException.class)
           .hasMessage("disk gone")
-          .cause().isSameAs(disk);
+          .cause()
+          .isSameAs(disk);
     }
   }
 
   @Test
   void errorOfTheFillerIsRethrownAsIs() throws Exception {
     AssertionError error = new AssertionError("broken invariant");
-    try (Prefetcher<Buf> p = new Prefetcher<>("error", b -> { throw error; }, new Buf(), new Buf())) {
+    try (Prefetcher<Buf> p =
+        new Prefetcher<>(
+            "error",
+            b -> {
+              throw error;
+            },
+            new Buf(),
+            new Buf())) {
       assertThatThrownBy(p::next).isSameAs(error);
     }
   }
@@ -242,7 +267,8 @@ class PrefetcherTest {
   @Test
   void fillerRunsOnANamedDaemonThread() throws Exception {
     CountingFiller filler = new CountingFiller(1);
-    try (Prefetcher<Buf> p = new Prefetcher<>("corgipile-prefetch-42", filler, new Buf(), new Buf())) {
+    try (Prefetcher<Buf> p =
+        new Prefetcher<>("corgipile-prefetch-42", filler, new Buf(), new Buf())) {
       p.next();
       Thread t = filler.thread.get();
       assertThat(t).isNotSameAs(Thread.currentThread());
@@ -282,14 +308,15 @@ class PrefetcherTest {
     CountDownLatch inFill = new CountDownLatch(1);
     AtomicReference<Thread> thread = new AtomicReference<>();
     AtomicInteger calls = new AtomicInteger();
-    Prefetcher.Filler<Buf> filler = b -> {
-      thread.set(Thread.currentThread());
-      if (calls.getAndIncrement() == 1) {
-        inFill.countDown();
-        Thread.sleep(60_000); // e.g. waiting on slow storage
-      }
-      return true;
-    };
+    Prefetcher.Filler<Buf> filler =
+        b -> {
+          thread.set(Thread.currentThread());
+          if (calls.getAndIncrement() == 1) {
+            inFill.countDown();
+            Thread.sleep(60_000); // e.g. waiting on slow storage
+          }
+          return true;
+        };
     Prefetcher<Buf> p = new Prefetcher<>("blocked", filler, new Buf(), new Buf());
     assertThat(p.next()).isNotNull();
     assertThat(inFill.await(10, TimeUnit.SECONDS)).isTrue();
@@ -305,18 +332,19 @@ class PrefetcherTest {
     CountDownLatch closed = new CountDownLatch(1);
     AtomicReference<Thread> thread = new AtomicReference<>();
     AtomicInteger calls = new AtomicInteger();
-    Prefetcher.Filler<Buf> filler = b -> {
-      thread.set(Thread.currentThread());
-      if (calls.getAndIncrement() == 1) {
-        inFill.countDown();
-        try {
-          closed.await(); // a library call that catches the interrupt and goes on
-        } catch (InterruptedException e) {
-          closed.await(5, TimeUnit.SECONDS);
-        }
-      }
-      return true;
-    };
+    Prefetcher.Filler<Buf> filler =
+        b -> {
+          thread.set(Thread.currentThread());
+          if (calls.getAndIncrement() == 1) {
+            inFill.countDown();
+            try {
+              closed.await(); // a library call that catches the interrupt and goes on
+            } catch (InterruptedException e) {
+              closed.await(5, TimeUnit.SECONDS);
+            }
+          }
+          return true;
+        };
     // A caller already interrupted returns from close at once (the task-kill path), leaving the
     // filler to end by itself; with both buffers filled it then waits for one handed back.
     Prefetcher<Buf> p = new Prefetcher<>("swallowing", filler, new Buf(), new Buf());
@@ -346,14 +374,16 @@ class PrefetcherTest {
 
   @Test
   void stopEndsTheFillerAndSaysSo() {
-    Prefetcher<Buf> p = new Prefetcher<>("stop", new CountingFiller(Integer.MAX_VALUE), new Buf(), new Buf());
+    Prefetcher<Buf> p =
+        new Prefetcher<>("stop", new CountingFiller(Integer.MAX_VALUE), new Buf(), new Buf());
     assertThat(p.stop()).as("the filler has ended, so its buffers may be reused").isTrue();
   }
 
   @Test
   void stopByAnInterruptedCallerKeepsItsInterruptStatus() {
-    Prefetcher<Buf> p = new Prefetcher<>("stop-interrupted", new CountingFiller(Integer.MAX_VALUE), new Buf(),
-        new Buf());
+    Prefetcher<Buf> p =
+        new Prefetcher<>(
+            "stop-interrupted", new CountingFiller(Integer.MAX_VALUE), new Buf(), new Buf());
     Thread.currentThread().interrupt();
     try {
       p.stop();

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class RowChunkTest {
   private static byte[] read(RowChunk chunk, int row) {
-    return Arrays.copyOfRange(chunk.bytes(), chunk.offsetOf(row), chunk.offsetOf(row) + chunk.lengthOf(row));
+    return Arrays.copyOfRange(
+        chunk.bytes(), chunk.offsetOf(row), chunk.offsetOf(row) + chunk.lengthOf(row));
   }
 
   @Test

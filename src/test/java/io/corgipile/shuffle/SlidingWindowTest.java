@@ -109,7 +109,13 @@ class SlidingWindowTest {
     int off = w.emittedOffset();
     int len = w.emittedLength();
     if (off < 0 || len < 0 || (long) off + len > w.emittedArray().length) {
-      fail("emitted tuple [" + off + ", +" + len + ") outside its array of " + w.emittedArray().length);
+      fail(
+          "emitted tuple ["
+              + off
+              + ", +"
+              + len
+              + ") outside its array of "
+              + w.emittedArray().length);
     }
     return Arrays.copyOfRange(w.emittedArray(), off, off + len);
   }
@@ -154,7 +160,8 @@ class SlidingWindowTest {
   private static void assertEachExactlyOnce(List<byte[]> inputs, Run run) {
     assertThat(run.emitted).hasSameSizeAs(inputs);
     int[] ids = ids(run.emitted);
-    assertThat(Arrays.stream(ids).sorted().toArray()).isEqualTo(IntStream.range(0, inputs.size()).toArray());
+    assertThat(Arrays.stream(ids).sorted().toArray())
+        .isEqualTo(IntStream.range(0, inputs.size()).toArray());
     for (int k = 0; k < ids.length; k++) {
       if (!Arrays.equals(run.emitted.get(k), inputs.get(ids[k]))) {
         fail("output " + k + " differs from input " + ids[k]);
@@ -172,13 +179,16 @@ class SlidingWindowTest {
   void rejectsNonPositiveCapacity() {
     assertThatThrownBy(() -> window(0, 10, 1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot create a sliding window: capacity must be positive, got 0 rows, 10 bytes");
+        .hasMessage(
+            "Cannot create a sliding window: capacity must be positive, got 0 rows, 10 bytes");
     assertThatThrownBy(() -> window(10, 0, 1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot create a sliding window: capacity must be positive, got 10 rows, 0 bytes");
+        .hasMessage(
+            "Cannot create a sliding window: capacity must be positive, got 10 rows, 0 bytes");
     assertThatThrownBy(() -> window(-5, -6, 1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot create a sliding window: capacity must be positive, got -5 rows, -6 bytes");
+        .hasMessage(
+            "Cannot create a sliding window: capacity must be positive, got -5 rows, -6 bytes");
   }
 
   @Test
@@ -295,12 +305,14 @@ class SlidingWindowTest {
     List<byte[]> inputs = new ArrayList<>();
     for (int i = 0; i < 4000; i++) {
       int kind = r.nextInt(4);
-      int len = kind == 0 ? 0 : kind == 1 ? r.nextInt(4) : kind == 2 ? r.nextInt(100) : r.nextInt(2000);
+      int len =
+          kind == 0 ? 0 : kind == 1 ? r.nextInt(4) : kind == 2 ? r.nextInt(100) : r.nextInt(2000);
       byte[] t = new byte[len];
       r.nextBytes(t);
       inputs.add(t);
     }
-    for (long[] cap : new long[][] {{1, UNBOUNDED}, {64, UNBOUNDED}, {UNBOUNDED, 8_000}, {16, 3000}}) {
+    for (long[] cap :
+        new long[][] {{1, UNBOUNDED}, {64, UNBOUNDED}, {UNBOUNDED, 8_000}, {16, 3000}}) {
       Run run = run(window(cap[0], cap[1], 7), inputs);
       assertThat(run.emitted).hasSameSizeAs(inputs);
       assertThat(multiset(run.emitted)).isEqualTo(multiset(inputs));
@@ -325,16 +337,18 @@ class SlidingWindowTest {
     // the largest live data (window plus the incoming tuple), plus a slot index and the 64 KiB
     // minimum log. Here up to 8 MB stream through windows of at most ~300 KB.
     record Case(long rows, long bytes, int minLen, int maxLen, int n) {}
-    for (Case c : List.of(
-        new Case(100, UNBOUNDED, 1000, 3000, 4_000),
-        new Case(UNBOUNDED, 200_000, 500, 5000, 2_500),
-        new Case(2000, UNBOUNDED, 10, 200, 30_000))) {
+    for (Case c :
+        List.of(
+            new Case(100, UNBOUNDED, 1000, 3000, 4_000),
+            new Case(UNBOUNDED, 200_000, 500, 5000, 2_500),
+            new Case(2000, UNBOUNDED, 10, 200, 30_000))) {
       List<byte[]> inputs = tuples(c.n(), c.n(), c.minLen(), c.maxLen());
       SlidingWindow w = window(c.rows(), c.bytes(), 8);
       Run run = run(w, inputs);
       long index = 16L * Math.max(1024, 2L * run.slots);
       long bound = Math.max(64 << 10, 2 * (run.maxWindowBytes + run.maxTuple)) + index;
-      assertThat(w.peakBytes()).as("%s: window %d bytes", c, run.maxWindowBytes)
+      assertThat(w.peakBytes())
+          .as("%s: window %d bytes", c, run.maxWindowBytes)
           .isGreaterThanOrEqualTo(run.maxWindowBytes)
           .isLessThanOrEqualTo(bound);
       long total = inputs.stream().mapToLong(t -> t.length).sum();
@@ -362,7 +376,8 @@ class SlidingWindowTest {
   @Test
   void windowOfOneKeepsStorageOrder() {
     List<byte[]> inputs = tuples(10, 200, 4, 50);
-    assertThat(ids(run(window(1, UNBOUNDED, 1), inputs).emitted)).isEqualTo(IntStream.range(0, 200).toArray());
+    assertThat(ids(run(window(1, UNBOUNDED, 1), inputs).emitted))
+        .isEqualTo(IntStream.range(0, 200).toArray());
   }
 
   @Test
@@ -379,8 +394,12 @@ class SlidingWindowTest {
         maxEarly = Math.max(maxEarly, ids[k] - k);
         absDisplacement += Math.abs(ids[k] - k);
       }
-      assertThat(maxEarly).as("window %d", slots).isLessThanOrEqualTo(slots - 1).isGreaterThanOrEqualTo(slots / 2);
-      // A tuple stays a Geometric(1/N) number of steps in the window: mean |displacement| is of order N.
+      assertThat(maxEarly)
+          .as("window %d", slots)
+          .isLessThanOrEqualTo(slots - 1)
+          .isGreaterThanOrEqualTo(slots / 2);
+      // A tuple stays a Geometric(1/N) number of steps in the window: mean |displacement| is of
+      // order N.
       assertThat((double) absDisplacement / n).as("window %d", slots).isGreaterThan(slots / 4.0);
     }
   }
@@ -422,7 +441,8 @@ class SlidingWindowTest {
       for (int k = 0; k < batch && next < inputs.size(); k++) {
         assertThat(w.room()).isGreaterThanOrEqualTo(length);
         w.emitAndReplace(inputs.get(next++), 0, length);
-        expected.add(Arrays.copyOfRange(w.emittedArray(), w.emittedOffset(), w.emittedOffset() + length));
+        expected.add(
+            Arrays.copyOfRange(w.emittedArray(), w.emittedOffset(), w.emittedOffset() + length));
         arrays.add(w.emittedArray());
         offsets.add(w.emittedOffset());
       }
@@ -448,11 +468,15 @@ class SlidingWindowTest {
         continue;
       }
       w.emitAndReplace(t, 0, t.length);
-      emitted.add(Arrays.copyOfRange(w.emittedArray(), w.emittedOffset(), w.emittedOffset() + w.emittedLength()));
+      emitted.add(
+          Arrays.copyOfRange(
+              w.emittedArray(), w.emittedOffset(), w.emittedOffset() + w.emittedLength()));
     }
     while (w.size() > 0) {
       w.emitAndRemove();
-      emitted.add(Arrays.copyOfRange(w.emittedArray(), w.emittedOffset(), w.emittedOffset() + w.emittedLength()));
+      emitted.add(
+          Arrays.copyOfRange(
+              w.emittedArray(), w.emittedOffset(), w.emittedOffset() + w.emittedLength()));
     }
     assertThat(ids(emitted)).isEqualTo(plain);
   }

@@ -17,10 +17,10 @@ class SplitMix64Test {
    *
    * <p>For k categories with equal probability and n draws, the statistic is asymptotically
    * chi-square distributed with k - 1 degrees of freedom (Pearson). The bounds used below are the
-   * 0.9999 quantiles of that distribution (scipy.stats.chi2.ppf(0.9999, df)): df=5 -> 25.74,
-   * df=9 -> 33.72, df=19 -> 50.80. A correct generator exceeds them for a random seed with
-   * probability 1e-4; the seeds here are fixed, so the tests are deterministic, while a biased
-   * generator (e.g. one value twice as likely) produces statistics in the thousands.
+   * 0.9999 quantiles of that distribution (scipy.stats.chi2.ppf(0.9999, df)): df=5 -> 25.74, df=9
+   * -> 33.72, df=19 -> 50.80. A correct generator exceeds them for a random seed with probability
+   * 1e-4; the seeds here are fixed, so the tests are deterministic, while a biased generator (e.g.
+   * one value twice as likely) produces statistics in the thousands.
    */
   static double chiSquare(long[] counts) {
     long n = Arrays.stream(counts).sum();
@@ -60,7 +60,8 @@ class SplitMix64Test {
   void nextIntIsPinnedSoShuffleOrdersStayStableAcrossVersions() {
     // Computed in Python with Lemire's nearly divisionless method ("Fast Random Integer Generation
     // in an Interval", 2019) on 32-bit draws taken as the high 32 bits of each SplitMix64 output:
-    // m = x * bound; if (m mod 2^32) < bound, reject while (m mod 2^32) < 2^32 mod bound; return m >> 32.
+    // m = x * bound; if (m mod 2^32) < bound, reject while (m mod 2^32) < 2^32 mod bound; return m
+    // >> 32.
     SplitMix64 r = new SplitMix64(0);
     int[] got = new int[12];
     for (int i = 0; i < got.length; i++) {

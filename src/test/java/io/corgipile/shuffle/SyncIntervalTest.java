@@ -14,12 +14,23 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class SyncIntervalTest {
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {"epoch|epoch", "' EPOCH '|epoch", "Buffer|buffer", "AUTO|auto", "1|1", "007|7",
-      "9223372036854775807|9223372036854775807"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "epoch|epoch",
+        "' EPOCH '|epoch",
+        "Buffer|buffer",
+        "AUTO|auto",
+        "1|1",
+        "007|7",
+        "9223372036854775807|9223372036854775807"
+      })
   void parsesEveryFormAndPrintsTextItReadsBack(String text, String printed) {
     SyncInterval interval = SyncInterval.parse(text);
     assertThat(interval).hasToString(printed);
-    assertThat(SyncInterval.parse(interval.toString())).isEqualTo(interval).hasSameHashCodeAs(interval);
+    assertThat(SyncInterval.parse(interval.toString()))
+        .isEqualTo(interval)
+        .hasSameHashCodeAs(interval);
   }
 
   @Test
@@ -42,7 +53,11 @@ class SyncIntervalTest {
     assertThatThrownBy(() -> SyncInterval.parse(text))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("expected " + SyncInterval.FORMAT);
-    assertThat(SyncInterval.FORMAT).contains("auto").contains("epoch").contains("buffer").contains("rows");
+    assertThat(SyncInterval.FORMAT)
+        .contains("auto")
+        .contains("epoch")
+        .contains("buffer")
+        .contains("rows");
   }
 
   @Test
@@ -58,12 +73,15 @@ class SyncIntervalTest {
 
   @Test
   void autoGivesAtMostFourRoundsOfWholeUnitsSplitByRows() {
-    assertThat(SyncInterval.AUTO.roundStarts(new long[] {5, 5, 5, 20, 1, 0, 4})).containsExactly(0, 2, 4, 5, 7);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {5, 5, 5, 20, 1, 0, 4}))
+        .containsExactly(0, 2, 4, 5, 7);
     assertThat(SyncInterval.AUTO.roundStarts(new long[] {10, 10, 10, 10, 10, 10, 10, 10, 10, 10}))
         .containsExactly(0, 3, 5, 8, 10);
     assertThat(SyncInterval.AUTO.roundStarts(new long[] {7, 9, 3})).containsExactly(0, 1, 2, 3);
-    assertThat(SyncInterval.AUTO.roundStarts(new long[] {7, 9, 3, 1})).containsExactly(0, 1, 2, 3, 4);
-    assertThat(SyncInterval.AUTO.roundStarts(new long[] {0, 0, 0, 0, 0, 0})).containsExactly(0, 1, 2, 3, 6);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {7, 9, 3, 1}))
+        .containsExactly(0, 1, 2, 3, 4);
+    assertThat(SyncInterval.AUTO.roundStarts(new long[] {0, 0, 0, 0, 0, 0}))
+        .containsExactly(0, 1, 2, 3, 6);
     assertThat(SyncInterval.AUTO.roundStarts(new long[0])).containsExactly(0);
     assertThat(SyncInterval.AUTO.withBufferOf(100)).isSameAs(SyncInterval.AUTO);
   }
@@ -73,7 +91,8 @@ class SyncIntervalTest {
     assertThat(SyncInterval.AUTO.forEpoch(0)).isSameAs(SyncInterval.BUFFER);
     assertThat(SyncInterval.AUTO.forEpoch(1)).isSameAs(SyncInterval.AUTO);
     assertThat(SyncInterval.AUTO.forEpoch(7)).isSameAs(SyncInterval.AUTO);
-    for (SyncInterval other : new SyncInterval[] {SyncInterval.EPOCH, SyncInterval.BUFFER, SyncInterval.parse("9")}) {
+    for (SyncInterval other :
+        new SyncInterval[] {SyncInterval.EPOCH, SyncInterval.BUFFER, SyncInterval.parse("9")}) {
       assertThat(other.forEpoch(0)).isSameAs(other);
       assertThat(other.forEpoch(3)).isSameAs(other);
     }
@@ -86,7 +105,8 @@ class SyncIntervalTest {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(interval);
     }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       assertThat(in.readObject()).isEqualTo(interval);
     }
   }

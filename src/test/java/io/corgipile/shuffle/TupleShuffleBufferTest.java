@@ -8,12 +8,12 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class TupleShuffleBufferTest {
@@ -82,7 +82,8 @@ class TupleShuffleBufferTest {
   }
 
   /** Adds tuples until the first rejection; returns those accepted. */
-  private static List<byte[]> fillUntilRejected(TupleShuffleBuffer b, List<byte[]> tuples, long maxBytes) {
+  private static List<byte[]> fillUntilRejected(
+      TupleShuffleBuffer b, List<byte[]> tuples, long maxBytes) {
     byte[] scratch = scratchFor(tuples);
     List<byte[]> accepted = new ArrayList<>();
     for (byte[] t : tuples) {
@@ -90,8 +91,16 @@ class TupleShuffleBufferTest {
         break;
       }
       accepted.add(t);
-      if (b.allocatedBytes() > maxBytes) { // plain check: AssertJ per tuple would dominate the run time
-        fail("allocated " + b.allocatedBytes() + " > budget " + maxBytes + " after " + accepted.size() + " tuples");
+      if (b.allocatedBytes()
+          > maxBytes) { // plain check: AssertJ per tuple would dominate the run time
+        fail(
+            "allocated "
+                + b.allocatedBytes()
+                + " > budget "
+                + maxBytes
+                + " after "
+                + accepted.size()
+                + " tuples");
       }
     }
     return accepted;
@@ -103,13 +112,16 @@ class TupleShuffleBufferTest {
   void rejectsNonPositiveCapacity() {
     assertThatThrownBy(() -> new TupleShuffleBuffer(0, 10))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot create a tuple buffer: capacity must be positive, got 0 rows, 10 bytes");
+        .hasMessage(
+            "Cannot create a tuple buffer: capacity must be positive, got 0 rows, 10 bytes");
     assertThatThrownBy(() -> new TupleShuffleBuffer(10, 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot create a tuple buffer: capacity must be positive, got 10 rows, 0 bytes");
+        .hasMessage(
+            "Cannot create a tuple buffer: capacity must be positive, got 10 rows, 0 bytes");
     assertThatThrownBy(() -> new TupleShuffleBuffer(-1, -2))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot create a tuple buffer: capacity must be positive, got -1 rows, -2 bytes");
+        .hasMessage(
+            "Cannot create a tuple buffer: capacity must be positive, got -1 rows, -2 bytes");
   }
 
   @Test
@@ -122,15 +134,18 @@ class TupleShuffleBufferTest {
     assertThat(b.usedBytes()).isZero();
     assertThat(b.allocatedBytes()).isZero();
     assertThat(b.remainingBytes()).isEqualTo(1_000_000);
-    assertThat(filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingBytes()).isEqualTo(Long.MAX_VALUE);
-    assertThat(filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingRows()).isGreaterThan(1_000_000_000L);
+    assertThat(filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingBytes())
+        .isEqualTo(Long.MAX_VALUE);
+    assertThat(filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0)).remainingRows())
+        .isGreaterThan(1_000_000_000L);
   }
 
   // ---------------------------------------------------------------- round trip
 
   @Test
   void roundTripsBytesExactlyAcrossIndexGrowthAndManyPages() {
-    List<byte[]> tuples = randomTuples(1, 5000, 0, 400); // ~1 MB: several pages, index grows past 1024, 2048, 4096
+    List<byte[]> tuples =
+        randomTuples(1, 5000, 0, 400); // ~1 MB: several pages, index grows past 1024, 2048, 4096
     TupleShuffleBuffer b = filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     byte[] scratch = scratchFor(tuples);
     for (byte[] t : tuples) {
@@ -172,9 +187,17 @@ class TupleShuffleBufferTest {
   @Test
   void tuplesLargerThanAPageRoundTrip() {
     int page = TupleShuffleBuffer.CHUNK_BYTES;
-    List<byte[]> tuples = List.of(
-        tuple(0, 10), tuple(1, page), tuple(2, page + 1), tuple(3, 5), tuple(4, 3 * page + 17),
-        tuple(5, 0), tuple(6, page - 1), tuple(7, 2 * page), tuple(8, 1));
+    List<byte[]> tuples =
+        List.of(
+            tuple(0, 10),
+            tuple(1, page),
+            tuple(2, page + 1),
+            tuple(3, 5),
+            tuple(4, 3 * page + 17),
+            tuple(5, 0),
+            tuple(6, page - 1),
+            tuple(7, 2 * page),
+            tuple(8, 1));
     TupleShuffleBuffer b = filling(UNBOUNDED, UNBOUNDED, new SplitMix64(0));
     byte[] scratch = scratchFor(tuples);
     for (byte[] t : tuples) {
@@ -236,18 +259,26 @@ class TupleShuffleBufferTest {
     int[][] sizeRanges = {{1, 20}, {100, 1000}, {0, 4000}};
     for (long budget : budgets) {
       for (int[] range : sizeRanges) {
-        List<byte[]> tuples = randomTuples(budget + range[1], (int) (2 * budget / ((range[0] + range[1]) / 2 + 12))
-            + 10, range[0], range[1]);
+        List<byte[]> tuples =
+            randomTuples(
+                budget + range[1],
+                (int) (2 * budget / ((range[0] + range[1]) / 2 + 12)) + 10,
+                range[0],
+                range[1]);
         TupleShuffleBuffer b = filling(UNBOUNDED, budget, new SplitMix64(0));
         List<byte[]> accepted = fillUntilRejected(b, tuples, budget);
-        assertThat(accepted.size()).as("budget %d, sizes %s", budget, Arrays.toString(range))
+        assertThat(accepted.size())
+            .as("budget %d, sizes %s", budget, Arrays.toString(range))
             .isLessThan(tuples.size());
-        // Rejection must not come absurdly early: at least a quarter of the budget holds data/index.
-        assertThat(b.usedBytes() + 12L * b.size()).as("budget %d, sizes %s", budget, Arrays.toString(range))
+        // Rejection must not come absurdly early: at least a quarter of the budget holds
+        // data/index.
+        assertThat(b.usedBytes() + 12L * b.size())
+            .as("budget %d, sizes %s", budget, Arrays.toString(range))
             .isGreaterThanOrEqualTo(budget / 4);
         // After the first rejection, further attempts never break the budget either.
         byte[] scratch = scratchFor(tuples);
-        for (byte[] t : tuples.subList(accepted.size(), Math.min(tuples.size(), accepted.size() + 200))) {
+        for (byte[] t :
+            tuples.subList(accepted.size(), Math.min(tuples.size(), accepted.size() + 200))) {
           if (add(b, t, scratch)) {
             accepted.add(t);
           }
@@ -269,7 +300,9 @@ class TupleShuffleBufferTest {
       byte[] t = tuple(i, 500);
       assertThat(add(b, t, scratch)).isTrue();
       long now = b.remainingBytes();
-      assertThat(before - now).as("a 500-byte tuple costs at least its bytes").isGreaterThanOrEqualTo(500);
+      assertThat(before - now)
+          .as("a 500-byte tuple costs at least its bytes")
+          .isGreaterThanOrEqualTo(500);
       assertThat(now).isLessThanOrEqualTo(budget - b.usedBytes()).isGreaterThanOrEqualTo(0);
       before = now;
     }
@@ -339,11 +372,12 @@ class TupleShuffleBufferTest {
   @Test
   void clearEmptiesAndRefillReusesMemory() {
     record Scenario(String name, long maxRows, long maxBytes, List<byte[]> tuples) {}
-    List<Scenario> scenarios = List.of(
-        new Scenario("rows", 2000, UNBOUNDED, randomTuples(5, 2500, 0, 300)),
-        new Scenario("bytes", UNBOUNDED, 300_000, randomTuples(6, 5000, 0, 300)),
-        new Scenario("big tuples", UNBOUNDED, 3_000_000, randomTuples(7, 100, 1000, 200_000)),
-        new Scenario("both", 700, 150_000, randomTuples(8, 2000, 10, 400)));
+    List<Scenario> scenarios =
+        List.of(
+            new Scenario("rows", 2000, UNBOUNDED, randomTuples(5, 2500, 0, 300)),
+            new Scenario("bytes", UNBOUNDED, 300_000, randomTuples(6, 5000, 0, 300)),
+            new Scenario("big tuples", UNBOUNDED, 3_000_000, randomTuples(7, 100, 1000, 200_000)),
+            new Scenario("both", 700, 150_000, randomTuples(8, 2000, 10, 400)));
     for (Scenario s : scenarios) {
       TupleShuffleBuffer b = filling(s.maxRows(), s.maxBytes(), new SplitMix64(0));
       List<byte[]> first = fillUntilRejected(b, s.tuples(), s.maxBytes());
@@ -358,9 +392,15 @@ class TupleShuffleBufferTest {
         assertThat(b.remainingRows()).isPositive();
         assertThat(b.remainingRows()).isEqualTo(Math.min(s.maxRows(), Integer.MAX_VALUE - 16));
         List<byte[]> again = fillUntilRejected(b, s.tuples(), s.maxBytes());
-        assertThat(again).as("%s round %d: same tuples fit again", s.name(), round).hasSameSizeAs(first);
-        assertThat(b.allocatedBytes()).as("%s round %d: no new memory", s.name(), round).isEqualTo(allocated);
-        assertThat(pagesOf(b)).as("%s round %d: the same page arrays are reused", s.name(), round).isEqualTo(pages);
+        assertThat(again)
+            .as("%s round %d: same tuples fit again", s.name(), round)
+            .hasSameSizeAs(first);
+        assertThat(b.allocatedBytes())
+            .as("%s round %d: no new memory", s.name(), round)
+            .isEqualTo(allocated);
+        assertThat(pagesOf(b))
+            .as("%s round %d: the same page arrays are reused", s.name(), round)
+            .isEqualTo(pages);
         assertHoldsInOrder(b, again);
       }
     }
@@ -378,7 +418,8 @@ class TupleShuffleBufferTest {
     long before = first.allocatedBytes();
     first.release();
     assertThat(first.size()).isZero();
-    assertThat(first.allocatedBytes()).as("its index only: the chunks went to the pool")
+    assertThat(first.allocatedBytes())
+        .as("its index only: the chunks went to the pool")
         .isEqualTo(before - released.stream().mapToLong(page -> page.length).sum());
 
     TupleShuffleBuffer reusing = new TupleShuffleBuffer(UNBOUNDED, 400_000, pool);
@@ -391,7 +432,9 @@ class TupleShuffleBufferTest {
     assertThat(reusing.size()).isEqualTo(fresh.size());
     assertThat(reusing.allocatedBytes()).isEqualTo(fresh.allocatedBytes());
     for (int i = 0; i < fresh.size(); i++) {
-      assertThat(read(reusing, i)).as("tuple %d, read over a released chunk's old bytes", i).isEqualTo(read(fresh, i));
+      assertThat(read(reusing, i))
+          .as("tuple %d, read over a released chunk's old bytes", i)
+          .isEqualTo(read(fresh, i));
     }
     Set<byte[]> reused = pagesOf(reusing);
     reused.retainAll(released);
@@ -414,7 +457,9 @@ class TupleShuffleBufferTest {
     b.startFill(new SplitMix64(5), Long.MAX_VALUE);
     assertHoldsInOrder(b, fillUntilRejected(b, tuples, UNBOUNDED));
     Set<byte[]> own = pagesOf(b);
-    assertThat(Arrays.stream(kept).filter(own::contains).count()).as("released chunks it reads from").isZero();
+    assertThat(Arrays.stream(kept).filter(own::contains).count())
+        .as("released chunks it reads from")
+        .isZero();
   }
 
   @Test
@@ -442,8 +487,12 @@ class TupleShuffleBufferTest {
     return filledWithIds(n, seed, 42, UNBOUNDED);
   }
 
-  /** A buffer of n tuples whose first 4 bytes are their ids; placed and shuffled by stream {@code shuffleSeed}. */
-  private static TupleShuffleBuffer filledWithIds(int n, long seed, long shuffleSeed, long maxBytes) {
+  /**
+   * A buffer of n tuples whose first 4 bytes are their ids; placed and shuffled by stream {@code
+   * shuffleSeed}.
+   */
+  private static TupleShuffleBuffer filledWithIds(
+      int n, long seed, long shuffleSeed, long maxBytes) {
     TupleShuffleBuffer b = filling(UNBOUNDED, maxBytes, new SplitMix64(shuffleSeed));
     Random r = new Random(seed);
     byte[] scratch = new byte[1000];
@@ -476,7 +525,8 @@ class TupleShuffleBufferTest {
     long used = b.usedBytes();
     b.shuffle();
     int[] ids = idsInOrder(b);
-    assertThat(Arrays.stream(ids).sorted().toArray()).isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
+    assertThat(Arrays.stream(ids).sorted().toArray())
+        .isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
     for (int i = 0; i < n; i++) {
       assertThat(b.lengthOf(i)).isEqualTo(lengthById.get(ids[i]));
     }
@@ -488,7 +538,8 @@ class TupleShuffleBufferTest {
     // A second shuffle is again a permutation, and a different one.
     b.shuffle();
     int[] ids2 = idsInOrder(b);
-    assertThat(Arrays.stream(ids2).sorted().toArray()).isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
+    assertThat(Arrays.stream(ids2).sorted().toArray())
+        .isEqualTo(java.util.stream.IntStream.range(0, n).toArray());
     assertThat(ids2).isNotEqualTo(ids);
   }
 
@@ -550,7 +601,8 @@ class TupleShuffleBufferTest {
 
   @Test
   void bucketedShuffleIsUniformOverPermutations() {
-    // 3 tuples in a buffer sized for 4 buckets: each of the 6 orders equally likely over 12000 seeds;
+    // 3 tuples in a buffer sized for 4 buckets: each of the 6 orders equally likely over 12000
+    // seeds;
     // chi-square with 5 degrees of freedom, 0.9999 quantile 25.74.
     byte[] scratch = new byte[100];
     java.util.Map<String, Long> counts = new java.util.TreeMap<>();
@@ -564,7 +616,8 @@ class TupleShuffleBufferTest {
       counts.merge(Arrays.toString(idsInOrder(b)), 1L, Long::sum);
     }
     assertThat(counts).hasSize(6);
-    assertThat(SplitMix64Test.chiSquare(counts.values().stream().mapToLong(Long::longValue).toArray()))
+    assertThat(
+            SplitMix64Test.chiSquare(counts.values().stream().mapToLong(Long::longValue).toArray()))
         .isLessThan(25.74);
   }
 
@@ -593,7 +646,8 @@ class TupleShuffleBufferTest {
 
   @Test
   void aLargeBufferKeepsEachRunOfEmittedTuplesWithinCacheSizedBuckets() {
-    // 200,000 tuples of 240 bytes (48 MB): emitted tuples come bucket by bucket, so the chunks a run
+    // 200,000 tuples of 240 bytes (48 MB): emitted tuples come bucket by bucket, so the chunks a
+    // run
     // of 1,000 emitted tuples touches are a few hundred KB, not the whole buffer.
     TupleShuffleBuffer b = filling(200_000, UNBOUNDED, new SplitMix64(1));
     byte[] row = new byte[240];
@@ -606,8 +660,10 @@ class TupleShuffleBufferTest {
       for (int i = start; i < start + 1000; i++) {
         chunks.add(b.pageOf(i));
       }
-      // A run of 240 KB spans two buckets at most; a bucket holds its expected 256 KB give or take a
-      // few standard deviations of its binomial size (about 3% each), so three buckets' bytes bound it.
+      // A run of 240 KB spans two buckets at most; a bucket holds its expected 256 KB give or take
+      // a
+      // few standard deviations of its binomial size (about 3% each), so three buckets' bytes bound
+      // it.
       assertThat((long) chunks.size() * TupleShuffleBuffer.CHUNK_BYTES)
           .isLessThanOrEqualTo(3L * TupleShuffleBuffer.BUCKET_BYTES);
     }
@@ -616,7 +672,9 @@ class TupleShuffleBufferTest {
   /** A buffer started on a fill of unknown size drawing from {@code random}. */
   @Test
   void tuplesWrittenWhereReservedAreHeldAndOrderedAsCopiedOnes() {
-    long[][] limits = {{UNBOUNDED, UNBOUNDED}, {1_000, UNBOUNDED}, {UNBOUNDED, 300_000}, {UNBOUNDED, 5_000}};
+    long[][] limits = {
+      {UNBOUNDED, UNBOUNDED}, {1_000, UNBOUNDED}, {UNBOUNDED, 300_000}, {UNBOUNDED, 5_000}
+    };
     for (long[] limit : limits) {
       int length = 48;
       List<byte[]> tuples = new ArrayList<>();

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A job that takes the rows in any order ({@link ReadScope#setAnyOrder}) reads each
- * partition's blocks of the epoch straight through: the same rows per partition, each once, the
- * blocks in storage order; a job that reads a round ignores it.
+ * A job that takes the rows in any order ({@link ReadScope#setAnyOrder}) reads each partition's
+ * blocks of the epoch straight through: the same rows per partition, each once, the blocks in
+ * storage order; a job that reads a round ignores it.
  */
 class AnyOrderTest {
   private static final int ROWS = 12_000;
@@ -38,8 +38,10 @@ class AnyOrderTest {
   private static List<List<Long>> read(String shuffle, boolean vectorized) {
     spark().conf().set("spark.sql.parquet.enableVectorizedReader", Boolean.toString(vectorized));
     try {
-      return orderByPartition(corgipile("shuffle", shuffle, "bufferSize", "2000", "partitions", "3", "epoch", "1")
-          .load(table), "id");
+      return orderByPartition(
+          corgipile("shuffle", shuffle, "bufferSize", "2000", "partitions", "3", "epoch", "1")
+              .load(table),
+          "id");
     } finally {
       spark().conf().unset("spark.sql.parquet.enableVectorizedReader");
     }
@@ -62,7 +64,8 @@ class AnyOrderTest {
 
     assertThat(sorted(straight)).isEqualTo(sorted(shuffled));
     assertThat(straight).isNotEqualTo(shuffled);
-    for (List<Long> ids : straight) { // whole blocks, each file front to back: ids are storage positions
+    for (List<Long> ids :
+        straight) { // whole blocks, each file front to back: ids are storage positions
       assertThat(ids).isSorted();
       assertThat(ids.get(0) % GROUP_ROWS).isZero();
     }

@@ -42,7 +42,9 @@ class BlockCutTest {
   }
 
   private static List<String> ranges(List<Block> parts) {
-    return parts.stream().map(b -> b.firstRow() + "-" + (b.firstRow() + b.rows())).collect(Collectors.toList());
+    return parts.stream()
+        .map(b -> b.firstRow() + "-" + (b.firstRow() + b.rows()))
+        .collect(Collectors.toList());
   }
 
   @Test
@@ -68,14 +70,16 @@ class BlockCutTest {
     List<Block> parts = BlockPlanner.cutAtPages(GROUP, pagesOf(100, 1000), 300);
     assertThat(parts.stream().mapToLong(Block::compressedBytes).sum()).isEqualTo(1000);
     assertThat(parts.stream().mapToLong(Block::uncompressedBytes).sum()).isEqualTo(3000);
-    assertThat(parts).allSatisfy(p -> {
-      assertThat(p.file()).isEqualTo(2);
-      assertThat(p.rowGroup()).isEqualTo(5);
-      assertThat(p.offset()).isEqualTo(4);
-      assertThat(p.groupRows()).isEqualTo(1000);
-      assertThat(p.wholeRowGroup()).isFalse();
-      assertThat(p.compressedBytes()).isEqualTo(p.rows());
-    });
+    assertThat(parts)
+        .allSatisfy(
+            p -> {
+              assertThat(p.file()).isEqualTo(2);
+              assertThat(p.rowGroup()).isEqualTo(5);
+              assertThat(p.offset()).isEqualTo(4);
+              assertThat(p.groupRows()).isEqualTo(1000);
+              assertThat(p.wholeRowGroup()).isFalse();
+              assertThat(p.compressedBytes()).isEqualTo(p.rows());
+            });
     BlockPlan plan = new BlockPlan(List.of(), parts);
     assertThat(plan.rowGroups()).isEqualTo(1.0);
     assertThat(plan.totalRows()).isEqualTo(1000);
@@ -83,9 +87,11 @@ class BlockCutTest {
 
   @Test
   void errorsNameAPartsRowsAndItsRowGroup() {
-    List<DataFile> files = List.of(new DataFile("/t/a.parquet", 1, 0, InternalRow.empty()),
-        new DataFile("/t/b.parquet", 1, 0, InternalRow.empty()), new DataFile("/t/c.parquet", 9, 0,
-            InternalRow.empty()));
+    List<DataFile> files =
+        List.of(
+            new DataFile("/t/a.parquet", 1, 0, InternalRow.empty()),
+            new DataFile("/t/b.parquet", 1, 0, InternalRow.empty()),
+            new DataFile("/t/c.parquet", 9, 0, InternalRow.empty()));
     BlockPlan plan = new BlockPlan(files, List.of(GROUP, GROUP.part(300, 600)));
     assertThat(plan.describe(GROUP)).isEqualTo("row group 5 (offset 4, 1000 rows) of /t/c.parquet");
     assertThat(plan.describe(GROUP.part(300, 600)))
@@ -95,7 +101,8 @@ class BlockCutTest {
   @Test
   void aPartIsCutOnlyFromAWholeRowGroupWithinItsRows() {
     Block part = GROUP.part(0, 500);
-    assertThatThrownBy(() -> part.part(0, 100)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> part.part(0, 100))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Cannot cut rows [0, 100) from Block[");
     assertThatThrownBy(() -> GROUP.part(500, 1001)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> GROUP.part(300, 300)).isInstanceOf(IllegalArgumentException.class);

@@ -29,13 +29,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The buffers are held to a task's memory on the driver: {@code auto} is capped with a warning, an
- * explicit size too large fails before reading. Scans are built with chosen executor figures (a task
- * share of 1.5 MiB) and their partitions read through the source's own readers, as tasks would.
+ * explicit size too large fails before reading. Scans are built with chosen executor figures (a
+ * task share of 1.5 MiB) and their partitions read through the source's own readers, as tasks
+ * would.
  */
 class BufferBudgetTest {
   private static final int ROWS = 20_000;
+
   /** A task's share of 1.5 MiB: auto's two buffers (prefetch) take a quarter, 192 KiB each. */
-  private static final TaskMemory SMALL = new TaskMemory(TaskMemory.RESERVED_BYTES + (1536 << 10), 1, "test figures");
+  private static final TaskMemory SMALL =
+      new TaskMemory(TaskMemory.RESERVED_BYTES + (1536 << 10), 1, "test figures");
+
   private static final TaskMemory LARGE = new TaskMemory(4L << 30, 1, "test figures");
   private static final TaskMemory HUGE = new TaskMemory(64L << 30, 1, "test figures");
   private static String table;
@@ -46,8 +50,12 @@ class BufferBudgetTest {
     // 20 row groups of 1000 rows of a long and 3 doubles: rows of 40 bytes in the buffer (a null
     // word and 4 words), 66 with the index.
     table = TestTables.tempDir("budget").resolve("t").toString();
-    spark().range(0, ROWS, 1, 1).selectExpr("id", "rand(1) as x1", "rand(2) as x2", "rand(3) as x3")
-        .write().option("parquet.block.row.count.limit", 1000).parquet(table);
+    spark()
+        .range(0, ROWS, 1, 1)
+        .selectExpr("id", "rand(1) as x1", "rand(2) as x2", "rand(3) as x3")
+        .write()
+        .option("parquet.block.row.count.limit", 1000)
+        .parquet(table);
   }
 
   @BeforeEach
@@ -65,8 +73,10 @@ class BufferBudgetTest {
     for (int i = 0; i < options.length; i += 2) {
       opts.put(options[i], options[i + 1]);
     }
-    CorgiPileTable t = (CorgiPileTable) new CorgiPileSource().getTable(null, new Transform[0], opts);
-    return ((CorgiPileScanBuilder) t.newScanBuilder(new CaseInsensitiveStringMap(opts))).build(memory);
+    CorgiPileTable t =
+        (CorgiPileTable) new CorgiPileSource().getTable(null, new Transform[0], opts);
+    return ((CorgiPileScanBuilder) t.newScanBuilder(new CaseInsensitiveStringMap(opts)))
+        .build(memory);
   }
 
   /** What each partition emits, in order, as its task would; and the largest buffer peak of any. */
@@ -106,10 +116,12 @@ class BufferBudgetTest {
     assertThat(log.messages(Level.WARN).get(0))
         .contains("bufferSize=auto capped the tuple buffer from 4,000 to 2,978 rows per partition")
         .contains("would take 0.7 MiB per task")
-        .contains("more than a quarter of what a task can hold, 1.5 MiB (test figures; less Spark's reserved "
-            + "300.0 MiB, over 1 task at once)")
-        .contains("set bufferSize to at most 768k (auto takes at most 192k), use more partitions, or give "
-            + "executors more memory (spark.executor.memory)")
+        .contains(
+            "more than a quarter of what a task can hold, 1.5 MiB (test figures; less Spark's"
+                + " reserved 300.0 MiB, over 1 task at once)")
+        .contains(
+            "set bufferSize to at most 768k (auto takes at most 192k), use more partitions, or give"
+                + " executors more memory (spark.executor.memory)")
         .contains("now at most 0.4 MiB per task");
   }
 
@@ -121,7 +133,9 @@ class BufferBudgetTest {
     assertThat(first.partitions().stream().flatMap(List::stream).sorted())
         .containsExactlyElementsOf(LongStream.range(0, ROWS).boxed().toList());
     // a task's two buffers
-    assertThat(first.peakBufferBytes()).isPositive().isLessThanOrEqualTo(2 * SMALL.autoBufferBytes(2));
+    assertThat(first.peakBufferBytes())
+        .isPositive()
+        .isLessThanOrEqualTo(2 * SMALL.autoBufferBytes(2));
     // the cap changed the fills: without it the same seed gives another order
     assertThat(first.partitions()).isNotEqualTo(read(scan(LARGE)).partitions());
   }
@@ -139,17 +153,23 @@ class BufferBudgetTest {
     // 52 bytes of index a row, twice: 1.8 MiB
     assertThatThrownBy(() -> scan(SMALL, "partitions", "1", "bufferSize", "50%").toBatch())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Cannot read ").hasMessageContaining(table)
-        .hasMessageEndingWith(" with bufferSize=50%: its 2 buffers (prefetch) would need 1.8 MiB per task "
-            + "(a partition of 20000 rows, rows of about 40 bytes), a task can hold 1.5 MiB (test figures; "
-            + "less Spark's reserved 300.0 MiB, over 1 task at once); set bufferSize to at most 768k (auto "
-            + "takes at most 192k), use more partitions, or give executors more memory (spark.executor.memory), "
-            + "or set prefetch=false");
+        .hasMessageStartingWith("Cannot read ")
+        .hasMessageContaining(table)
+        .hasMessageEndingWith(
+            " with bufferSize=50%: its 2 buffers (prefetch) would need 1.8 MiB per task (a"
+                + " partition of 20000 rows, rows of about 40 bytes), a task can hold 1.5 MiB (test"
+                + " figures; less Spark's reserved 300.0 MiB, over 1 task at once); set bufferSize"
+                + " to at most 768k (auto takes at most 192k), use more partitions, or give"
+                + " executors more memory (spark.executor.memory), or set prefetch=false");
     // counting an epoch's rounds on the driver lays the partitions out too, and fails alike
-    assertThatThrownBy(() -> scan(SMALL, "partitions", "1", "bufferSize", "50%").rounds(0, null, SyncInterval.EPOCH))
+    assertThatThrownBy(
+            () ->
+                scan(SMALL, "partitions", "1", "bufferSize", "50%")
+                    .rounds(0, null, SyncInterval.EPOCH))
         .hasMessageContaining(" with bufferSize=50%: its 2 buffers (prefetch) would need 1.8 MiB");
     // a byte size beyond the partition's rows needs only what they take: 20,000 rows, 1.8 MiB
-    assertThatThrownBy(() -> scan(SMALL, "partitions", "1", "bufferSize", "2m", "prefetch", "false").toBatch())
+    assertThatThrownBy(
+            () -> scan(SMALL, "partitions", "1", "bufferSize", "2m", "prefetch", "false").toBatch())
         .hasMessageContaining(" with bufferSize=2m: its buffer would need 1.8 MiB per task")
         .hasMessageNotContaining("prefetch=false");
   }

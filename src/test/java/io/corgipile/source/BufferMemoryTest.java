@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A reader's memory is bounded by its buffer, whatever the data size: the peak the reader
- * measured (pages of row bytes plus index, for all its buffers) stays within the stated bound on
- * data many times the buffer's size.
+ * A reader's memory is bounded by its buffer, whatever the data size: the peak the reader measured
+ * (pages of row bytes plus index, for all its buffers) stays within the stated bound on data many
+ * times the buffer's size.
  */
 class BufferMemoryTest {
   private static final int ROWS = 200_000;
@@ -32,8 +32,12 @@ class BufferMemoryTest {
 
   /** About 60 bytes per decoded row: some 12 MB for the large table. */
   private static String write(String path, int rows) {
-    spark().range(0, rows, 1, 1).selectExpr("id", "cast(id as double) / 2 as x", "concat('row-', id) as s")
-        .write().option("parquet.block.size", 64 * 1024).parquet(path);
+    spark()
+        .range(0, rows, 1, 1)
+        .selectExpr("id", "cast(id as double) / 2 as x", "concat('row-', id) as s")
+        .write()
+        .option("parquet.block.size", 64 * 1024)
+        .parquet(path);
     return path;
   }
 
@@ -66,8 +70,10 @@ class BufferMemoryTest {
     long smallPeak = peak(small, "bufferSize", "5000", "partitions", "1");
     long largePeak = peak(large, "bufferSize", "5000", "partitions", "1");
     // Rows of this table are at most 48 bytes (3 fixed slots, an 8-byte null bitset, a string of
-    // at most 16 bytes), so 5000 rows are at most 240,000 bytes, one cache-sized bucket: chunks add at
-    // most one partly filled 16 KiB chunk, the index 26 bytes a slot with doubling; two buffers with
+    // at most 16 bytes), so 5000 rows are at most 240,000 bytes, one cache-sized bucket: chunks add
+    // at
+    // most one partly filled 16 KiB chunk, the index 26 bytes a slot with doubling; two buffers
+    // with
     // prefetch.
     long rowBound = 5000L * 48;
     long bound = 2 * (rowBound + 16 * 1024 + 2 * 26 * 5000);
@@ -85,7 +91,8 @@ class BufferMemoryTest {
   void theSlidingWindowStaysWithinTwiceItsRows() {
     long peak = peak(large, "shuffle", "window", "bufferSize", "5000", "partitions", "1");
     long window = 5000L * 48;
-    // The log holds at most twice the live rows plus the incoming one; the index is two ints a slot.
+    // The log holds at most twice the live rows plus the incoming one; the index is two ints a
+    // slot.
     assertThat(peak).isPositive().isLessThanOrEqualTo(2 * (window + 48) + 2 * 4 * 5000);
   }
 }

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** A buffer that holds fewer than two blocks cannot mix them; the scan says so, and how to fix it. */
+/**
+ * A buffer that holds fewer than two blocks cannot mix them; the scan says so, and how to fix it.
+ */
 class BufferWarningTest {
   private static String table;
   private LogCapture log;
@@ -38,10 +40,15 @@ class BufferWarningTest {
     assertThat(log.messages(Level.WARN)).hasSize(1);
     assertThat(log.messages(Level.WARN).get(0))
         .contains("holds about 400 rows per partition, fewer than two blocks of about 500 rows")
-        .contains("parquet.block.size").contains("larger bufferSize").contains(table);
+        .contains("parquet.block.size")
+        .contains("larger bufferSize")
+        .contains(table);
   }
 
-  /** Issue 39: a fit runs several queries over one DataFrame, each planning a scan; the advice comes once. */
+  /**
+   * Issue 39: a fit runs several queries over one DataFrame, each planning a scan; the advice comes
+   * once.
+   */
   @Test
   void warnsOncePerLoadNotPerQuery() {
     var df = corgipile("partitions", "1", "bufferSize", "10%").load(table);
@@ -51,7 +58,9 @@ class BufferWarningTest {
     assertThat(log.messages(Level.WARN)).hasSize(1);
     assertThat(log.messages(Level.WARN).get(0)).hasLineCount(1).hasSizeLessThan(500);
 
-    corgipile("partitions", "1", "bufferSize", "10%").load(table).count(); // another load: said again
+    corgipile("partitions", "1", "bufferSize", "10%")
+        .load(table)
+        .count(); // another load: said again
     assertThat(log.messages(Level.WARN)).hasSize(2);
   }
 

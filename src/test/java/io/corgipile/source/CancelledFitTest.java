@@ -29,7 +29,11 @@ class CancelledFitTest {
   }
 
   private static SGDClassifier classifier(int epochs) {
-    return new SGDClassifier().setSeed(3).setMaxIter(epochs).setTol(0).setFeaturesCols(new String[] {"x"});
+    return new SGDClassifier()
+        .setSeed(3)
+        .setMaxIter(epochs)
+        .setTol(0)
+        .setFeaturesCols(new String[] {"x"});
   }
 
   private static Dataset<Row> read() {
@@ -43,20 +47,24 @@ class CancelledFitTest {
     SparkContext sc = TestTables.spark().sparkContext();
     String group = "cancelled-fit-" + how.replace(' ', '-') + "-" + System.nanoTime();
     AtomicReference<Thread> fitter = new AtomicReference<>();
-    CompletableFuture<SGDClassificationModel> fit = CompletableFuture.supplyAsync(() -> {
-      fitter.set(Thread.currentThread());
-      sc.setJobGroup(group, "a fit to stop", true);
-      try {
-        return classifier(1_000).fit(read()); // far more epochs than the test waits for
-      } finally {
-        sc.clearJobGroup();
-      }
-    });
+    CompletableFuture<SGDClassificationModel> fit =
+        CompletableFuture.supplyAsync(
+            () -> {
+              fitter.set(Thread.currentThread());
+              sc.setJobGroup(group, "a fit to stop", true);
+              try {
+                return classifier(1_000).fit(read()); // far more epochs than the test waits for
+              } finally {
+                sc.clearJobGroup();
+              }
+            });
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (sc.statusTracker().getJobIdsForGroup(group).length < 6 && System.nanoTime() < deadline) {
       Thread.sleep(20); // a few epochs in: rounds running, buffers filled ahead
     }
-    assertThat(sc.statusTracker().getJobIdsForGroup(group).length).as("jobs of the fit so far").isGreaterThan(5);
+    assertThat(sc.statusTracker().getJobIdsForGroup(group).length)
+        .as("jobs of the fit so far")
+        .isGreaterThan(5);
     if (how.equals("interrupted thread")) {
       fitter.get().interrupt();
     } else {
@@ -68,9 +76,12 @@ class CancelledFitTest {
 
     // Fills ahead that a task finished before the stop wait for their round until they expire; and
     // the end of a job cancelled by its tag reaches the status tracker through the listener bus.
-    deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 15_000);
-    while ((!TestTables.readerThreads().isEmpty() || RoundLookahead.EXECUTOR.size() > 0
-        || sc.statusTracker().getActiveJobIds().length > 0) && System.nanoTime() < deadline) {
+    deadline =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 15_000);
+    while ((!TestTables.readerThreads().isEmpty()
+            || RoundLookahead.EXECUTOR.size() > 0
+            || sc.statusTracker().getActiveJobIds().length > 0)
+        && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }
     assertThat(TestTables.readerThreads()).as("reader threads left running").isEmpty();

@@ -23,32 +23,44 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ChangedDataTest {
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"deleted", "truncated", "replaced at the same length", "corrupt row group"})
+  @ValueSource(
+      strings = {"deleted", "truncated", "replaced at the same length", "corrupt row group"})
   void aFileChangedBetweenEpochsFailsTheFitNamingIt(String change) throws Exception {
     Path dir = TestTables.tempDir("changed");
     String table = dir.resolve("t").toString();
-    TestTables.spark().range(0, 8000, 1, 2).selectExpr("cast(id % 2 as int) as label", "cast(id as double) as x")
-        .write().option("parquet.block.row.count.limit", 1000).parquet(table);
+    TestTables.spark()
+        .range(0, 8000, 1, 2)
+        .selectExpr("cast(id % 2 as int) as label", "cast(id as double) as x")
+        .write()
+        .option("parquet.block.row.count.limit", 1000)
+        .parquet(table);
     Path file;
     try (Stream<Path> files = Files.list(Path.of(table))) {
-      file = files.filter(p -> p.toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
+      file =
+          files.filter(p -> p.toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
     }
     SparkContext sc = TestTables.spark().sparkContext();
     AtomicInteger jobs = new AtomicInteger();
     Path damaged = file;
-    SparkListener afterTwoJobs = new SparkListener() {
-      @Override
-      public void onJobEnd(SparkListenerJobEnd end) {
-        if (jobs.incrementAndGet() == 2) {
-          damage(damaged, change);
-        }
-      }
-    };
+    SparkListener afterTwoJobs =
+        new SparkListener() {
+          @Override
+          public void onJobEnd(SparkListenerJobEnd end) {
+            if (jobs.incrementAndGet() == 2) {
+              damage(damaged, change);
+            }
+          }
+        };
     sc.addSparkListener(afterTwoJobs);
     String messages = "";
     Exception failure = null;
     try {
-      new SGDClassifier().setSeed(1).setMaxIter(40).setTol(0).setSyncInterval("epoch").setStepSize(0.01)
+      new SGDClassifier()
+          .setSeed(1)
+          .setMaxIter(40)
+          .setTol(0)
+          .setSyncInterval("epoch")
+          .setStepSize(0.01)
           .setFeaturesCols(new String[] {"x"})
           .fit(TestTables.corgipile("partitions", "2").load(table));
     } catch (Exception e) { // Spark rethrows SparkException, a checked exception, undeclared
@@ -60,14 +72,17 @@ class ChangedDataTest {
       sc.removeSparkListener(afterTwoJobs);
     }
     assertThat(messages).as("the fit failed").isNotEmpty().contains(file.toUri().getPath());
-    // the driver's own one-line report of what the task found, not Spark's job failure with its trace
+    // the driver's own one-line report of what the task found, not Spark's job failure with its
+    // trace
     assertThat(failure).isInstanceOf(CorgiPileAnalysisException.class);
     assertThat(failure.getMessage()).hasLineCount(1).contains(file.toUri().getPath());
     switch (change) {
       case "deleted" -> assertThat(messages).containsPattern("(does not exist|FileNotFound)");
-      case "truncated" -> assertThat(messages).contains("the file changed since the scan was planned: it is");
+      case "truncated" ->
+          assertThat(messages).contains("the file changed since the scan was planned: it is");
       case "replaced at the same length" ->
-          assertThat(messages).contains("the file changed since the scan was planned: it was modified at");
+          assertThat(messages)
+              .contains("the file changed since the scan was planned: it was modified at");
       default -> assertThat(messages).contains("Cannot read row group 0 (offset 4, ");
     }
   }
@@ -83,7 +98,8 @@ class ChangedDataTest {
           }
         }
         case "replaced at the same length" -> {
-          byte[] bytes = Files.readAllBytes(file); // the same bytes, written anew: as a rewrite leaves it
+          byte[] bytes =
+              Files.readAllBytes(file); // the same bytes, written anew: as a rewrite leaves it
           Files.delete(file);
           Files.write(file, bytes);
           Files.setLastModifiedTime(file, FileTime.fromMillis(planned.toMillis() + 2000));
@@ -93,7 +109,10 @@ class ChangedDataTest {
           // modification time as planned: only decoding can tell.
           try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.seek(4);
-            raf.write(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+            raf.write(
+                new byte[] {
+                  (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff
+                });
           }
           Files.setLastModifiedTime(file, planned);
         }

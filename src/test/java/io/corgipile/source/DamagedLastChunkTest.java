@@ -28,25 +28,35 @@ class DamagedLastChunkTest {
   @Test
   void aHeaderClaimingMoreThanTheFileFailsNamingTheColumn() throws IOException {
     byte[] original;
-    try (InputStream in = Objects.requireNonNull(getClass().getClassLoader()
-        .getResourceAsStream("parquet-testing/data/alltypes_plain.parquet"))) {
+    try (InputStream in =
+        Objects.requireNonNull(
+            getClass()
+                .getClassLoader()
+                .getResourceAsStream("parquet-testing/data/alltypes_plain.parquet"))) {
       original = in.readAllBytes();
     }
-    ByteArrayInputStream rest = new ByteArrayInputStream(original, HEADER_AT, original.length - HEADER_AT);
+    ByteArrayInputStream rest =
+        new ByteArrayInputStream(original, HEADER_AT, original.length - HEADER_AT);
     PageHeader header = Util.readPageHeader(rest);
     int headerEnd = original.length - rest.available();
     header.setCompressed_page_size(1_000_000_000);
     ByteArrayOutputStream damaged = new ByteArrayOutputStream();
     damaged.write(original, 0, HEADER_AT);
     Util.writePageHeader(header, damaged);
-    damaged.write(original, headerEnd, original.length - headerEnd); // the footer is found from the end
+    damaged.write(
+        original, headerEnd, original.length - headerEnd); // the footer is found from the end
     Path file = TestTables.tempDir("damaged-last-chunk").resolve("alltypes_plain.parquet");
     Files.write(file, damaged.toByteArray());
 
-    Throwable error = catchThrowable(() -> TestTables.corgipile().load(file.toString()).collectAsList());
-    assertThat(ReaderFuzz.messages(error)).contains(file.toUri().getPath())
-        .contains("Cannot read column timestamp_col: the header of its page at offset 929 claims 1000000000 bytes, "
-            + "past the end of the file of " + damaged.size() + " bytes");
+    Throwable error =
+        catchThrowable(() -> TestTables.corgipile().load(file.toString()).collectAsList());
+    assertThat(ReaderFuzz.messages(error))
+        .contains(file.toUri().getPath())
+        .contains(
+            "Cannot read column timestamp_col: the header of its page at offset 929 claims"
+                + " 1000000000 bytes, past the end of the file of "
+                + damaged.size()
+                + " bytes");
     assertThat(Arrays.equals(original, damaged.toByteArray())).isFalse();
   }
 }

@@ -32,10 +32,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FileStreamsTest {
   private static final int FILES = 2;
   private static String table;
+
   /** More files than a task keeps open. */
   private static String manyFiles;
 
-  /** The local file system under the scheme {@code counting}, counting what the scan's blocks open and close. */
+  /**
+   * The local file system under the scheme {@code counting}, counting what the scan's blocks open
+   * and close.
+   */
   public static final class CountingFileSystem extends RawLocalFileSystem {
     static final List<String> OPENED = Collections.synchronizedList(new ArrayList<>());
     static final AtomicInteger CLOSED = new AtomicInteger();
@@ -56,8 +60,9 @@ class FileStreamsTest {
     public FSDataInputStream open(Path f, int bufferSize) throws IOException {
       FSDataInputStream in = super.open(f, bufferSize);
       // only the opens of the blocks' reads, not the planner's (footers, offset indexes)
-      if (StackWalker.getInstance().walk(s -> s.anyMatch(frame -> frame.getClassName()
-          .equals(BlockOpener.class.getName())))) {
+      if (StackWalker.getInstance()
+          .walk(
+              s -> s.anyMatch(frame -> frame.getClassName().equals(BlockOpener.class.getName())))) {
         OPENED.add(f.getName());
         MOST_OPEN.accumulateAndGet(OPEN_NOW.incrementAndGet(), Math::max);
         return new FSDataInputStream(new Counted(in));
@@ -67,7 +72,8 @@ class FileStreamsTest {
   }
 
   /** A stream that counts its first close. */
-  private static final class Counted extends FilterInputStream implements Seekable, PositionedReadable {
+  private static final class Counted extends FilterInputStream
+      implements Seekable, PositionedReadable {
     private final FSDataInputStream in;
     private boolean closed;
 
@@ -124,14 +130,16 @@ class FileStreamsTest {
     hadoop.set("fs.counting.impl", CountingFileSystem.class.getName());
     hadoop.setBoolean("fs.counting.impl.disable.cache", true);
     table = TestTables.tempDir("streams").resolve("t").toString();
-    spark().range(0, 8000, 1, FILES)
+    spark()
+        .range(0, 8000, 1, FILES)
         .selectExpr("id", "cast(id % 2 as int) as label", "cast(id as double) as x")
         .write()
         .option("parquet.block.row.count.limit", 1000)
         .option("parquet.page.row.count.limit", 100)
         .parquet(table);
     manyFiles = TestTables.tempDir("streams").resolve("many").toString();
-    spark().range(0, 4000, 1, 2 * BlockOpener.OPEN_STREAMS)
+    spark()
+        .range(0, 4000, 1, 2 * BlockOpener.OPEN_STREAMS)
         .selectExpr("id", "cast(id % 2 as int) as label", "cast(id as double) as x")
         .write()
         .option("parquet.block.row.count.limit", 50)
@@ -151,8 +159,9 @@ class FileStreamsTest {
   }
 
   private static List<Row> read(String path, String shuffle, String blockSize, int limit) {
-    var df = corgipile("shuffle", shuffle, "blockSize", blockSize, "partitions", "1", "seed", "3")
-        .load("counting://" + path);
+    var df =
+        corgipile("shuffle", shuffle, "blockSize", blockSize, "partitions", "1", "seed", "3")
+            .load("counting://" + path);
     return limit > 0 ? df.limit(limit).collectAsList() : df.collectAsList();
   }
 
@@ -176,7 +185,8 @@ class FileStreamsTest {
 
   @Test
   void aTaskKeepsABoundedNumberOfFilesOpen() {
-    // 32 files of 3 row groups each, read in a random order by one task: files are opened again after
+    // 32 files of 3 row groups each, read in a random order by one task: files are opened again
+    // after
     // their stream closed, never more than the bound at once
     assertThat(read(manyFiles, "corgipile", "rowGroup", 0)).hasSize(4000);
 

@@ -16,11 +16,16 @@ import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.Test;
 
-/** The footer cache serves a footer only for the same version of the same file, within its bound. */
+/**
+ * The footer cache serves a footer only for the same version of the same file, within its bound.
+ */
 class FooterCacheTest {
   private final AtomicInteger reads = new AtomicInteger();
 
-  /** A footer of {@code fields} double columns and no row groups, read once per call of the supplier. */
+  /**
+   * A footer of {@code fields} double columns and no row groups, read once per call of the
+   * supplier.
+   */
   private Supplier<ParquetMetadata> footer(int fields) {
     return () -> {
       reads.incrementAndGet();
@@ -28,7 +33,8 @@ class FooterCacheTest {
       for (int i = 0; i < fields; i++) {
         columns.add(Types.optional(PrimitiveType.PrimitiveTypeName.DOUBLE).named("f" + i));
       }
-      return new ParquetMetadata(new FileMetaData(new MessageType("table", columns), Map.of(), "test"),
+      return new ParquetMetadata(
+          new FileMetaData(new MessageType("table", columns), Map.of(), "test"),
           List.<BlockMetaData>of());
     };
   }
@@ -46,10 +52,15 @@ class FooterCacheTest {
   @Test
   void anotherPathLengthOrModificationTimeIsAnotherFile() {
     FooterCache cache = new FooterCache(1 << 20);
-    ParquetMetadata original = cache.footer(new FooterCache.Key("/t/a.parquet", 1000, 5), footer(3));
-    // the same name in another table, and the same file rewritten in place: longer, or as long but later
-    for (FooterCache.Key other : List.of(new FooterCache.Key("/u/a.parquet", 1000, 5),
-        new FooterCache.Key("/t/a.parquet", 1200, 5), new FooterCache.Key("/t/a.parquet", 1000, 6))) {
+    ParquetMetadata original =
+        cache.footer(new FooterCache.Key("/t/a.parquet", 1000, 5), footer(3));
+    // the same name in another table, and the same file rewritten in place: longer, or as long but
+    // later
+    for (FooterCache.Key other :
+        List.of(
+            new FooterCache.Key("/u/a.parquet", 1000, 5),
+            new FooterCache.Key("/t/a.parquet", 1200, 5),
+            new FooterCache.Key("/t/a.parquet", 1000, 6))) {
       assertThat(cache.footer(other, footer(4))).isNotSameAs(original);
     }
     assertThat(reads).hasValue(4);
@@ -95,11 +106,18 @@ class FooterCacheTest {
   void footersOfEncryptedFilesAreNotKept() {
     FooterCache cache = new FooterCache(1 << 20);
     FooterCache.Key key = new FooterCache.Key("/secret", 1, 1);
-    Supplier<ParquetMetadata> encrypted = () -> {
-      reads.incrementAndGet();
-      return new ParquetMetadata(new FileMetaData(new MessageType("table", List.of()), Map.of(), "test",
-          FileMetaData.EncryptionType.PLAINTEXT_FOOTER, null), List.<BlockMetaData>of());
-    };
+    Supplier<ParquetMetadata> encrypted =
+        () -> {
+          reads.incrementAndGet();
+          return new ParquetMetadata(
+              new FileMetaData(
+                  new MessageType("table", List.of()),
+                  Map.of(),
+                  "test",
+                  FileMetaData.EncryptionType.PLAINTEXT_FOOTER,
+                  null),
+              List.<BlockMetaData>of());
+        };
     cache.footer(key, encrypted);
     cache.footer(key, encrypted);
     assertThat(reads).hasValue(2);

@@ -29,8 +29,12 @@ import org.apache.parquet.hadoop.util.HadoopInputFile;
  * string, boolean columns, each with nulls, in several row groups), and seeded damage to them.
  */
 final class FuzzFiles {
-  /** Written once per JVM: snappy with dictionaries, uncompressed with dictionaries, uncompressed plain. */
+  /**
+   * Written once per JVM: snappy with dictionaries, uncompressed with dictionaries, uncompressed
+   * plain.
+   */
   private final List<byte[]> originals = new ArrayList<>();
+
   /** Per original, where its column chunks start: each begins with a page header. */
   private final List<long[]> chunkStarts = new ArrayList<>();
 
@@ -46,10 +50,15 @@ final class FuzzFiles {
 
   private void add(Path dir, String codec, boolean dictionary, boolean pageChecksums) {
     Path file = write(dir, codec, dictionary, pageChecksums);
-    try (ParquetFileReader reader = ParquetFileReader.open(
-        HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toString()), new Configuration()))) {
-      chunkStarts.add(reader.getFooter().getBlocks().stream()
-          .flatMap(b -> b.getColumns().stream()).mapToLong(ColumnChunkMetaData::getStartingPos).toArray());
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(file.toString()), new Configuration()))) {
+      chunkStarts.add(
+          reader.getFooter().getBlocks().stream()
+              .flatMap(b -> b.getColumns().stream())
+              .mapToLong(ColumnChunkMetaData::getStartingPos)
+              .toArray());
       originals.add(Files.readAllBytes(file));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -57,7 +66,9 @@ final class FuzzFiles {
   }
 
   private static Path write(Path dir, String codec, boolean dictionary, boolean pageChecksums) {
-    SharedSpark.get().range(0, 120, 1, 1).selectExpr(
+    SharedSpark.get()
+        .range(0, 120, 1, 1)
+        .selectExpr(
             "id",
             "if(id % 7 = 3, null, cast(id * 31 - 1000 as int)) as i",
             "if(id % 5 = 1, null, id * 1000003) as l",
@@ -112,7 +123,8 @@ final class FuzzFiles {
   private static void hugePageField(byte[] bytes, SplittableRandom random, long[] starts) {
     int at = (int) starts[random.nextInt(starts.length)];
     try {
-      PageHeader header = Util.readPageHeader(new ByteArrayInputStream(bytes, at, bytes.length - at));
+      PageHeader header =
+          Util.readPageHeader(new ByteArrayInputStream(bytes, at, bytes.length - at));
       int huge = (1 << (16 + random.nextInt(15))) + random.nextInt(1 << 16);
       switch (random.nextInt(3)) {
         case 0 -> header.setCompressed_page_size(huge);
@@ -141,10 +153,14 @@ final class FuzzFiles {
   private static byte[] footerField(byte[] bytes, SplittableRandom random) {
     int start = footerStart(bytes);
     try {
-      FileMetaData footer = Util.readFileMetaData(new ByteArrayInputStream(bytes, start, bytes.length - 8 - start));
+      FileMetaData footer =
+          Util.readFileMetaData(new ByteArrayInputStream(bytes, start, bytes.length - 8 - start));
       RowGroup group = footer.getRow_groups().get(random.nextInt(footer.getRow_groupsSize()));
-      ColumnMetaData column = group.getColumns().get(random.nextInt(group.getColumnsSize())).getMeta_data();
-      long value = (random.nextBoolean() ? 1 : -1) * ((1L << (8 + random.nextInt(33))) + random.nextInt(1 << 8));
+      ColumnMetaData column =
+          group.getColumns().get(random.nextInt(group.getColumnsSize())).getMeta_data();
+      long value =
+          (random.nextBoolean() ? 1 : -1)
+              * ((1L << (8 + random.nextInt(33))) + random.nextInt(1 << 8));
       switch (random.nextInt(6)) {
         case 0 -> column.setTotal_compressed_size(value);
         case 1 -> column.setTotal_uncompressed_size(value);
@@ -166,7 +182,8 @@ final class FuzzFiles {
   }
 
   private static int footerStart(byte[] bytes) {
-    int length = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    int length =
+        ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
     return bytes.length - 8 - length;
   }
 

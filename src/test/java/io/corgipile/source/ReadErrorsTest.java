@@ -40,7 +40,9 @@ class ReadErrorsTest {
     spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, null);
   }
 
-  /** The messages of an exception and all its causes, so task failures wrapped by Spark are covered. */
+  /**
+   * The messages of an exception and all its causes, so task failures wrapped by Spark are covered.
+   */
   private static String messages(Throwable t) {
     StringBuilder all = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause()) {
@@ -64,13 +66,15 @@ class ReadErrorsTest {
     }
   }
 
-  /** As {@code format("parquet")} reports it: Spark's own error, one line, which PySpark converts. */
+  /**
+   * As {@code format("parquet")} reports it: Spark's own error, one line, which PySpark converts.
+   */
   @Test
   void missingPath() {
     String missing = TestTables.tempDir("missing").resolve("nope").toString();
     assertThatThrownBy(() -> corgipile().load(missing))
-        .isInstanceOfSatisfying(AnalysisException.class,
-            e -> assertThat(e.getCondition()).isEqualTo("PATH_NOT_FOUND"))
+        .isInstanceOfSatisfying(
+            AnalysisException.class, e -> assertThat(e.getCondition()).isEqualTo("PATH_NOT_FOUND"))
         .hasMessageStartingWith("[PATH_NOT_FOUND] Path does not exist: ")
         .hasMessageContaining(missing);
   }
@@ -78,7 +82,8 @@ class ReadErrorsTest {
   @Test
   void noPathAtAll() {
     assertThatThrownBy(() -> corgipile().load())
-        .hasMessage("Cannot load corgipile table: no path given; use load(path, ...) or option path");
+        .hasMessage(
+            "Cannot load corgipile table: no path given; use load(path, ...) or option path");
   }
 
   @Test
@@ -92,7 +97,10 @@ class ReadErrorsTest {
         .hasMessageContaining("names start with '_' or '.' are skipped");
   }
 
-  /** Spark's schema inference reads the footer in a job; its failure is said in one line, naming the file. */
+  /**
+   * Spark's schema inference reads the footer in a job; its failure is said in one line, naming the
+   * file.
+   */
   @Test
   void aFileThatIsNotParquet() throws Exception {
     Path dir = TestTables.tempDir("not-parquet");
@@ -100,21 +108,27 @@ class ReadErrorsTest {
     Files.writeString(csv, "a,b\n1,2\n", StandardCharsets.UTF_8);
     assertThatThrownBy(() -> corgipile().load(dir.toString()))
         .isInstanceOf(CorgiPileAnalysisException.class)
-        .hasMessageStartingWith("Cannot load corgipile table: cannot read file:" + csv.toUri().getPath() + ": ")
+        .hasMessageStartingWith(
+            "Cannot load corgipile table: cannot read file:" + csv.toUri().getPath() + ": ")
         .hasMessageContaining("is not a Parquet file")
         .satisfies(e -> assertThat(e.getMessage()).hasLineCount(1));
   }
 
-  /** Load reads one footer; planning, on the driver, reads the rest and fails as Spark's AnalysisException. */
+  /**
+   * Load reads one footer; planning, on the driver, reads the rest and fails as Spark's
+   * AnalysisException.
+   */
   @Test
   void aNonParquetFileAmongParquetFilesIsNamedWhenPlanning() throws Exception {
     Path dir = TestTables.tempDir("mixed");
     Files.copy(firstParquet(good), dir.resolve("a.parquet"));
-    Files.writeString(dir.resolve("b.parquet"), "this is not parquet at all", StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("b.parquet"), "this is not parquet at all", StandardCharsets.UTF_8);
     Dataset<Row> df = corgipile().load(dir.toString());
     assertThatThrownBy(df::collectAsList)
         .isInstanceOf(CorgiPileAnalysisException.class)
-        .hasMessageStartingWith("Cannot read Parquet footer of file:" + dir.resolve("b.parquet").toUri().getPath())
+        .hasMessageStartingWith(
+            "Cannot read Parquet footer of file:" + dir.resolve("b.parquet").toUri().getPath())
         .hasCauseInstanceOf(CorgiPileReadException.class)
         .satisfies(e -> assertThat(e.getMessage()).hasLineCount(1));
   }
@@ -126,7 +140,8 @@ class ReadErrorsTest {
     Path cut = dir.resolve("b.parquet");
     byte[] bytes = Files.readAllBytes(firstParquet(good));
     Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length / 2));
-    assertThat(failure(() -> corgipile().load(dir.toString()).collectAsList())).contains("b.parquet");
+    assertThat(failure(() -> corgipile().load(dir.toString()).collectAsList()))
+        .contains("b.parquet");
   }
 
   @ParameterizedTest(name = "shuffle={0}")
@@ -138,21 +153,37 @@ class ReadErrorsTest {
     // The first page header follows the 4-byte magic; garbage there breaks row group 0 only.
     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
       raf.seek(4);
-      raf.write(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+      raf.write(
+          new byte[] {
+            (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff
+          });
     }
-    String message = failure(() -> corgipile("shuffle", shuffle).load(dir.toString()).collectAsList());
-    assertThat(message).contains("Cannot read row group 0 (offset 4, ").contains(file.toUri().getPath());
+    String message =
+        failure(() -> corgipile("shuffle", shuffle).load(dir.toString()).collectAsList());
+    assertThat(message)
+        .contains("Cannot read row group 0 (offset 4, ")
+        .contains(file.toUri().getPath());
   }
 
   @Test
   void aDamagedPageFailsItsChecksumNamingFileAndRowGroup() throws Exception {
     Path dir = TestTables.tempDir("checksum").resolve("table");
     // plain doubles, uncompressed: a flipped bit stays a readable value, only the checksum can tell
-    spark().range(1000).selectExpr("cast(id as double) + 0.125 as x").coalesce(1).write()
-        .option("compression", "none").option("parquet.enable.dictionary", "false").parquet(dir.toString());
+    spark()
+        .range(1000)
+        .selectExpr("cast(id as double) + 0.125 as x")
+        .coalesce(1)
+        .write()
+        .option("compression", "none")
+        .option("parquet.enable.dictionary", "false")
+        .parquet(dir.toString());
     Path file = firstParquet(dir.toString());
     byte[] bytes = Files.readAllBytes(file);
-    byte[] value = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putDouble(777.125).array();
+    byte[] value =
+        java.nio.ByteBuffer.allocate(8)
+            .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+            .putDouble(777.125)
+            .array();
     int at = indexOf(bytes, value);
     assertThat(at).as("offset of 777.125 in the page").isPositive();
     bytes[at] ^= 1;
@@ -166,10 +197,14 @@ class ReadErrorsTest {
     // Parquet's own key turns the check off, per read as in the session: the damaged value is then
     // read as Spark's scan reads it
     String damaged = "x > 777 and x < 778";
-    assertThat(corgipile(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, "false").load(dir.toString())
-        .where(damaged).collectAsList())
+    assertThat(
+            corgipile(ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, "false")
+                .load(dir.toString())
+                .where(damaged)
+                .collectAsList())
         .isEqualTo(spark().read().parquet(dir.toString()).where(damaged).collectAsList())
-        .singleElement().satisfies(row -> assertThat(row.getDouble(0)).isNotEqualTo(777.125));
+        .singleElement()
+        .satisfies(row -> assertThat(row.getDouble(0)).isNotEqualTo(777.125));
   }
 
   private static int indexOf(byte[] haystack, byte[] needle) {
@@ -188,42 +223,60 @@ class ReadErrorsTest {
   @Test
   void filesWithConflictingSchemas() throws Exception {
     Path dir = TestTables.tempDir("conflict");
-    spark().range(10).selectExpr("id", "cast(id as int) as x").coalesce(1).write().parquet(dir.resolve("1").toString());
-    spark().range(10).selectExpr("id",
-        "cast(id as string) as x").coalesce(1).write().parquet(dir.resolve("2").toString());
+    spark()
+        .range(10)
+        .selectExpr("id", "cast(id as int) as x")
+        .coalesce(1)
+        .write()
+        .parquet(dir.resolve("1").toString());
+    spark()
+        .range(10)
+        .selectExpr("id", "cast(id as string) as x")
+        .coalesce(1)
+        .write()
+        .parquet(dir.resolve("2").toString());
     Path a = firstParquet(dir.resolve("1").toString());
     Path b = firstParquet(dir.resolve("2").toString());
     Path table = Files.createDirectory(dir.resolve("t"));
     Files.copy(a, table.resolve("a.parquet"));
     Files.copy(b, table.resolve("b.parquet"));
     String message = failure(() -> corgipile().load(table.toString()).collectAsList());
-    assertThat(message).contains("Cannot read Parquet file ").contains("b.parquet")
+    assertThat(message)
+        .contains("Cannot read Parquet file ")
+        .contains("b.parquet")
         .contains("column x is string in this file but int in the table schema");
     // Spark's schema merge fails in a job: its root cause, in one line, said of this table
     assertThatThrownBy(() -> corgipile("mergeSchema", "true").load(table.toString()))
         .isInstanceOf(CorgiPileAnalysisException.class)
         .hasMessageStartingWith("Cannot load corgipile table from [" + table + "]: ")
-        .satisfies(e -> assertThat(e.getMessage()).hasLineCount(1)
-            .contains("Failed to merge incompatible data types \"INT\" and \"STRING\""));
+        .satisfies(
+            e ->
+                assertThat(e.getMessage())
+                    .hasLineCount(1)
+                    .contains("Failed to merge incompatible data types \"INT\" and \"STRING\""));
   }
 
   @ParameterizedTest(name = "{0}={1}")
-  @CsvSource(delimiter = '|', value = {
-      "shuffle|random|allowed values are corgipile, block, window, none",
-      "blockAssignment|sometimes|allowed values are epoch, fixed",
-      "prefetch|yes|allowed values are true, false",
-      "bufferSize|0|expected auto (the larger of 10% of the partition's rows and 4 of its row groups, at most the "
-          + "partition and a share of an executor's memory), a row count (100000), a size of decoded rows (64m, 1g) "
-              + "or a share of the partition's rows (10%)",
-      "bufferSize|-5|expected auto",
-      "bufferSize|0%|at most 100%",
-      "bufferSize|150%|at most 100%",
-      "bufferSize|10q|expected auto",
-      "seed|abc|expected a 64-bit integer",
-      "epoch|-1|expected an integer >= 0",
-      "epoch|one|expected an integer >= 0",
-      "partitions|0|expected an integer >= 1",
-      "partitions|many|expected an integer >= 1"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "shuffle|random|allowed values are corgipile, block, window, none",
+        "blockAssignment|sometimes|allowed values are epoch, fixed",
+        "prefetch|yes|allowed values are true, false",
+        "bufferSize|0|expected auto (the larger of 10% of the partition's rows and 4 of its row"
+            + " groups, at most the partition and a share of an executor's memory), a row count"
+            + " (100000), a size of decoded rows (64m, 1g) or a share of the partition's rows"
+            + " (10%)",
+        "bufferSize|-5|expected auto",
+        "bufferSize|0%|at most 100%",
+        "bufferSize|150%|at most 100%",
+        "bufferSize|10q|expected auto",
+        "seed|abc|expected a 64-bit integer",
+        "epoch|-1|expected an integer >= 0",
+        "epoch|one|expected an integer >= 0",
+        "partitions|0|expected an integer >= 1",
+        "partitions|many|expected an integer >= 1"
+      })
   void badOptionValues(String option, String value, String allowed) {
     assertThatThrownBy(() -> corgipile(option, value).load(good))
         .isInstanceOf(IllegalArgumentException.class)
@@ -231,29 +284,54 @@ class ReadErrorsTest {
         .hasMessageContaining(allowed);
   }
 
-  /** Spark's readers ignore options they do not know; this source names the one it does not and the closest. */
+  /**
+   * Spark's readers ignore options they do not know; this source names the one it does not and the
+   * closest.
+   */
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', value = {
-      "bufferSzie|bufferSize",
-      "buffer|bufferSize",
-      "Shufle|shuffle",
-      "mergeSchem|mergeSchema",
-      "header|"})
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "bufferSzie|bufferSize",
+        "buffer|bufferSize",
+        "Shufle|shuffle",
+        "mergeSchem|mergeSchema",
+        "header|"
+      })
   void anUnknownOptionIsNamedWithTheClosestKnownOne(String option, String closest) {
     assertThatThrownBy(() -> corgipile(option, "10%").load(good))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot load corgipile table: unknown option '" + option + "'"
-            + (closest == null ? "" : " (did you mean '" + closest + "'?)")
-            + "; the source's options are shuffle, bufferSize, blockSize, seed, epoch, partitions, "
-            + "blockAssignment, prefetch, and Spark's own Parquet options (such as mergeSchema) and Hadoop settings "
-            + "(names with a dot) pass on to Spark's reader");
+        .hasMessage(
+            "Cannot load corgipile table: unknown option '"
+                + option
+                + "'"
+                + (closest == null ? "" : " (did you mean '" + closest + "'?)")
+                + "; the source's options are shuffle, bufferSize, blockSize, seed, epoch,"
+                + " partitions, blockAssignment, prefetch, and Spark's own Parquet options (such as"
+                + " mergeSchema) and Hadoop settings (names with a dot) pass on to Spark's reader");
   }
 
   @Test
   void knownOptionsOfSparkAndHadoopPassInAnyCase() {
-    assertThat(corgipile("BUFFERSIZE", "50%", "mergeschema", "false", "pathGlobFilter", "*.parquet",
-        "recursiveFileLookup", "true", "datetimeRebaseMode", "CORRECTED", "ignoreCorruptFiles", "false",
-        ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED, "true").load(good).count()).isEqualTo(2000);
+    assertThat(
+            corgipile(
+                    "BUFFERSIZE",
+                    "50%",
+                    "mergeschema",
+                    "false",
+                    "pathGlobFilter",
+                    "*.parquet",
+                    "recursiveFileLookup",
+                    "true",
+                    "datetimeRebaseMode",
+                    "CORRECTED",
+                    "ignoreCorruptFiles",
+                    "false",
+                    ParquetInputFormat.PAGE_VERIFY_CHECKSUM_ENABLED,
+                    "true")
+                .load(good)
+                .count())
+        .isEqualTo(2000);
   }
 
   @Test
@@ -262,10 +340,11 @@ class ReadErrorsTest {
     try {
       assertThatThrownBy(() -> corgipile().load(good))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("Cannot load corgipile table: the session configuration has spark.datasource.corgipile."
-              + "buffersize, which is no option (did you mean 'spark.datasource.corgipile.bufferSize'?); the "
-              + "source's options are shuffle, bufferSize, blockSize, seed, epoch, partitions, blockAssignment, "
-              + "prefetch");
+          .hasMessage(
+              "Cannot load corgipile table: the session configuration has"
+                  + " spark.datasource.corgipile.buffersize, which is no option (did you mean"
+                  + " 'spark.datasource.corgipile.bufferSize'?); the source's options are shuffle,"
+                  + " bufferSize, blockSize, seed, epoch, partitions, blockAssignment, prefetch");
     } finally {
       spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "buffersize");
     }
@@ -275,8 +354,9 @@ class ReadErrorsTest {
   void badSessionConfigurationIsNamedByItsKey() {
     spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + "shuffle", "sideways");
     assertThatThrownBy(() -> corgipile().load(good))
-        .hasMessage("Cannot set spark.datasource.corgipile.shuffle to 'sideways': "
-            + "allowed values are corgipile, block, window, none");
+        .hasMessage(
+            "Cannot set spark.datasource.corgipile.shuffle to 'sideways': "
+                + "allowed values are corgipile, block, window, none");
   }
 
   @Test
@@ -286,12 +366,16 @@ class ReadErrorsTest {
     assertThat(scanDescription(corgipile("shuffle", "block").load(good))).contains("shuffle=block");
     spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "shuffle");
     assertThat(scanDescription(corgipile().load(good)))
-        .contains("shuffle=corgipile, bufferSize=auto, blockSize=auto, seed=42, epoch=0, partitions=default, "
-            + "blockAssignment=epoch, prefetch=true");
+        .contains(
+            "shuffle=corgipile, bufferSize=auto, blockSize=auto, seed=42, epoch=0,"
+                + " partitions=default, blockAssignment=epoch, prefetch=true");
   }
 
   private static String scanDescription(Dataset<Row> df) {
-    return ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan().toString();
+    return ((org.apache.spark.sql.classic.Dataset<Row>) df)
+        .queryExecution()
+        .executedPlan()
+        .toString();
   }
 
   @Test
@@ -324,8 +408,10 @@ class ReadErrorsTest {
     Dataset<Row> df = corgipile().load(good);
     spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     spark().sparkContext().setLocalProperty(ReadScope.ROUND, "2");
-    assertThat(failure(df::collectAsList)).contains("Cannot read round 2 of the epoch: local property"
-        + " corgipile.rounds is not set; set it to the epoch's round count (EpochRounds.of)");
+    assertThat(failure(df::collectAsList))
+        .contains(
+            "Cannot read round 2 of the epoch: local property corgipile.rounds is not set; set it"
+                + " to the epoch's round count (EpochRounds.of)");
     spark().sparkContext().setLocalProperty(ReadScope.ROUNDS, "0");
     assertThat(failure(df::collectAsList))
         .contains("Cannot use local property corgipile.rounds='0': expected an integer >= 1");
@@ -337,6 +423,8 @@ class ReadErrorsTest {
     spark().sparkContext().setLocalProperty(ReadScope.ROUND, "0");
     spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "1.5");
     assertThat(failure(df::collectAsList))
-        .contains("Cannot use local property corgipile.syncInterval='1.5': expected " + SyncInterval.FORMAT);
+        .contains(
+            "Cannot use local property corgipile.syncInterval='1.5': expected "
+                + SyncInterval.FORMAT);
   }
 }

@@ -52,7 +52,8 @@ class ReadScopeTest {
 
     ReadScope.setEpoch(sc, 3);
     ReadScope.setSeed(sc, 9L);
-    assertThat(orderByPartition(planned, "id")).isEqualTo(orderByPartition(read("epoch", "3", "seed", "9"), "id"))
+    assertThat(orderByPartition(planned, "id"))
+        .isEqualTo(orderByPartition(read("epoch", "3", "seed", "9"), "id"))
         .isNotEqualTo(own);
     assertThat(ReadScope.seed(sc)).isEqualTo(9L);
 
@@ -98,8 +99,14 @@ class ReadScopeTest {
       ReadScope.setAnyOrder(sc, true);
     }
     assertThat(sc.getLocalProperty(ReadScope.EPOCH)).isEqualTo("2");
-    for (String key : new String[] {ReadScope.SEED, ReadScope.ROUND, ReadScope.ROUNDS, ReadScope.SYNC_INTERVAL,
-        ReadScope.ROW_ORDER}) {
+    for (String key :
+        new String[] {
+          ReadScope.SEED,
+          ReadScope.ROUND,
+          ReadScope.ROUNDS,
+          ReadScope.SYNC_INTERVAL,
+          ReadScope.ROW_ORDER
+        }) {
       assertThat(sc.getLocalProperty(key)).as(key).isNull();
     }
   }
@@ -107,7 +114,8 @@ class ReadScopeTest {
   @Test
   void refusesAnEpochOrARoundThatCannotBeRead() {
     SparkContext sc = spark().sparkContext();
-    assertThatThrownBy(() -> ReadScope.setEpoch(sc, -1)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> ReadScope.setEpoch(sc, -1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot read epoch -1: epochs count from 0");
     assertThatThrownBy(() -> ReadScope.setRound(sc, SyncInterval.BUFFER, 2, 2))
         .isInstanceOf(IllegalArgumentException.class)
@@ -120,7 +128,8 @@ class ReadScopeTest {
   void aSeedSetByHandThatIsNotANumberIsNamed() {
     SparkContext sc = spark().sparkContext();
     sc.setLocalProperty(ReadScope.SEED, "lucky");
-    assertThatThrownBy(() -> ReadScope.seed(sc)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> ReadScope.seed(sc))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Cannot use local property corgipile.seed='lucky': ");
   }
 }

@@ -23,9 +23,9 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Reads damaged Parquet files ({@link FuzzFiles}) with {@code format("corgipile")} and with
- * {@code spark.read().parquet}, and judges each case: corgipile must return the rows Spark returns,
- * or fail with an error naming the file, within a time limit and without running out of memory.
+ * Reads damaged Parquet files ({@link FuzzFiles}) with {@code format("corgipile")} and with {@code
+ * spark.read().parquet}, and judges each case: corgipile must return the rows Spark returns, or
+ * fail with an error naming the file, within a time limit and without running out of memory.
  *
  * <p>{@code main} is {@code scripts/fuzz-reader}'s driver: it appends one line per case to a
  * results file and marks each case before reading it, so the script can tell which case a JVM that
@@ -33,7 +33,14 @@ import org.apache.spark.sql.types.StructType;
  */
 final class ReaderFuzz {
   /** What became of one damaged file. */
-  enum Verdict { IDENTICAL, FAILED_NAMING_FILE, FAILED_WITHOUT_FILE, HANG, OOM, SILENT_DIFFERENCE }
+  enum Verdict {
+    IDENTICAL,
+    FAILED_NAMING_FILE,
+    FAILED_WITHOUT_FILE,
+    HANG,
+    OOM,
+    SILENT_DIFFERENCE
+  }
 
   record Result(long seed, Verdict verdict, String detail) {
     String line() {
@@ -46,9 +53,11 @@ final class ReaderFuzz {
 
   /** main's exit status when a case stopped the SparkContext, so that later cases cannot run. */
   private static final int CONTEXT_STOPPED = 3;
+
   /** main's exit status after a case that hung, written to the results: go on in a new JVM. */
   /** Exit status of a JVM with a decoder thread still spinning: the script goes on in a new one. */
   private static final int SPINNING = 4;
+
   private static final AtomicLong JOB_GROUPS = new AtomicLong();
 
   private final FuzzFiles files;
@@ -70,8 +79,10 @@ final class ReaderFuzz {
       // Spark's reader only judges what corgipile returned: a failure naming the file is right
       // whatever Spark makes of the file, and Spark's reader can exhaust memory on some of them.
       Read corgi = read(() -> TestTables.corgipile().load(file.toString()));
-      Read spark = corgi.hung || corgi.error != null ? null
-          : read(() -> SharedSpark.get().read().parquet(file.toString()));
+      Read spark =
+          corgi.hung || corgi.error != null
+              ? null
+              : read(() -> SharedSpark.get().read().parquet(file.toString()));
       Verdict verdict = judge(file, corgi, spark);
       if (verdict == Verdict.IDENTICAL || verdict == Verdict.FAILED_NAMING_FILE) {
         Files.delete(file); // the files of the other cases are kept for a look
@@ -91,19 +102,25 @@ final class ReaderFuzz {
         return Verdict.OOM;
       }
       return messages(corgi.error).contains(file.toAbsolutePath().toString())
-          ? Verdict.FAILED_NAMING_FILE : Verdict.FAILED_WITHOUT_FILE;
+          ? Verdict.FAILED_NAMING_FILE
+          : Verdict.FAILED_WITHOUT_FILE;
     }
     if (spark.hung) {
       return Verdict.HANG;
     }
-    if (spark.error != null || !corgi.schema.equals(spark.schema) || !corgi.rows.equals(spark.rows)) {
+    if (spark.error != null
+        || !corgi.schema.equals(spark.schema)
+        || !corgi.rows.equals(spark.rows)) {
       return Verdict.SILENT_DIFFERENCE;
     }
     return Verdict.IDENTICAL;
   }
 
   private static String describe(Read corgi, Read spark) {
-    return "corgipile: " + outcome(corgi) + " | spark: " + (spark == null ? "not run" : outcome(spark));
+    return "corgipile: "
+        + outcome(corgi)
+        + " | spark: "
+        + (spark == null ? "not run" : outcome(spark));
   }
 
   private static String outcome(Read read) {
@@ -124,19 +141,23 @@ final class ReaderFuzz {
   private Read read(Supplier<Dataset<Row>> load) {
     SparkContext sc = SharedSpark.get().sparkContext();
     String group = "reader-fuzz-" + JOB_GROUPS.incrementAndGet();
-    Future<Read> future = reader.submit(() -> {
-      sc.setJobGroup(group, group, true);
-      StructType schema = null;
-      try {
-        Dataset<Row> df = load.get();
-        schema = df.schema();
-        return new Read(schema, TestTables.canonicalRows(df), null, false);
-      } catch (Throwable t) { // Spark rethrows its checked SparkException undeclared; OOM is judged
-        return new Read(schema, null, t, false);
-      } finally {
-        sc.clearJobGroup();
-      }
-    });
+    Future<Read> future =
+        reader.submit(
+            () -> {
+              sc.setJobGroup(group, group, true);
+              StructType schema = null;
+              try {
+                Dataset<Row> df = load.get();
+                schema = df.schema();
+                return new Read(schema, TestTables.canonicalRows(df), null, false);
+              } catch (
+                  Throwable
+                      t) { // Spark rethrows its checked SparkException undeclared; OOM is judged
+                return new Read(schema, null, t, false);
+              } finally {
+                sc.clearJobGroup();
+              }
+            });
     try {
       return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -154,11 +175,12 @@ final class ReaderFuzz {
   }
 
   private static ExecutorService newReaderThread() {
-    return Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "reader-fuzz");
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, "reader-fuzz");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
@@ -181,7 +203,9 @@ final class ReaderFuzz {
 
   /** Tasks failing on purpose, hundreds of them, would log pages of stack traces. */
   static void quietTaskFailures() {
-    for (String logger : List.of("org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager")) {
+    for (String logger :
+        List.of(
+            "org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager")) {
       Configurator.setLevel(logger, Level.OFF);
     }
   }
@@ -202,19 +226,25 @@ final class ReaderFuzz {
     long to = Long.parseLong(args[1]);
     Path results = Path.of(args[2]);
     Path mark = Path.of(args[3]);
-    ReaderFuzz fuzz = new ReaderFuzz(Files.createDirectories(Path.of(args[5])), Long.parseLong(args[4]) * 1000,
-        !args[6].equals("no-checksums"));
+    ReaderFuzz fuzz =
+        new ReaderFuzz(
+            Files.createDirectories(Path.of(args[5])),
+            Long.parseLong(args[4]) * 1000,
+            !args[6].equals("no-checksums"));
     quietTaskFailures();
     for (long seed = from; seed < to; seed++) {
       Files.writeString(mark, Long.toString(seed));
       Result result = fuzz.run(seed);
       if (SharedSpark.get().sparkContext().isStopped()) {
-        System.exit(CONTEXT_STOPPED); // the script counts the case as a crash and goes on in a new JVM
+        System.exit(
+            CONTEXT_STOPPED); // the script counts the case as a crash and goes on in a new JVM
       }
-      Files.writeString(results, result.line() + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          results, result.line() + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       // A hung decoder, or one the prefetcher gave up on, keeps spinning on a core; the next cases
       // run in a new JVM without it.
-      if ((result.verdict() == Verdict.HANG || result.detail().contains("the decoder made no progress"))
+      if ((result.verdict() == Verdict.HANG
+              || result.detail().contains("the decoder made no progress"))
           && seed + 1 < to) {
         System.exit(SPINNING);
       }

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ReaderFuzzTest {
   private static final int CASES = 150;
   private static final long SEED = 20261202L;
+
   @Test
   void damagedFilesReadLikeSparkOrFailNamingTheFile() {
     ReaderFuzz.quietTaskFailures();
@@ -34,45 +35,58 @@ class ReaderFuzzTest {
         bad.add(result.line());
       }
     }
-    System.out.printf("reader fuzz: %d cases in %.1f s: %s%n",
-        counts.values().stream().mapToInt(n -> n).sum(),(System.nanoTime() - start) / 1e9, counts);
-    assertThat(bad).as("cases neither read like Spark nor failed naming the file")
-        .withFailMessage(() -> String.join("\n", bad)).isEmpty();
+    System.out.printf(
+        "reader fuzz: %d cases in %.1f s: %s%n",
+        counts.values().stream().mapToInt(n -> n).sum(), (System.nanoTime() - start) / 1e9, counts);
+    assertThat(bad)
+        .as("cases neither read like Spark nor failed naming the file")
+        .withFailMessage(() -> String.join("\n", bad))
+        .isEmpty();
     // Both outcomes occur, so the damage is neither all harmless nor all fatal.
-    assertThat(counts).containsKeys(ReaderFuzz.Verdict.IDENTICAL, ReaderFuzz.Verdict.FAILED_NAMING_FILE);
+    assertThat(counts)
+        .containsKeys(ReaderFuzz.Verdict.IDENTICAL, ReaderFuzz.Verdict.FAILED_NAMING_FILE);
   }
 
   /**
    * Cases {@code scripts/fuzz-reader --seed S --files 1} found, where corgipile returned rows that
-   * Spark's reader does not: Spark drops a row group whose footer has a dictionary offset before the
-   * file's start (seed 29) and every row of a file with a negative row count (seed 55); both
+   * Spark's reader does not: Spark drops a row group whose footer has a dictionary offset before
+   * the file's start (seed 29) and every row of a file with a negative row count (seed 55); both
    * readers returned 4,194,559 different rows for a row group whose row count grew (seed 20261282).
    * Ones where both looped forever in Spark's vectorized decoder: on damaged definition levels
    * (20261337, which failed its page checksum once checksums were verified) and, without checksums,
    * on a page header grown by a size claiming a gigabyte (920045); page headers of the last column
    * chunk read that made Parquet's reader allocate more than the heap, with checksums or without
-   * (930159, 920273); and a page size doubled in the last chunk's header, which Spark's reader fails
-   * on and corgipile read through the offset index (991317). These five now fail at the last
+   * (930159, 920273); and a page size doubled in the last chunk's header, which Spark's reader
+   * fails on and corgipile read through the offset index (991317). These five now fail at the last
    * chunk's header check. After each, no thread of the reader is left running.
    */
   @ParameterizedTest(name = "seed {0}")
-  @CsvSource(delimiter = '|', value = {
-      "29|true|column id of row group 2 (offset 2226, dictionary offset -1099511627829, 265 bytes) lies outside the "
-          + "file",
-      "55|true|row group 2 has a negative row count (-4194431); the file is corrupt",
-      "20261282|true|row group 3 has 4194559 rows but column id has 30 values; the file is corrupt",
-      "20261337|true|Cannot read column b: its page at offset 4418 takes 40 bytes by its header, 36 by the offset "
-          + "index",
-      "920045|false|Cannot read column b: its page at offset 4280 takes 34 bytes by its header, 30 by the offset index",
-      "930159|true|Cannot read column b: the header of its page at offset",
-      "920273|false|Cannot read column b: the header of its page at offset 2124 claims 1073750484 bytes, past the end",
-      "991317|true|Cannot read column b: its page at offset 3298 takes 53 bytes by its header, 38 by the offset index"})
-  void damagedFilesThatSparkReadsDifferentlyAreRejected(long seed, boolean pageChecksums, String expected)
-      throws InterruptedException {
-    ReaderFuzz.Result result = new ReaderFuzz(TestTables.tempDir("reader-fuzz-seed"), 30_000, pageChecksums).run(seed);
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "29|true|column id of row group 2 (offset 2226, dictionary offset -1099511627829, 265"
+            + " bytes) lies outside the file",
+        "55|true|row group 2 has a negative row count (-4194431); the file is corrupt",
+        "20261282|true|row group 3 has 4194559 rows but column id has 30 values; the file is"
+            + " corrupt",
+        "20261337|true|Cannot read column b: its page at offset 4418 takes 40 bytes by its header,"
+            + " 36 by the offset index",
+        "920045|false|Cannot read column b: its page at offset 4280 takes 34 bytes by its header,"
+            + " 30 by the offset index",
+        "930159|true|Cannot read column b: the header of its page at offset",
+        "920273|false|Cannot read column b: the header of its page at offset 2124 claims 1073750484"
+            + " bytes, past the end",
+        "991317|true|Cannot read column b: its page at offset 3298 takes 53 bytes by its header, 38"
+            + " by the offset index"
+      })
+  void damagedFilesThatSparkReadsDifferentlyAreRejected(
+      long seed, boolean pageChecksums, String expected) throws InterruptedException {
+    ReaderFuzz.Result result =
+        new ReaderFuzz(TestTables.tempDir("reader-fuzz-seed"), 30_000, pageChecksums).run(seed);
     assertThat(result.verdict()).isEqualTo(ReaderFuzz.Verdict.FAILED_NAMING_FILE);
     assertThat(result.detail()).contains(expected);
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 15_000);
+    long deadline =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 15_000);
     while (!TestTables.readerThreads().isEmpty() && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }

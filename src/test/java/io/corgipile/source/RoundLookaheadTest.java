@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class RoundLookaheadTest {
-  private final RoundLookahead<Fill> lookahead = new RoundLookahead<>(RoundLookahead.UNCLAIMED_MILLIS);
+  private final RoundLookahead<Fill> lookahead =
+      new RoundLookahead<>(RoundLookahead.UNCLAIMED_MILLIS);
 
   /** What a fill leaves; records its closing. */
   static final class Fill implements Closeable {
@@ -40,14 +41,21 @@ class RoundLookaheadTest {
   void theTaskOfTheRoundTakesTheFillOnceAfterWaitingForIt() throws InterruptedException {
     CountDownLatch release = new CountDownLatch(1);
     Fill fill = new Fill();
-    assertThat(lookahead.start(key("scan", 0, 1), 2, () -> {
-      release.await();
-      return fill;
-    })).isTrue();
-    new Thread(() -> {
-      sleep(100);
-      release.countDown();
-    }).start();
+    assertThat(
+            lookahead.start(
+                key("scan", 0, 1),
+                2,
+                () -> {
+                  release.await();
+                  return fill;
+                }))
+        .isTrue();
+    new Thread(
+            () -> {
+              sleep(100);
+              release.countDown();
+            })
+        .start();
 
     assertThat(lookahead.take(key("scan", 0, 1))).isSameAs(fill);
     assertThat(lookahead.take(key("scan", 0, 1))).isNull();
@@ -58,10 +66,11 @@ class RoundLookaheadTest {
   @Test
   void atMostCapacityFillsAreHeldAndEachKeyOnce() {
     CountDownLatch never = new CountDownLatch(1);
-    RoundLookahead.Fill<Fill> blocked = () -> {
-      never.await();
-      return new Fill();
-    };
+    RoundLookahead.Fill<Fill> blocked =
+        () -> {
+          never.await();
+          return new Fill();
+        };
     assertThat(lookahead.start(key("scan", 0, 1), 2, blocked)).isTrue();
     assertThat(lookahead.start(key("scan", 0, 1), 2, blocked)).as("the same key").isFalse();
     assertThat(lookahead.start(key("scan", 1, 1), 2, blocked)).isTrue();
@@ -76,11 +85,16 @@ class RoundLookaheadTest {
     Fill earlierEpoch = new Fill();
     lookahead.start(key("scan", 1, 1), 3, () -> otherPartition);
     lookahead.start(key("other", 1, 1), 3, () -> otherScan);
-    lookahead.start(new RoundLookahead.Key("scan", 7, -1, 0, 5, 10, SyncInterval.BUFFER), 3, () -> earlierEpoch);
+    lookahead.start(
+        new RoundLookahead.Key("scan", 7, -1, 0, 5, 10, SyncInterval.BUFFER),
+        3,
+        () -> earlierEpoch);
 
     assertThat(lookahead.take(key("scan", 0, 2))).isNull();
 
-    assertThat(otherPartition.closed.await(5, TimeUnit.SECONDS)).as("partition 1, round 1: passed").isTrue();
+    assertThat(otherPartition.closed.await(5, TimeUnit.SECONDS))
+        .as("partition 1, round 1: passed")
+        .isTrue();
     assertThat(earlierEpoch.closed.await(5, TimeUnit.SECONDS)).as("an earlier epoch").isTrue();
     assertThat(otherScan.isClosed()).isFalse();
     assertThat(lookahead.size()).isEqualTo(1);
@@ -102,9 +116,12 @@ class RoundLookaheadTest {
 
   @Test
   void aFailedFillLeavesTheSliceToItsTask() throws InterruptedException {
-    lookahead.start(key("scan", 0, 1), 2, () -> {
-      throw new IllegalStateException("corrupt row group");
-    });
+    lookahead.start(
+        key("scan", 0, 1),
+        2,
+        () -> {
+          throw new IllegalStateException("corrupt row group");
+        });
     assertThat(lookahead.take(key("scan", 0, 1))).isNull();
     assertThat(lookahead.size()).isZero();
   }
@@ -113,15 +130,18 @@ class RoundLookaheadTest {
   void aFillDroppedWhileRunningIsClosedWhenItEnds() throws InterruptedException {
     CountDownLatch started = new CountDownLatch(1);
     Fill fill = new Fill();
-    lookahead.start(key("scan", 0, 1), 2, () -> {
-      started.countDown();
-      try {
-        Thread.sleep(10_000);
-      } catch (InterruptedException e) {
-        // a fill may finish what it was doing when interrupted
-      }
-      return fill;
-    });
+    lookahead.start(
+        key("scan", 0, 1),
+        2,
+        () -> {
+          started.countDown();
+          try {
+            Thread.sleep(10_000);
+          } catch (InterruptedException e) {
+            // a fill may finish what it was doing when interrupted
+          }
+          return fill;
+        });
     started.await();
     lookahead.take(key("scan", 0, 3));
 

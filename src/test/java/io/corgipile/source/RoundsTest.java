@@ -53,8 +53,10 @@ class RoundsTest {
   static Stream<Arguments> cases() {
     List<Arguments> cases = new ArrayList<>();
     for (String shuffle : List.of("corgipile", "block", "none", "window")) {
-      // At P=8 a partition holds 3 or 4 row groups, and every partition must cut at least two rounds:
-      // buffers of two row groups, or, without a buffer, rounds of whole row groups up to at least the
+      // At P=8 a partition holds 3 or 4 row groups, and every partition must cut at least two
+      // rounds:
+      // buffers of two row groups, or, without a buffer, rounds of whole row groups up to at least
+      // the
       // buffer's rows.
       String bufferSize = shuffle.equals("block") || shuffle.equals("none") ? "150" : "250";
       for (int partitions : new int[] {1, 3, 8}) {
@@ -74,13 +76,23 @@ class RoundsTest {
     return cases.stream();
   }
 
-  @ParameterizedTest(name = "shuffle={0} partitions={1} syncInterval={2} bufferSize={3} vectorized={4}")
+  @ParameterizedTest(
+      name = "shuffle={0} partitions={1} syncInterval={2} bufferSize={3} vectorized={4}")
   @MethodSource("cases")
-  void theSlicesOfAnEpochAreTheEpoch(String shuffle, int partitions, String interval, String bufferSize,
-      boolean vectorized) {
+  void theSlicesOfAnEpochAreTheEpoch(
+      String shuffle, int partitions, String interval, String bufferSize, boolean vectorized) {
     spark().conf().set(VECTORIZED, vectorized);
-    Dataset<Row> df = corgipile("shuffle", shuffle, "partitions", Integer.toString(partitions),
-        "bufferSize", bufferSize, "epoch", "2").load(table);
+    Dataset<Row> df =
+        corgipile(
+                "shuffle",
+                shuffle,
+                "partitions",
+                Integer.toString(partitions),
+                "bufferSize",
+                bufferSize,
+                "epoch",
+                "2")
+            .load(table);
     List<List<Long>> epoch = orderByPartition(df, "id");
     int rounds = EpochRounds.of(scanOf(df), 2, null, SyncInterval.parse(interval)).getAsInt();
     assertThat(rounds).isGreaterThan(1);
@@ -126,7 +138,8 @@ class RoundsTest {
 
   @Test
   void partitionsWithMoreBuffersReadSeveralInOneRound() {
-    // 4 partitions of 7 or 8 row groups, a buffer of one: the epoch has 7 rounds, in which a partition
+    // 4 partitions of 7 or 8 row groups, a buffer of one: the epoch has 7 rounds, in which a
+    // partition
     // of 8 reads two buffers once, so that no round is left to the partitions of 8 alone
     Dataset<Row> df = corgipile("partitions", "4", "bufferSize", "150").load(table);
     int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
@@ -139,17 +152,22 @@ class RoundsTest {
     for (int p = 0; p < 4; p++) {
       int partition = p;
       List<Integer> sizes = slices.stream().map(slice -> slice.get(partition).size()).toList();
-      long groups = slices.stream().mapToLong(slice -> slice.get(partition).size()).sum() / GROUP_ROWS;
-      assertThat(sizes).as("partition %d", p)
-          .containsExactlyInAnyOrderElementsOf(groups == 7 ? List.of(100, 100, 100, 100, 100, 100, 100)
-              : List.of(200, 100, 100, 100, 100, 100, 100));
+      long groups =
+          slices.stream().mapToLong(slice -> slice.get(partition).size()).sum() / GROUP_ROWS;
+      assertThat(sizes)
+          .as("partition %d", p)
+          .containsExactlyInAnyOrderElementsOf(
+              groups == 7
+                  ? List.of(100, 100, 100, 100, 100, 100, 100)
+                  : List.of(200, 100, 100, 100, 100, 100, 100));
     }
   }
 
   @Test
   void aSliceReadsOnlyItsOwnRowGroups() {
     for (String shuffle : List.of("corgipile", "block")) {
-      Dataset<Row> df = corgipile("shuffle", shuffle, "partitions", "3", "bufferSize", "350").load(table);
+      Dataset<Row> df =
+          corgipile("shuffle", shuffle, "partitions", "3", "bufferSize", "350").load(table);
       int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
       spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
       for (int round = 0; round < rounds; round++) {
@@ -186,7 +204,8 @@ class RoundsTest {
     spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     Dataset<Row> query = df.select("id");
     // fills earlier tests left unclaimed count against the executor's capacity until they expire
-    long expired = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 5_000);
+    long expired =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 5_000);
     while (RoundLookahead.EXECUTOR.size() > 0 && System.nanoTime() < expired) {
       Thread.sleep(50);
     }
@@ -210,11 +229,15 @@ class RoundsTest {
     assertThat(ids).doesNotHaveDuplicates();
   }
 
-  /** The partitions whose round {@code round} of {@code rounds} is filled ahead, in scans of seed {@code seed}. */
+  /**
+   * The partitions whose round {@code round} of {@code rounds} is filled ahead, in scans of seed
+   * {@code seed}.
+   */
   private static List<Integer> aheadOf(long seed, int rounds, int round) {
     return RoundLookahead.EXECUTOR.keys().stream()
         .filter(k -> k.seed() == seed && k.rounds() == rounds && k.round() == round)
-        .map(RoundLookahead.Key::partition).toList();
+        .map(RoundLookahead.Key::partition)
+        .toList();
   }
 
   @Test
@@ -225,10 +248,16 @@ class RoundsTest {
     int before = RoundLookahead.EXECUTOR.size();
 
     // each task reads its first row, which starts the fill of its next round, and fails
-    assertThatThrownBy(() -> df.select("id").toJavaRDD().foreachPartition(rows -> {
-      assertThat(rows.hasNext()).isTrue();
-      throw new IllegalStateException("a round that fails");
-    })).hasStackTraceContaining("a round that fails");
+    assertThatThrownBy(
+            () ->
+                df.select("id")
+                    .toJavaRDD()
+                    .foreachPartition(
+                        rows -> {
+                          assertThat(rows.hasNext()).isTrue();
+                          throw new IllegalStateException("a round that fails");
+                        }))
+        .hasStackTraceContaining("a round that fails");
 
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (RoundLookahead.EXECUTOR.size() > before && System.nanoTime() < deadline) {
@@ -237,9 +266,13 @@ class RoundsTest {
     assertThat(RoundLookahead.EXECUTOR.size()).isEqualTo(before);
   }
 
-  /** Reads every round of one query, adding each round's ids by partition; returns the buffers filled ahead. */
+  /**
+   * Reads every round of one query, adding each round's ids by partition; returns the buffers
+   * filled ahead.
+   */
   private static List<Long> readRoundsOfOneQuery(String prefetch, List<List<Long>> ids) {
-    Dataset<Row> df = corgipile("partitions", "2", "bufferSize", "250", "prefetch", prefetch).load(table);
+    Dataset<Row> df =
+        corgipile("partitions", "2", "bufferSize", "250", "prefetch", prefetch).load(table);
     int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
     assertThat(rounds).isGreaterThan(2);
     spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
@@ -301,7 +334,9 @@ class RoundsTest {
     // Spark's own Parquet source, read through DataSource V2 so that the plan has a Scan
     spark().conf().set("spark.sql.sources.useV1SourceList", "");
     try {
-      assertThat(EpochRounds.of(scanOf(spark().read().parquet(table)), 0, null, SyncInterval.BUFFER)).isEmpty();
+      assertThat(
+              EpochRounds.of(scanOf(spark().read().parquet(table)), 0, null, SyncInterval.BUFFER))
+          .isEmpty();
     } finally {
       spark().conf().unset("spark.sql.sources.useV1SourceList");
     }

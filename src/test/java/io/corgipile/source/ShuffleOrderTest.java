@@ -37,9 +37,21 @@ class ShuffleOrderTest {
     spark().sparkContext().setLocalProperty(ReadScope.SEED, null);
   }
 
-  private static List<List<Long>> order(String shuffle, String assignment, String prefetch, String... more) {
-    List<String> options = new ArrayList<>(List.of("shuffle", shuffle, "blockAssignment", assignment,
-        "prefetch", prefetch, "bufferSize", "2000", "partitions", "3"));
+  private static List<List<Long>> order(
+      String shuffle, String assignment, String prefetch, String... more) {
+    List<String> options =
+        new ArrayList<>(
+            List.of(
+                "shuffle",
+                shuffle,
+                "blockAssignment",
+                assignment,
+                "prefetch",
+                prefetch,
+                "bufferSize",
+                "2000",
+                "partitions",
+                "3"));
     options.addAll(List.of(more));
     return orderByPartition(corgipile(options.toArray(new String[0])).load(table), "id");
   }
@@ -49,9 +61,17 @@ class ShuffleOrderTest {
   }
 
   @ParameterizedTest(name = "shuffle={0} blockAssignment={1} prefetch={2}")
-  @CsvSource({"corgipile,epoch,true", "corgipile,epoch,false", "corgipile,fixed,true", "block,epoch,true",
-      "block,fixed,false", "window,epoch,true", "none,fixed,true"})
-  void sameSeedAndEpochGiveTheSameOrderPerPartition(String shuffle, String assignment, String prefetch) {
+  @CsvSource({
+    "corgipile,epoch,true",
+    "corgipile,epoch,false",
+    "corgipile,fixed,true",
+    "block,epoch,true",
+    "block,fixed,false",
+    "window,epoch,true",
+    "none,fixed,true"
+  })
+  void sameSeedAndEpochGiveTheSameOrderPerPartition(
+      String shuffle, String assignment, String prefetch) {
     List<List<Long>> first = order(shuffle, assignment, prefetch, "epoch", "2", "seed", "9");
     List<List<Long>> second = order(shuffle, assignment, prefetch, "epoch", "2", "seed", "9");
     assertThat(second).isEqualTo(first);
@@ -137,29 +157,49 @@ class ShuffleOrderTest {
     assertThat(ownSeed).isNotEqualTo(byProperty);
   }
 
-  /** Reads the ids of every partition through the planned RDD, failing partition 0's first attempt midway. */
+  /**
+   * Reads the ids of every partition through the planned RDD, failing partition 0's first attempt
+   * midway.
+   */
   static List<List<Long>> readFailingOnce(Dataset<Row> df, boolean fail) {
-    return ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().toRdd().toJavaRDD()
-        .mapPartitionsWithIndex((index, rows) -> {
-          List<Long> ids = new ArrayList<>();
-          TaskContext task = TaskContext.get();
-          while (rows.hasNext()) {
-            InternalRow row = rows.next();
-            ids.add(row.getLong(0));
-            if (fail && index == 0 && task.attemptNumber() == 0 && ids.size() == 1000) {
-              throw new IllegalStateException("injected failure of the first attempt");
-            }
-          }
-          return List.of(ids).iterator();
-        }, false)
+    return ((org.apache.spark.sql.classic.Dataset<Row>) df)
+        .queryExecution()
+        .toRdd()
+        .toJavaRDD()
+        .mapPartitionsWithIndex(
+            (index, rows) -> {
+              List<Long> ids = new ArrayList<>();
+              TaskContext task = TaskContext.get();
+              while (rows.hasNext()) {
+                InternalRow row = rows.next();
+                ids.add(row.getLong(0));
+                if (fail && index == 0 && task.attemptNumber() == 0 && ids.size() == 1000) {
+                  throw new IllegalStateException("injected failure of the first attempt");
+                }
+              }
+              return List.of(ids).iterator();
+            },
+            false)
         .collect();
   }
 
   @ParameterizedTest(name = "shuffle={0} prefetch={1}")
   @CsvSource({"corgipile,true", "corgipile,false", "window,true", "block,true"})
   void aRetriedTaskEmitsTheSameRowsInTheSameOrder(String shuffle, String prefetch) {
-    Dataset<Row> df = corgipile("shuffle", shuffle, "prefetch", prefetch, "bufferSize", "2000",
-        "partitions", "2", "epoch", "3").load(table).select("id");
+    Dataset<Row> df =
+        corgipile(
+                "shuffle",
+                shuffle,
+                "prefetch",
+                prefetch,
+                "bufferSize",
+                "2000",
+                "partitions",
+                "2",
+                "epoch",
+                "3")
+            .load(table)
+            .select("id");
     List<List<Long>> clean = readFailingOnce(df, false);
     List<List<Long>> retried = readFailingOnce(df, true);
     assertThat(retried).isEqualTo(clean);

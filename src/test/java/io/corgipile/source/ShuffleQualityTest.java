@@ -12,15 +12,16 @@ import org.junit.jupiter.api.Test;
  * How well each mode mixes label-sorted data: the share of positives in consecutive windows of the
  * emitted stream, against bounds from the binomial distribution.
  *
- * <p>The table has {@value #ROWS} rows, the first half negative, in row groups of
- * {@value #GROUP_ROWS} rows, each therefore of one label. A {@value #BUFFER_ROWS}-row buffer holds
- * {@code b} = {@value #BUFFER_ROWS} / {@value #GROUP_ROWS} whole row groups drawn at random, so in
- * {@code corgipile} mode the share of positives in a window of {@code w} = {@value #WINDOW} emitted rows
+ * <p>The table has {@value #ROWS} rows, the first half negative, in row groups of {@value
+ * #GROUP_ROWS} rows, each therefore of one label. A {@value #BUFFER_ROWS}-row buffer holds {@code
+ * b} = {@value #BUFFER_ROWS} / {@value #GROUP_ROWS} whole row groups drawn at random, so in {@code
+ * corgipile} mode the share of positives in a window of {@code w} = {@value #WINDOW} emitted rows
  * is, around p = 1/2, the sum of two sampling errors: of the b row groups in the buffer (variance
  * p(1-p)/b) and of the w rows within the shuffled buffer (at most p(1-p)/w). Every window must lie
- * within z standard deviations, z = 5.85 being the two-sided normal quantile for a family-wise error
- * of 1e-6 over the {@code ROWS / w} windows (Bonferroni). The seed is fixed, so the test is exactly
- * repeatable; the bound says that a correct shuffle passes it for all but a one-in-a-million seed.
+ * within z standard deviations, z = 5.85 being the two-sided normal quantile for a family-wise
+ * error of 1e-6 over the {@code ROWS / w} windows (Bonferroni). The seed is fixed, so the test is
+ * exactly repeatable; the bound says that a correct shuffle passes it for all but a
+ * one-in-a-million seed.
  */
 class ShuffleQualityTest {
   private static final int ROWS = 100_000;
@@ -43,8 +44,11 @@ class ShuffleQualityTest {
 
   /** Deviation of each window's share of positives from 1/2, in emitted order. */
   private static double[] deviations(String shuffle) {
-    List<Row> labels = corgipile("shuffle", shuffle, "bufferSize", "10%", "partitions", "1", "seed", "1")
-        .load(table).select("label").collectAsList();
+    List<Row> labels =
+        corgipile("shuffle", shuffle, "bufferSize", "10%", "partitions", "1", "seed", "1")
+            .load(table)
+            .select("label")
+            .collectAsList();
     assertThat(labels).hasSize(ROWS);
     double[] out = new double[ROWS / WINDOW];
     for (int w = 0; w < out.length; w++) {
@@ -82,8 +86,10 @@ class ShuffleQualityTest {
 
     assertThat(outside(corgipile)).as("corgipile windows outside %.3f", bound()).isZero();
     assertThat(outside(none)).as("none: every window is all one label").isEqualTo(windows);
-    // block: a window spans 5 random row groups, so its share is Binomial(5, 1/2) / 5 and is outside
-    // the bound only when all five agree (probability 1/16); window: a sliding window over sorted data
+    // block: a window spans 5 random row groups, so its share is Binomial(5, 1/2) / 5 and is
+    // outside
+    // the bound only when all five agree (probability 1/16); window: a sliding window over sorted
+    // data
     // mixes labels only near the boundary.
     assertThat(outside(block)).isBetween(1L, windows / 4L);
     assertThat(outside(window)).isBetween(windows / 2L, windows - 1L);

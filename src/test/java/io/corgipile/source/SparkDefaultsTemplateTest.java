@@ -26,7 +26,9 @@ class SparkDefaultsTemplateTest {
       if (m.matches() && m.group(1) == null) {
         settings.put(m.group(2), m.group(3).strip());
       } else {
-        assertThat(line.isBlank() || line.startsWith("#")).as("neither a setting nor a comment: %s", line).isTrue();
+        assertThat(line.isBlank() || line.startsWith("#"))
+            .as("neither a setting nor a comment: %s", line)
+            .isTrue();
       }
     }
     return settings;
@@ -35,16 +37,20 @@ class SparkDefaultsTemplateTest {
   @Test
   void theSourceDefaultsItSetsAreTheBuiltInOnes() throws IOException {
     Map<String, String> source = new LinkedHashMap<>();
-    active().forEach((k, v) -> {
-      if (k.startsWith(ReadOptions.SESSION_CONF_PREFIX)) {
-        source.put(k.substring(ReadOptions.SESSION_CONF_PREFIX.length()), v);
-      }
-    });
-    assertThat(source).containsExactly(Map.entry(ReadOptions.SHUFFLE, ReadOptions.SHUFFLE_DEFAULT),
-        Map.entry(ReadOptions.BUFFER_SIZE, ReadOptions.BUFFER_SIZE_DEFAULT),
-        Map.entry(ReadOptions.SEED, Long.toString(ReadOptions.SEED_DEFAULT)),
-        Map.entry(ReadOptions.PREFETCH, Boolean.toString(ReadOptions.PREFETCH_DEFAULT)),
-        Map.entry(ReadOptions.BLOCK_ASSIGNMENT, ReadOptions.BLOCK_ASSIGNMENT_DEFAULT));
+    active()
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith(ReadOptions.SESSION_CONF_PREFIX)) {
+                source.put(k.substring(ReadOptions.SESSION_CONF_PREFIX.length()), v);
+              }
+            });
+    assertThat(source)
+        .containsExactly(
+            Map.entry(ReadOptions.SHUFFLE, ReadOptions.SHUFFLE_DEFAULT),
+            Map.entry(ReadOptions.BUFFER_SIZE, ReadOptions.BUFFER_SIZE_DEFAULT),
+            Map.entry(ReadOptions.SEED, Long.toString(ReadOptions.SEED_DEFAULT)),
+            Map.entry(ReadOptions.PREFETCH, Boolean.toString(ReadOptions.PREFETCH_DEFAULT)),
+            Map.entry(ReadOptions.BLOCK_ASSIGNMENT, ReadOptions.BLOCK_ASSIGNMENT_DEFAULT));
   }
 
   @Test
@@ -53,11 +59,14 @@ class SparkDefaultsTemplateTest {
     Object plain = TestTables.orderByPartition(TestTables.corgipile().load(table), "id");
     RuntimeConfig conf = spark().conf();
     Map<String, String> settings = active();
-    List<String> source = settings.keySet().stream().filter(k -> k.startsWith(ReadOptions.SESSION_CONF_PREFIX))
-        .toList();
+    List<String> source =
+        settings.keySet().stream()
+            .filter(k -> k.startsWith(ReadOptions.SESSION_CONF_PREFIX))
+            .toList();
     try {
       source.forEach(k -> conf.set(k, settings.get(k))); // validated by the source when it reads
-      assertThat(TestTables.orderByPartition(TestTables.corgipile().load(table), "id")).isEqualTo(plain);
+      assertThat(TestTables.orderByPartition(TestTables.corgipile().load(table), "id"))
+          .isEqualTo(plain);
     } finally {
       source.forEach(conf::unset);
     }

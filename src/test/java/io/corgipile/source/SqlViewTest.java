@@ -32,16 +32,24 @@ class SqlViewTest {
 
   @Test
   void aViewReadsEveryRowOnceInTheOrderOfTheDataFrameReader() {
-    spark().sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + sorted + "', bufferSize '10%',"
-        + " seed '5', partitions '2')");
+    spark()
+        .sql(
+            "CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '"
+                + sorted
+                + "', bufferSize '10%',"
+                + " seed '5', partitions '2')");
 
     Row counts = spark().sql("SELECT count(*), count(DISTINCT id), sum(label) FROM t").first();
     assertThat(counts.getLong(0)).isEqualTo(2_000);
     assertThat(counts.getLong(1)).isEqualTo(2_000);
     assertThat(counts.getLong(2)).isEqualTo(1_000);
     // the same options through SQL and through the DataFrame reader: the same order
-    assertThat(TestTables.orderByPartition(spark().table("t"), "id")).isEqualTo(TestTables.orderByPartition(
-        TestTables.corgipile("bufferSize", "10%", "seed", "5", "partitions", "2").load(sorted), "id"));
+    assertThat(TestTables.orderByPartition(spark().table("t"), "id"))
+        .isEqualTo(
+            TestTables.orderByPartition(
+                TestTables.corgipile("bufferSize", "10%", "seed", "5", "partitions", "2")
+                    .load(sorted),
+                "id"));
     // and a shuffled one: a label-sorted table does not come out sorted
     List<Long> first = TestTables.orderByPartition(spark().table("t"), "id").get(0);
     assertThat(first).isNotEqualTo(first.stream().sorted().toList());
@@ -49,7 +57,11 @@ class SqlViewTest {
 
   @Test
   void aViewTakesTheShuffleModeAndSchema() {
-    spark().sql("CREATE TEMPORARY VIEW u USING corgipile OPTIONS (path '" + sorted + "', shuffle 'none')");
+    spark()
+        .sql(
+            "CREATE TEMPORARY VIEW u USING corgipile OPTIONS (path '"
+                + sorted
+                + "', shuffle 'none')");
 
     assertThat(spark().table("u").schema().fieldNames()).containsExactly("id", "label", "x");
     assertThat(TestTables.orderByPartition(spark().table("u"), "id").stream().flatMap(List::stream))
@@ -58,42 +70,71 @@ class SqlViewTest {
 
   @Test
   void badOptionsInSqlSayWhatIsAllowed() {
-    assertThatThrownBy(() -> spark().sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + sorted
-        + "', shuffle 'random')").collect())
+    assertThatThrownBy(
+            () ->
+                spark()
+                    .sql(
+                        "CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '"
+                            + sorted
+                            + "', shuffle 'random')")
+                    .collect())
         .hasMessageContaining("Cannot set option shuffle to 'random'");
   }
 
   @Test
   void aViewOfAMissingPathSaysWhich() {
     Path missing = TestTables.tempDir("sql-view-missing").resolve("absent");
-    assertThatThrownBy(() -> spark().sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + missing
-        + "')").collect())
+    assertThatThrownBy(
+            () ->
+                spark()
+                    .sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + missing + "')")
+                    .collect())
         .hasMessageContaining(missing.toString());
   }
 
   @Test
   void aViewWithAMisspelledOptionNamesIt() {
-    assertThatThrownBy(() -> spark().sql("CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '" + sorted
-        + "', bufferSzie '10%')").collect())
-        .hasMessageStartingWith("Cannot load corgipile table: unknown option 'bufferSzie' (did you mean "
-            + "'bufferSize'?)");
+    assertThatThrownBy(
+            () ->
+                spark()
+                    .sql(
+                        "CREATE TEMPORARY VIEW t USING corgipile OPTIONS (path '"
+                            + sorted
+                            + "', bufferSzie '10%')")
+                    .collect())
+        .hasMessageStartingWith(
+            "Cannot load corgipile table: unknown option 'bufferSzie' (did you mean "
+                + "'bufferSize'?)");
   }
 
   /**
    * A catalog table's properties (owner, location, comment, TBLPROPERTIES) reach the source beside
-   * its OPTIONS; only the options are held to the source's names, and a scan of the table reads with
-   * them (Spark passes them to the load, not to the scan).
+   * its OPTIONS; only the options are held to the source's names, and a scan of the table reads
+   * with them (Spark passes them to the load, not to the scan).
    */
   @Test
   void aCatalogTableReadsWithItsOptionsAndProperties() {
-    spark().sql("CREATE TABLE c USING corgipile OPTIONS (bufferSize '10%', seed '5', partitions '2') LOCATION '"
-        + sorted + "' COMMENT 'label-sorted' TBLPROPERTIES ('team'='ml')");
-    assertThat(TestTables.orderByPartition(spark().table("c"), "id")).isEqualTo(TestTables.orderByPartition(
-        TestTables.corgipile("bufferSize", "10%", "seed", "5", "partitions", "2").load(sorted), "id"));
+    spark()
+        .sql(
+            "CREATE TABLE c USING corgipile OPTIONS (bufferSize '10%', seed '5', partitions '2')"
+                + " LOCATION '"
+                + sorted
+                + "' COMMENT 'label-sorted' TBLPROPERTIES ('team'='ml')");
+    assertThat(TestTables.orderByPartition(spark().table("c"), "id"))
+        .isEqualTo(
+            TestTables.orderByPartition(
+                TestTables.corgipile("bufferSize", "10%", "seed", "5", "partitions", "2")
+                    .load(sorted),
+                "id"));
     spark().sql("DROP TABLE c");
 
-    assertThatThrownBy(() -> spark().sql("CREATE TABLE c USING corgipile OPTIONS (bufferSzie '10%') LOCATION '"
-        + sorted + "'"))
+    assertThatThrownBy(
+            () ->
+                spark()
+                    .sql(
+                        "CREATE TABLE c USING corgipile OPTIONS (bufferSzie '10%') LOCATION '"
+                            + sorted
+                            + "'"))
         .hasMessageStartingWith("Cannot load corgipile table: unknown option 'bufferSzie'");
   }
 }

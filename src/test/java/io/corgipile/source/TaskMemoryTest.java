@@ -11,16 +11,22 @@ class TaskMemoryTest {
 
   @Test
   void theShareIsTheHeapLessSparksReservedMemoryOverTheTasksAtOnce() {
-    TaskMemory m = TaskMemory.ofExecutors(new SparkConf()
-        .set("spark.executor.memory", "812m").set("spark.executor.cores", "4").set("spark.task.cpus", "2"));
+    TaskMemory m =
+        TaskMemory.ofExecutors(
+            new SparkConf()
+                .set("spark.executor.memory", "812m")
+                .set("spark.executor.cores", "4")
+                .set("spark.task.cpus", "2"));
     assertThat(m.heapBytes()).isEqualTo(812 * MIB);
     assertThat(m.slots()).isEqualTo(2);
     assertThat(m.taskBytes()).isEqualTo(256 * MIB);
     // a quarter of the share for the task's buffers: two with prefetch, one without
     assertThat(m.autoBufferBytes(2)).isEqualTo(32 * MIB);
     assertThat(m.autoBufferBytes(1)).isEqualTo(64 * MIB);
-    assertThat(m.describe()).isEqualTo("256.0 MiB (spark.executor.memory 812m, spark.executor.cores 4, "
-        + "spark.task.cpus 2; less Spark's reserved 300.0 MiB, over 2 tasks at once)");
+    assertThat(m.describe())
+        .isEqualTo(
+            "256.0 MiB (spark.executor.memory 812m, spark.executor.cores 4, "
+                + "spark.task.cpus 2; less Spark's reserved 300.0 MiB, over 2 tasks at once)");
   }
 
   @Test

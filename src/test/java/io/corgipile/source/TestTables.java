@@ -20,8 +20,8 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import org.apache.spark.sql.execution.adaptive.QueryStageExec;
@@ -43,10 +43,20 @@ final class TestTables {
    */
   static List<String> readerThreads() {
     return Thread.getAllStackTraces().entrySet().stream()
-        .filter(e -> e.getKey().isAlive() && (e.getKey().getName().startsWith("corgipile-prefetch-")
-            || e.getKey().getName().startsWith("corgipile-lookahead-")))
-        .map(e -> e.getKey().getName() + " (" + e.getKey().getState() + ")"
-            + Stream.of(e.getValue()).map(f -> "\n    at " + f).collect(Collectors.joining()))
+        .filter(
+            e ->
+                e.getKey().isAlive()
+                    && (e.getKey().getName().startsWith("corgipile-prefetch-")
+                        || e.getKey().getName().startsWith("corgipile-lookahead-")))
+        .map(
+            e ->
+                e.getKey().getName()
+                    + " ("
+                    + e.getKey().getState()
+                    + ")"
+                    + Stream.of(e.getValue())
+                        .map(f -> "\n    at " + f)
+                        .collect(Collectors.joining()))
         .toList();
   }
 
@@ -66,11 +76,20 @@ final class TestTables {
    */
   static String allTypes(Path dir, int rows, int files) {
     SparkSession spark = spark();
-    spark.udf().register("test_vector", (UDF1<Long, Object>) id -> id % 3 == 0
-        ? Vectors.sparse(5, new int[] {(int) (id % 5)}, new double[] {id})
-        : Vectors.dense(id, -id, id / 7.0), new VectorUDT());
+    spark
+        .udf()
+        .register(
+            "test_vector",
+            (UDF1<Long, Object>)
+                id ->
+                    id % 3 == 0
+                        ? Vectors.sparse(5, new int[] {(int) (id % 5)}, new double[] {id})
+                        : Vectors.dense(id, -id, id / 7.0),
+            new VectorUDT());
     String path = dir.resolve("all_types").toString();
-    spark.range(0, rows, 1, files).selectExpr(
+    spark
+        .range(0, rows, 1, files)
+        .selectExpr(
             "id",
             "id % 2 = 0 as bool",
             "cast(id % 100 as tinyint) as b",
@@ -91,7 +110,9 @@ final class TestTables {
             "if(id % 6 = 0, null, map('k' || (id % 3), id, 'z', -id)) as m",
             "array(named_struct('p', id), named_struct('p', -id)) as arr_st",
             "test_vector(id) as vec")
-        .write().option("parquet.block.size", 16 * 1024).parquet(path);
+        .write()
+        .option("parquet.block.size", 16 * 1024)
+        .parquet(path);
     return path;
   }
 
@@ -101,8 +122,10 @@ final class TestTables {
    */
   static String labelSorted(Path dir, int rows, int rowsPerGroup) {
     String path = dir.resolve("sorted").toString();
-    spark().range(0, rows, 1, 1)
-        .selectExpr("id", "cast(id >= " + rows / 2 + " as int) as label", "cast(id as double) / 2 as x")
+    spark()
+        .range(0, rows, 1, 1)
+        .selectExpr(
+            "id", "cast(id >= " + rows / 2 + " as int) as label", "cast(id as double) / 2 as x")
         .write()
         .option("parquet.block.row.count.limit", rowsPerGroup)
         .parquet(path);
@@ -119,8 +142,10 @@ final class TestTables {
 
   /** Every row as a string, sorted: a multiset comparable across readers. */
   static List<String> canonicalRows(Dataset<Row> df) {
-    List<String> rows = df.selectExpr("cast(struct(*) as string) as s").as(
-        org.apache.spark.sql.Encoders.STRING()).collectAsList();
+    List<String> rows =
+        df.selectExpr("cast(struct(*) as string) as s")
+            .as(org.apache.spark.sql.Encoders.STRING())
+            .collectAsList();
     List<String> sorted = new ArrayList<>(rows);
     Collections.sort(sorted);
     return sorted;
@@ -128,12 +153,14 @@ final class TestTables {
 
   /** The values of {@code column} (a long) in emitted order, one list per partition. */
   static List<List<Long>> orderByPartition(Dataset<Row> df, String column) {
-    return df.select(column).javaRDD()
-        .mapPartitions(it -> {
-          List<Long> ids = new ArrayList<>();
-          it.forEachRemaining(r -> ids.add(((Number) r.get(0)).longValue()));
-          return Collections.singletonList(ids).iterator();
-        })
+    return df.select(column)
+        .javaRDD()
+        .mapPartitions(
+            it -> {
+              List<Long> ids = new ArrayList<>();
+              it.forEachRemaining(r -> ids.add(((Number) r.get(0)).longValue()));
+              return Collections.singletonList(ids).iterator();
+            })
         .collect();
   }
 
@@ -141,9 +168,12 @@ final class TestTables {
   static int rowGroups(String dir) {
     try (Stream<Path> files = Files.walk(Path.of(dir))) {
       int groups = 0;
-      for (Path p : files.filter(f -> f.toString().endsWith(".parquet")).collect(Collectors.toList())) {
-        try (ParquetFileReader r = ParquetFileReader.open(
-            HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(p.toString()), new Configuration()))) {
+      for (Path p :
+          files.filter(f -> f.toString().endsWith(".parquet")).collect(Collectors.toList())) {
+        try (ParquetFileReader r =
+            ParquetFileReader.open(
+                HadoopInputFile.fromPath(
+                    new org.apache.hadoop.fs.Path(p.toString()), new Configuration()))) {
           groups += r.getRowGroups().size();
         }
       }
@@ -155,20 +185,23 @@ final class TestTables {
 
   /** The custom metrics of the corgipile scan in an executed query. */
   static Map<String, Long> scanMetrics(Dataset<Row> executed) {
-    SparkPlan plan = ((org.apache.spark.sql.classic.Dataset<Row>) executed).queryExecution().executedPlan();
+    SparkPlan plan =
+        ((org.apache.spark.sql.classic.Dataset<Row>) executed).queryExecution().executedPlan();
     List<SparkPlan> scans = new ArrayList<>();
     collectScans(plan, scans);
     if (scans.size() != 1) {
       throw new IllegalStateException("expected one scan in " + plan);
     }
     Map<String, SQLMetric> metrics = CollectionConverters.asJava(scans.get(0).metrics());
-    return metrics.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().value()));
+    return metrics.entrySet().stream()
+        .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().value()));
   }
 
   /** The scan of the only {@code corgipile} read in a query, as in its physical plan. */
   static Scan scanOf(Dataset<Row> df) {
     List<SparkPlan> scans = new ArrayList<>();
-    collectScans(((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan(), scans);
+    collectScans(
+        ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan(), scans);
     if (scans.size() != 1) {
       throw new IllegalStateException("expected one scan in " + df);
     }

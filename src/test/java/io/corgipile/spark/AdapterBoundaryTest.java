@@ -18,13 +18,15 @@ class AdapterBoundaryTest {
   private static final Path ADAPTER = SOURCES.resolve(Paths.get("io", "corgipile", "spark"));
 
   /** Spark-internal packages, developer APIs, and what computes {@code UnsafeRow} addresses. */
-  static final Pattern INTERNAL = Pattern.compile(
-      "org\\.apache\\.spark\\.unsafe|org\\.apache\\.spark\\.sql\\.execution|org\\.apache\\.spark\\.sql\\.internal"
-          + "|org\\.apache\\.spark\\.sql\\.classic|\\bPlatform\\.|\\bBitSetMethods\\b|\\bgetBase(Offset|Object)\\b"
-          + "|org\\.apache\\.spark\\.scheduler|\\bSparkEnv\\b");
+  static final Pattern INTERNAL =
+      Pattern.compile(
+          "org\\.apache\\.spark\\.unsafe|org\\.apache\\.spark\\.sql\\.execution|org\\.apache\\.spark\\.sql\\.internal"
+              + "|org\\.apache\\.spark\\.sql\\.classic|\\bPlatform\\.|\\bBitSetMethods\\b|\\bgetBase(Offset|Object)\\b"
+              + "|org\\.apache\\.spark\\.scheduler|\\bSparkEnv\\b");
 
   /** Pointing an unsafe row, array or map at bytes, in a file that names one of them. */
   static final Pattern POINTING = Pattern.compile("\\bpointTo\\(");
+
   static final Pattern UNSAFE_DATA = Pattern.compile("\\bUnsafe(Row|ArrayData|MapData)\\b");
 
   /**
@@ -49,13 +51,16 @@ class AdapterBoundaryTest {
     assertThat(ADAPTER).as("run from the project directory").isDirectory();
     List<String> found = new ArrayList<>();
     try (Stream<Path> files = Files.walk(SOURCES)) {
-      for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".java")).sorted()::iterator) {
+      for (Path file :
+          (Iterable<Path>) files.filter(f -> f.toString().endsWith(".java")).sorted()::iterator) {
         if (!file.startsWith(ADAPTER)) {
           found.addAll(violations(file, Files.readString(file)));
         }
       }
     }
-    assertThat(found).as("Spark internals outside %s (move them into the adapter package)", ADAPTER).isEmpty();
+    assertThat(found)
+        .as("Spark internals outside %s (move them into the adapter package)", ADAPTER)
+        .isEmpty();
   }
 
   @Test
@@ -63,13 +68,17 @@ class AdapterBoundaryTest {
     Path file = Paths.get("Example.java");
     assertThat(violations(file, "import org.apache.spark.unsafe.Platform;\nclass A {}")).hasSize(1);
     assertThat(violations(file, "x = (org.apache.spark.sql.classic.Dataset<?>) d;")).hasSize(1);
-    assertThat(violations(file, "row.pointTo(bytes, Platform.BYTE_ARRAY_OFFSET + o, n);")).hasSize(1);
+    assertThat(violations(file, "row.pointTo(bytes, Platform.BYTE_ARRAY_OFFSET + o, n);"))
+        .hasSize(1);
     assertThat(violations(file, "BitSetMethods.isSet(base, offset, 3)")).hasSize(1);
     assertThat(violations(file, "import org.apache.spark.scheduler.SparkListener;")).hasSize(1);
     assertThat(violations(file, "long n = SparkEnv.get().serializer();")).hasSize(1);
-    assertThat(violations(file, "UnsafeRow row = new UnsafeRow(3);\nrow.pointTo(bytes, 24);")).hasSize(1);
-    assertThat(violations(file, "UnsafeRow row = stream.get();\nint n = row.getSizeInBytes();")).isEmpty();
+    assertThat(violations(file, "UnsafeRow row = new UnsafeRow(3);\nrow.pointTo(bytes, 24);"))
+        .hasSize(1);
+    assertThat(violations(file, "UnsafeRow row = stream.get();\nint n = row.getSizeInBytes();"))
+        .isEmpty();
     assertThat(violations(file, "UnsafeRows.view(row, bytes, offset, n);")).isEmpty();
-    assertThat(violations(file, "FeatureVector x = new FeatureVector();\nx.pointTo(row, 0);")).isEmpty();
+    assertThat(violations(file, "FeatureVector x = new FeatureVector();\nx.pointTo(row, 0);"))
+        .isEmpty();
   }
 }

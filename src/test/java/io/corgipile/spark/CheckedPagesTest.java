@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
  */
 class CheckedPagesTest {
   private static final PrimitiveType TYPE = Types.optional(PrimitiveTypeName.DOUBLE).named("x");
-  private static final ColumnDescriptor COLUMN = new ColumnDescriptor(new String[] {"x"}, TYPE, 0, 1);
+  private static final ColumnDescriptor COLUMN =
+      new ColumnDescriptor(new String[] {"x"}, TYPE, 0, 1);
   private static final int VALUES = 10;
 
   @Test
@@ -51,9 +52,11 @@ class CheckedPagesTest {
   void definitionLevelsThatEndBeforeTheValuesAreRefused() {
     // Spark's decoder loops forever on these: 4 levels for 10 values
     DataPageV1 page = v1(v1Page(rleRun(4, 1), plainDoubles(4)), Encoding.PLAIN);
-    assertThatThrownBy(() -> read(page, 1000)).isInstanceOf(ParquetDecodingException.class)
-        .hasMessage("Cannot decode column x: its data page 0's definition levels end after 4 of its 10 values; "
-            + "the page is damaged");
+    assertThatThrownBy(() -> read(page, 1000))
+        .isInstanceOf(ParquetDecodingException.class)
+        .hasMessage(
+            "Cannot decode column x: its data page 0's definition levels end after 4 of its 10"
+                + " values; the page is damaged");
   }
 
   @Test
@@ -65,8 +68,16 @@ class CheckedPagesTest {
 
   @Test
   void levelsOfAV2PageAreWalkedToo() {
-    DataPageV2 page = DataPageV2.uncompressed(VALUES, 0, VALUES, BytesInput.empty(), BytesInput.from(rleRun(3, 1)),
-        Encoding.PLAIN, BytesInput.from(plainDoubles(3)), Statistics.createStats(TYPE));
+    DataPageV2 page =
+        DataPageV2.uncompressed(
+            VALUES,
+            0,
+            VALUES,
+            BytesInput.empty(),
+            BytesInput.from(rleRun(3, 1)),
+            Encoding.PLAIN,
+            BytesInput.from(plainDoubles(3)),
+            Statistics.createStats(TYPE));
     assertThatThrownBy(() -> read(page, 1000))
         .hasMessageContaining("definition levels end after 3 of its 10 values");
   }
@@ -76,14 +87,16 @@ class CheckedPagesTest {
     // Spark's decoder allocates a packed run's values from its header: 2^27 groups here
     byte[] levels = concat(varInt((1 << 27) << 1 | 1), new byte[8]);
     assertThatThrownBy(() -> read(v1(v1Page(levels, plainDoubles(VALUES)), Encoding.PLAIN), 1000))
-        .hasMessage("Cannot decode column x: its data page 0 has a bit-packed run of 1073741824 values in 8 bytes "
-            + "of a page of 10 values; the page is damaged");
+        .hasMessage(
+            "Cannot decode column x: its data page 0 has a bit-packed run of 1073741824 values in 8"
+                + " bytes of a page of 10 values; the page is damaged");
   }
 
   @Test
   void dictionaryIndexesAreWalkedForPackedRuns() {
     byte[] values = concat(new byte[] {3}, varInt((1 << 20) << 1 | 1), new byte[3]); // bit width 3
-    assertThatThrownBy(() -> read(v1(v1Page(rleRun(VALUES, 1), values), Encoding.RLE_DICTIONARY), 1000))
+    assertThatThrownBy(
+            () -> read(v1(v1Page(rleRun(VALUES, 1), values), Encoding.RLE_DICTIONARY), 1000))
         .hasMessageContaining("has a bit-packed run of 8388608 values");
   }
 
@@ -91,26 +104,49 @@ class CheckedPagesTest {
   void aFlatPageWithFewerValuesThanItsIndexedRowsIsRefused() {
     // Spark's reader would leave the last 5 rows of its batch as the previous batch left them
     byte[] bytes = v1Page(rleRun(5, 1), plainDoubles(5));
-    DataPageV1 page = new DataPageV1(BytesInput.from(bytes), 5, bytes.length, 0, VALUES,
-        Statistics.createStats(TYPE), Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
-    assertThatThrownBy(() -> read(page, 1000)).hasMessage("Cannot decode column x: its data page 0 holds 5 values "
-        + "for the 10 rows its offset index gives it; the page is damaged");
+    DataPageV1 page =
+        new DataPageV1(
+            BytesInput.from(bytes),
+            5,
+            bytes.length,
+            0,
+            VALUES,
+            Statistics.createStats(TYPE),
+            Encoding.RLE,
+            Encoding.RLE,
+            Encoding.PLAIN);
+    assertThatThrownBy(() -> read(page, 1000))
+        .hasMessage(
+            "Cannot decode column x: its data page 0 holds 5 values "
+                + "for the 10 rows its offset index gives it; the page is damaged");
   }
 
   @Test
   void aPageLargerThanItsWholeChunkIsRefused() {
-    DataPageV1 page = new DataPageV1(BytesInput.from(v1Page(rleRun(VALUES, 1), plainDoubles(VALUES))), VALUES,
-        1 << 30, Statistics.createStats(TYPE), Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
-    assertThatThrownBy(() -> read(page, 1000)).hasMessage("Cannot decode column x: its data page 0 claims "
-        + "1073741824 bytes uncompressed, its whole column chunk 1000; the page is damaged");
+    DataPageV1 page =
+        new DataPageV1(
+            BytesInput.from(v1Page(rleRun(VALUES, 1), plainDoubles(VALUES))),
+            VALUES,
+            1 << 30,
+            Statistics.createStats(TYPE),
+            Encoding.RLE,
+            Encoding.RLE,
+            Encoding.PLAIN);
+    assertThatThrownBy(() -> read(page, 1000))
+        .hasMessage(
+            "Cannot decode column x: its data page 0 claims 1073741824 bytes uncompressed, its"
+                + " whole column chunk 1000; the page is damaged");
   }
 
   @Test
   void aDictionaryLongerThanItsBytesCanHoldIsRefused() {
-    DictionaryPage dictionary = new DictionaryPage(BytesInput.from(plainDoubles(2)), 1 << 28, Encoding.PLAIN);
+    DictionaryPage dictionary =
+        new DictionaryPage(BytesInput.from(plainDoubles(2)), 1 << 28, Encoding.PLAIN);
     PageReader reader = checked(new Pages(dictionary), 1000).getPageReader(COLUMN);
-    assertThatThrownBy(reader::readDictionaryPage).hasMessage("Cannot decode column x: its dictionary page "
-        + "claims 268435456 entries, which 16 bytes cannot hold; the page is damaged");
+    assertThatThrownBy(reader::readDictionaryPage)
+        .hasMessage(
+            "Cannot decode column x: its dictionary page "
+                + "claims 268435456 entries, which 16 bytes cannot hold; the page is damaged");
   }
 
   @Test
@@ -118,7 +154,8 @@ class CheckedPagesTest {
     DataPageV1 page = v1(v1Page(rleRun(4, 1), plainDoubles(4)), Encoding.PLAIN);
     page.setCrc(42);
     assertThat(read(page, 1000)).isSameAs(page);
-    assertThatThrownBy(() -> read(page, 1000, false)).hasMessageContaining("definition levels end after 4");
+    assertThatThrownBy(() -> read(page, 1000, false))
+        .hasMessageContaining("definition levels end after 4");
   }
 
   private static DataPage read(DataPage page, long chunkBytes) {
@@ -126,7 +163,9 @@ class CheckedPagesTest {
   }
 
   private static DataPage read(DataPage page, long chunkBytes, boolean checksumsVerified) {
-    return new CheckedPages(new Pages(page), block(chunkBytes), checksumsVerified).getPageReader(COLUMN).readPage();
+    return new CheckedPages(new Pages(page), block(chunkBytes), checksumsVerified)
+        .getPageReader(COLUMN)
+        .readPage();
   }
 
   private static PageReadStore checked(Pages pages, long chunkBytes) {
@@ -135,16 +174,32 @@ class CheckedPagesTest {
 
   private static BlockMetaData block(long chunkBytes) {
     BlockMetaData block = new BlockMetaData();
-    block.addColumn(ColumnChunkMetaData.get(ColumnPath.get("x"), TYPE, CompressionCodecName.UNCOMPRESSED,
-        new EncodingStats.Builder().build(), Set.of(Encoding.PLAIN), Statistics.createStats(TYPE), 4, 0, VALUES,
-        chunkBytes, chunkBytes));
+    block.addColumn(
+        ColumnChunkMetaData.get(
+            ColumnPath.get("x"),
+            TYPE,
+            CompressionCodecName.UNCOMPRESSED,
+            new EncodingStats.Builder().build(),
+            Set.of(Encoding.PLAIN),
+            Statistics.createStats(TYPE),
+            4,
+            0,
+            VALUES,
+            chunkBytes,
+            chunkBytes));
     block.setRowCount(VALUES);
     return block;
   }
 
   private static DataPageV1 v1(byte[] bytes, Encoding values) {
-    return new DataPageV1(BytesInput.from(bytes), VALUES, bytes.length, Statistics.createStats(TYPE),
-        Encoding.RLE, Encoding.RLE, values);
+    return new DataPageV1(
+        BytesInput.from(bytes),
+        VALUES,
+        bytes.length,
+        Statistics.createStats(TYPE),
+        Encoding.RLE,
+        Encoding.RLE,
+        values);
   }
 
   /** A v1 page of an optional column: the definition levels' length, the levels, the values. */

@@ -19,15 +19,21 @@ import org.junit.jupiter.api.Test;
  * alike; sparse vectors read in place.
  */
 class FeatureVectorTest {
-  /** Values whose bits a copy through arithmetic could change: signed zero, NaN, subnormal, infinity. */
-  private static final double[] VALUES = {1.5, -0.0, 0.0, Double.NaN, Double.MIN_VALUE, Double.NEGATIVE_INFINITY,
-      -3e300};
+  /**
+   * Values whose bits a copy through arithmetic could change: signed zero, NaN, subnormal,
+   * infinity.
+   */
+  private static final double[] VALUES = {
+    1.5, -0.0, 0.0, Double.NaN, Double.MIN_VALUE, Double.NEGATIVE_INFINITY, -3e300
+  };
+
   private static final int FIRST = 2;
 
   /** {@code (label, weight, f0..fn)}, as TrainingRow lays out feature columns. */
   private static InternalRow columnsRow(double[] values, boolean unsafe) {
     Object[] fields = new Object[FIRST + values.length];
-    StructType schema = new StructType().add("label", DataTypes.DoubleType).add("weight", DataTypes.DoubleType);
+    StructType schema =
+        new StructType().add("label", DataTypes.DoubleType).add("weight", DataTypes.DoubleType);
     fields[0] = 1.0;
     fields[1] = 2.0;
     for (int k = 0; k < values.length; k++) {
@@ -39,8 +45,11 @@ class FeatureVectorTest {
 
   /** {@code (label, weight, vector)}, the vector in VectorUDT's form. */
   private static InternalRow vectorRow(InternalRow vector, boolean unsafe) {
-    StructType schema = new StructType().add("label", DataTypes.DoubleType).add("weight", DataTypes.DoubleType)
-        .add("features", SQLDataTypes.VectorType());
+    StructType schema =
+        new StructType()
+            .add("label", DataTypes.DoubleType)
+            .add("weight", DataTypes.DoubleType)
+            .add("features", SQLDataTypes.VectorType());
     return unsafe(new GenericInternalRow(new Object[] {1.0, 2.0, vector}), schema, unsafe);
   }
 
@@ -49,12 +58,18 @@ class FeatureVectorTest {
   }
 
   private static InternalRow dense(double[] values) {
-    return new GenericInternalRow(new Object[] {(byte) 1, null, null, UnsafeArrayData.fromPrimitiveArray(values)});
+    return new GenericInternalRow(
+        new Object[] {(byte) 1, null, null, UnsafeArrayData.fromPrimitiveArray(values)});
   }
 
   private static InternalRow sparse(int size, int[] indices, double[] values) {
-    return new GenericInternalRow(new Object[] {(byte) 0, size, UnsafeArrayData.fromPrimitiveArray(indices),
-        UnsafeArrayData.fromPrimitiveArray(values)});
+    return new GenericInternalRow(
+        new Object[] {
+          (byte) 0,
+          size,
+          UnsafeArrayData.fromPrimitiveArray(indices),
+          UnsafeArrayData.fromPrimitiveArray(values)
+        });
   }
 
   private static long[] bits(double[] values) {
@@ -91,12 +106,17 @@ class FeatureVectorTest {
       x.pointTo(vectorRow(dense(VALUES), unsafe));
       assertThat(x.size()).isEqualTo(VALUES.length);
       assertThat(x.numStored()).isEqualTo(VALUES.length);
-      assertThat(bits(x.denseValues())).as("unsafe %s", unsafe).containsExactly(bits(columns.denseValues()));
+      assertThat(bits(x.denseValues()))
+          .as("unsafe %s", unsafe)
+          .containsExactly(bits(columns.denseValues()));
       assertThat(readBits(x)).containsExactly(bits(VALUES));
     }
   }
 
-  /** Sparse vectors have no dense array; a view moving between dense and sparse rows of any size reads each right. */
+  /**
+   * Sparse vectors have no dense array; a view moving between dense and sparse rows of any size
+   * reads each right.
+   */
   @Test
   void aSparseVectorIsReadInPlaceAndTheViewFollowsEveryKindOfRow() {
     for (boolean unsafe : new boolean[] {true, false}) {
@@ -107,7 +127,8 @@ class FeatureVectorTest {
       assertThat(x.size()).isEqualTo(100);
       assertThat(x.numStored()).isEqualTo(2);
       assertThat(new int[] {x.index(0), x.index(1)}).containsExactly(3, 70);
-      assertThat(bits(new double[] {x.value(0), x.value(1)})).containsExactly(bits(new double[] {-0.0, 2.5}));
+      assertThat(bits(new double[] {x.value(0), x.value(1)}))
+          .containsExactly(bits(new double[] {-0.0, 2.5}));
       x.pointTo(vectorRow(dense(new double[] {4, 5}), unsafe));
       assertThat(x.denseValues()).containsExactly(4, 5);
       assertThat(x.size()).isEqualTo(2);

@@ -17,6 +17,7 @@ import scala.Tuple2;
 
 class TaskResultMeterTest {
   private static final int RESULT = 100_000;
+
   /**
    * What a task result holds besides its value: {@code resultSize} measures the whole serialized
    * {@code DirectTaskResult}, with the task's accumulator updates (its metrics), about 1.5 KB here.
@@ -78,14 +79,18 @@ class TaskResultMeterTest {
   void countsFailedAttemptsAndShuffleWrites() {
     try (TaskResultMeter meter = TaskResultMeter.start(sc, "run-c")) {
       meter.beginRound("c-1");
-      JavaRDD<Integer> numbers = jsc.parallelize(List.of(1, 2, 3, 4), 2).map(i -> {
-        if (TaskContext.get().attemptNumber() == 0 && TaskContext.get().partitionId() == 0) {
-          throw new IllegalStateException("a first attempt that fails, on purpose");
-        }
-        return i;
-      });
-      List<Tuple2<Integer, Integer>> sums = numbers.mapToPair(i -> new Tuple2<>(i % 2, i)).reduceByKey(Integer::sum, 2)
-          .collect();
+      JavaRDD<Integer> numbers =
+          jsc.parallelize(List.of(1, 2, 3, 4), 2)
+              .map(
+                  i -> {
+                    if (TaskContext.get().attemptNumber() == 0
+                        && TaskContext.get().partitionId() == 0) {
+                      throw new IllegalStateException("a first attempt that fails, on purpose");
+                    }
+                    return i;
+                  });
+      List<Tuple2<Integer, Integer>> sums =
+          numbers.mapToPair(i -> new Tuple2<>(i % 2, i)).reduceByKey(Integer::sum, 2).collect();
       assertThat(sums).hasSize(2);
       RoundTraffic traffic = meter.awaitRound("c-1");
       assertThat(traffic.failedAttempts()).isEqualTo(1);
@@ -100,9 +105,11 @@ class TaskResultMeterTest {
         LogCapture log = new LogCapture(TaskResultMeter.class)) {
       RoundTraffic traffic = meter.awaitRound("d-never", Duration.ofMillis(200));
       assertThat(traffic).isEqualTo(new RoundTraffic(0, 0, 0, 0, 0, 0, false));
-      assertThat(log.messages(Level.WARN)).containsExactly("Cannot count all bytes of round d-never of training run"
-          + " run-d: Spark's listener bus did not report the end of its jobs within 200 ms (0 seen start); its"
-          + " traffic counts what arrived");
+      assertThat(log.messages(Level.WARN))
+          .containsExactly(
+              "Cannot count all bytes of round d-never of training run run-d: Spark's listener bus"
+                  + " did not report the end of its jobs within 200 ms (0 seen start); its traffic"
+                  + " counts what arrived");
     }
   }
 

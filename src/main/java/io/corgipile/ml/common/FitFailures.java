@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * How a fit reports what its Spark jobs' tasks found wrong with the data: Spark wraps a task's error
- * in its job's failure, whose message carries the task's stack trace (a PySpark user sees a
+ * How a fit reports what its Spark jobs' tasks found wrong with the data: Spark wraps a task's
+ * error in its job's failure, whose message carries the task's stack trace (a PySpark user sees a
  * {@code Py4JJavaError} of hundreds of lines). A row that cannot be used becomes the driver's own
  * {@link InvalidTrainingDataException}, a file of a {@code corgipile} table that cannot be read a
  * {@link CorgiPileAnalysisException}, each with the task's one-line message and the job's failure
@@ -24,7 +24,9 @@ public final class FitFailures {
     } catch (Exception e) { // a failed job throws SparkException, checked though undeclared
       Optional<InvalidTrainingDataException> data = inChain(e, InvalidTrainingDataException.class);
       if (data.isPresent()) {
-        throw data.get() == e ? data.get() : new InvalidTrainingDataException(data.get().getMessage(), e);
+        throw data.get() == e
+            ? data.get()
+            : new InvalidTrainingDataException(data.get().getMessage(), e);
       }
       Optional<CorgiPileReadException> read = inChain(e, CorgiPileReadException.class);
       if (read.isPresent()) {
@@ -34,7 +36,10 @@ public final class FitFailures {
     }
   }
 
-  /** The first {@code type} in {@code failure}'s cause chain: a task's error arrives wrapped in its job's failure. */
+  /**
+   * The first {@code type} in {@code failure}'s cause chain: a task's error arrives wrapped in its
+   * job's failure.
+   */
   private static <E extends Throwable> Optional<E> inChain(Throwable failure, Class<E> type) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (type.isInstance(t)) {

@@ -9,13 +9,14 @@ import org.apache.spark.sql.Dataset;
 /**
  * The Spark jobs of one fit, for every estimator: each tagged with the fit's own tag, so a fit that
  * stops (its thread interrupted, its code failing) cancels its jobs and only those, since an
- * interrupted thread stops waiting for its job but Spark lets the job run on; named in the Spark UI;
- * and the data's problems its tasks find reported as the driver's own exceptions ({@link
+ * interrupted thread stops waiting for its job but Spark lets the job run on; named in the Spark
+ * UI; and the data's problems its tasks find reported as the driver's own exceptions ({@link
  * FitFailures}). The thread's {@link ReadScope} and job description are as they were after the fit.
  */
 public final class FitJobs {
   /** Tags every job of a fit, followed by an id of the fit. */
   static final String JOB_TAG_PREFIX = "corgipile-fit-";
+
   /** The local property that names a job in the Spark UI. */
   private static final String JOB_DESCRIPTION = "spark.job.description";
 

@@ -18,16 +18,23 @@ public final class LinearFit implements Serializable {
   private static final long serialVersionUID = 2L;
 
   private final Vector coefficients;
+
   /** The coefficients as an array, for predictions: the vector's own when it is dense. */
   private final double[] weights;
+
   private final double[] intercepts;
+
   /** In memory only: not saved, and not shipped to executors with the model. */
   private final transient SGDTrainingSummary summary;
 
   private LinearFit(Vector coefficients, double[] intercepts, SGDTrainingSummary summary) {
     if (coefficients.size() % intercepts.length != 0) {
-      throw new IllegalArgumentException("Cannot make a linear model of " + intercepts.length + " intercepts from "
-          + coefficients.size() + " coefficients: they must be a multiple of the intercepts");
+      throw new IllegalArgumentException(
+          "Cannot make a linear model of "
+              + intercepts.length
+              + " intercepts from "
+              + coefficients.size()
+              + " coefficients: they must be a multiple of the intercepts");
     }
     this.coefficients = coefficients;
     this.weights = coefficients.toArray();
@@ -35,8 +42,12 @@ public final class LinearFit implements Serializable {
     this.summary = summary;
   }
 
-  /** What training made: dense coefficients, the margins' one after the other, with the summary of how it went. */
-  public static LinearFit trained(double[] coefficients, double[] intercepts, SGDTrainingSummary summary) {
+  /**
+   * What training made: dense coefficients, the margins' one after the other, with the summary of
+   * how it went.
+   */
+  public static LinearFit trained(
+      double[] coefficients, double[] intercepts, SGDTrainingSummary summary) {
     return new LinearFit(Vectors.dense(coefficients), intercepts.clone(), summary);
   }
 
@@ -51,9 +62,12 @@ public final class LinearFit implements Serializable {
    */
   public static LinearFit of(Matrix coefficientMatrix, Vector interceptVector) {
     if (coefficientMatrix.numRows() != interceptVector.size()) {
-      throw new IllegalArgumentException("Cannot make a linear model from a coefficient matrix of "
-          + coefficientMatrix.numRows() + " rows and " + interceptVector.size()
-          + " intercepts: it needs one intercept per row");
+      throw new IllegalArgumentException(
+          "Cannot make a linear model from a coefficient matrix of "
+              + coefficientMatrix.numRows()
+              + " rows and "
+              + interceptVector.size()
+              + " intercepts: it needs one intercept per row");
     }
     int k = coefficientMatrix.numRows();
     int n = coefficientMatrix.numCols();
@@ -80,11 +94,17 @@ public final class LinearFit implements Serializable {
     return numMargins() > 1;
   }
 
-  /** The one margin's coefficients; fails for a multinomial model, as {@code LogisticRegressionModel} does. */
+  /**
+   * The one margin's coefficients; fails for a multinomial model, as {@code
+   * LogisticRegressionModel} does.
+   */
   public Vector coefficients(String uid) {
     if (multinomial()) {
-      throw new IllegalStateException("Cannot get the coefficients of " + uid + ": a multinomial model has a"
-          + " matrix of them, one row per class; use coefficientMatrix and interceptVector");
+      throw new IllegalStateException(
+          "Cannot get the coefficients of "
+              + uid
+              + ": a multinomial model has a"
+              + " matrix of them, one row per class; use coefficientMatrix and interceptVector");
     }
     return coefficients;
   }
@@ -115,8 +135,10 @@ public final class LinearFit implements Serializable {
 
   public SGDTrainingSummary summary(String uid) {
     if (summary == null) {
-      throw new IllegalStateException("Cannot get the training summary of " + uid
-          + ": only a model returned by fit has one; a loaded or created model does not");
+      throw new IllegalStateException(
+          "Cannot get the training summary of "
+              + uid
+              + ": only a model returned by fit has one; a loaded or created model does not");
     }
     return summary;
   }
@@ -162,8 +184,14 @@ public final class LinearFit implements Serializable {
 
   private void requireSize(Vector features, String uid) {
     if (features.size() != numFeatures()) {
-      throw new IllegalArgumentException("Cannot predict with " + uid + ": the features have size "
-          + features.size() + " but the model was trained on " + numFeatures() + " features");
+      throw new IllegalArgumentException(
+          "Cannot predict with "
+              + uid
+              + ": the features have size "
+              + features.size()
+              + " but the model was trained on "
+              + numFeatures()
+              + " features");
     }
   }
 }

@@ -22,13 +22,15 @@ import scala.Option;
  * the names {@code LogisticRegressionModel} gives them.
  */
 public final class LinearModelData {
-  private static final StructType ONE_MARGIN = new StructType()
-      .add("intercept", DataTypes.DoubleType, false)
-      .add("coefficients", SQLDataTypes.VectorType(), false);
-  private static final StructType MULTINOMIAL = new StructType()
-      .add("numClasses", DataTypes.IntegerType, false)
-      .add("interceptVector", SQLDataTypes.VectorType(), false)
-      .add("coefficientMatrix", SQLDataTypes.MatrixType(), false);
+  private static final StructType ONE_MARGIN =
+      new StructType()
+          .add("intercept", DataTypes.DoubleType, false)
+          .add("coefficients", SQLDataTypes.VectorType(), false);
+  private static final StructType MULTINOMIAL =
+      new StructType()
+          .add("numClasses", DataTypes.IntegerType, false)
+          .add("interceptVector", SQLDataTypes.VectorType(), false)
+          .add("coefficientMatrix", SQLDataTypes.MatrixType(), false);
 
   private LinearModelData() {}
 
@@ -49,11 +51,15 @@ public final class LinearModelData {
     @Override
     public void saveImpl(String path) {
       DefaultParamsWriter.saveMetadata(model, path, sparkSession());
-      Row row = fit.multinomial()
-          ? RowFactory.create(fit.numMargins(), fit.interceptVector(), fit.coefficientMatrix())
-          : RowFactory.create(fit.intercept(model.uid()), fit.coefficients(model.uid()));
-      sparkSession().createDataFrame(List.of(row), fit.multinomial() ? MULTINOMIAL : ONE_MARGIN)
-          .repartition(1).write().parquet(new org.apache.hadoop.fs.Path(path, "data").toString());
+      Row row =
+          fit.multinomial()
+              ? RowFactory.create(fit.numMargins(), fit.interceptVector(), fit.coefficientMatrix())
+              : RowFactory.create(fit.intercept(model.uid()), fit.coefficients(model.uid()));
+      sparkSession()
+          .createDataFrame(List.of(row), fit.multinomial() ? MULTINOMIAL : ONE_MARGIN)
+          .repartition(1)
+          .write()
+          .parquet(new org.apache.hadoop.fs.Path(path, "data").toString());
     }
   }
 
@@ -70,7 +76,8 @@ public final class LinearModelData {
     public M load(String path) {
       DefaultParamsReader.Metadata metadata =
           DefaultParamsReader.loadMetadata(path, sparkSession(), modelClass.getName());
-      var data = sparkSession().read().parquet(new org.apache.hadoop.fs.Path(path, "data").toString());
+      var data =
+          sparkSession().read().parquet(new org.apache.hadoop.fs.Path(path, "data").toString());
       LinearFit fit;
       if (Arrays.asList(data.columns()).contains("coefficientMatrix")) {
         Row row = data.select("interceptVector", "coefficientMatrix").head();

@@ -3,15 +3,24 @@ package io.corgipile.ml.common;
 import java.io.Serializable;
 
 /**
- * One partition's moments of a set of rows, or a merge of several, over coordinates {@code [from, from + mean.length)}.
+ * One partition's moments of a set of rows, or a merge of several, over coordinates {@code [from,
+ * from + mean.length)}.
  *
  * @param weight the rows' weight sum
  * @param rows the rows of positive weight
  * @param nonZeros the non-zero values those rows hold, over all their features
  * @param m2 the weighted sum of squared deviations from the mean
  */
-public record Moments(int partition, int numFeatures, int from, double weight, long rows, long nonZeros, double[] mean,
-    double[] m2) implements Serializable {
+public record Moments(
+    int partition,
+    int numFeatures,
+    int from,
+    double weight,
+    long rows,
+    long nonZeros,
+    double[] mean,
+    double[] m2)
+    implements Serializable {
 
   public Moments slice(int start, int end) {
     double[] sliceMean = new double[end - start];
@@ -31,6 +40,7 @@ public record Moments(int partition, int numFeatures, int from, double weight, l
       m[j] = mean[j] + delta * (other.weight / total);
       s[j] = m2[j] + other.m2[j] + delta * delta * (weight * other.weight / total);
     }
-    return new Moments(-1, numFeatures, from, total, rows + other.rows, nonZeros + other.nonZeros, m, s);
+    return new Moments(
+        -1, numFeatures, from, total, rows + other.rows, nonZeros + other.nonZeros, m, s);
   }
 }

@@ -10,7 +10,10 @@ import java.util.List;
 public enum DeltaCompression {
   /** Every carried value as a float64: exact. */
   NONE,
-  /** Every carried value as an 8-bit code of its chunk's min/max range (Bagua's MinMaxUInt8): about 1/7.5 the bytes. */
+  /**
+   * Every carried value as an 8-bit code of its chunk's min/max range (Bagua's MinMaxUInt8): about
+   * 1/7.5 the bytes.
+   */
   INT8;
 
   /** The values of the {@code deltaCompression} param, in declaration order. */
@@ -20,7 +23,13 @@ public enum DeltaCompression {
 
   /** The compression {@code paramValue} names, ignoring case and surrounding blanks. */
   public static DeltaCompression of(String paramValue) {
-    return EnumChoice.find(values(), paramValue).orElseThrow(() -> new IllegalArgumentException(
-        "Cannot compress deltas: deltaCompression is '" + paramValue + "'; " + EnumChoice.allowed(values())));
+    return EnumChoice.find(values(), paramValue)
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "Cannot compress deltas: deltaCompression is '"
+                        + paramValue
+                        + "'; "
+                        + EnumChoice.allowed(values())));
   }
 }

@@ -11,14 +11,14 @@ import java.util.Optional;
  * instead of an error growing round by round.
  *
  * <p>One instance per task: round {@code k} of {@code partition} reads the residual written by its
- * round {@code k - 1} from this executor's {@link ResidualStore} and writes its own under {@code k},
- * never in place, so a retried attempt of round {@code k} on the same executor reads the same input
- * and sends a bit-identical payload. When round {@code k - 1}'s residual is not on this executor (Spark
- * ran the task elsewhere, or the executor was lost), the residual restarts at zero and the payload
- * says {@link QuantizedDelta#residualLost()}: the model then differs from the failure-free run's, by
- * at most one round's quantization error, and training goes on. A partition must compress every
- * round, an empty delta too, or its next round finds no residual. With {@link DeltaCompression#NONE}
- * nothing is lost and nothing is stored.
+ * round {@code k - 1} from this executor's {@link ResidualStore} and writes its own under {@code
+ * k}, never in place, so a retried attempt of round {@code k} on the same executor reads the same
+ * input and sends a bit-identical payload. When round {@code k - 1}'s residual is not on this
+ * executor (Spark ran the task elsewhere, or the executor was lost), the residual restarts at zero
+ * and the payload says {@link QuantizedDelta#residualLost()}: the model then differs from the
+ * failure-free run's, by at most one round's quantization error, and training goes on. A partition
+ * must compress every round, an empty delta too, or its next round finds no residual. With {@link
+ * DeltaCompression#NONE} nothing is lost and nothing is stored.
  */
 public final class ErrorFeedback {
   private final DeltaCompression compression;
@@ -48,9 +48,9 @@ public final class ErrorFeedback {
   }
 
   /**
-   * Round {@code round}'s (from 0) payload of the sparse delta that is {@code values} at {@code indices}
-   * (strictly increasing) and zero elsewhere among its {@code size} coordinates; it also carries the
-   * coordinates where the residual is not zero.
+   * Round {@code round}'s (from 0) payload of the sparse delta that is {@code values} at {@code
+   * indices} (strictly increasing) and zero elsewhere among its {@code size} coordinates; it also
+   * carries the coordinates where the residual is not zero.
    */
   public QuantizedDelta compress(int round, int size, int[] indices, double[] values) {
     if (compression == DeltaCompression.NONE) {
@@ -84,23 +84,27 @@ public final class ErrorFeedback {
   }
 
   /**
-   * Compresses {@code delta + previous} (null: zero) over the coordinates either holds, sparse; the new
-   * residual keeps only its coordinates that are not zero.
+   * Compresses {@code delta + previous} (null: zero) over the coordinates either holds, sparse; the
+   * new residual keeps only its coordinates that are not zero.
    */
-  static Step sparse(int size, int[] indices, double[] values, Residual previous, DeltaCompression compression) {
+  static Step sparse(
+      int size, int[] indices, double[] values, Residual previous, DeltaCompression compression) {
     QuantizedDelta.checkSparse(size, indices, values);
     if (previous != null) {
       previous.requireSize(size);
     }
-    Residual held = previous == null ? new Residual(size, new int[0], new double[0]) : nonZeros(previous);
+    Residual held =
+        previous == null ? new Residual(size, new int[0], new double[0]) : nonZeros(previous);
     int[] heldIndices = held.indices();
     double[] heldValues = held.values();
     int[] union = new int[indices.length + heldIndices.length];
     double[] combined = new double[union.length];
     int n = 0;
     for (int i = 0, k = 0; i < indices.length || k < heldIndices.length; n++) {
-      boolean fromDelta = k == heldIndices.length || (i < indices.length && indices[i] <= heldIndices[k]);
-      boolean fromHeld = i == indices.length || (k < heldIndices.length && heldIndices[k] <= indices[i]);
+      boolean fromDelta =
+          k == heldIndices.length || (i < indices.length && indices[i] <= heldIndices[k]);
+      boolean fromHeld =
+          i == indices.length || (k < heldIndices.length && heldIndices[k] <= indices[i]);
       union[n] = fromDelta ? indices[i] : heldIndices[k];
       combined[n] = (fromDelta ? values[i++] : 0) + (fromHeld ? heldValues[k++] : 0);
     }
@@ -116,7 +120,8 @@ public final class ErrorFeedback {
         combined[kept++] = r;
       }
     }
-    return new Step(payload, new Residual(size, Arrays.copyOf(union, kept), Arrays.copyOf(combined, kept)));
+    return new Step(
+        payload, new Residual(size, Arrays.copyOf(union, kept), Arrays.copyOf(combined, kept)));
   }
 
   /** {@code residual} as its non-zero coordinates. */

@@ -11,18 +11,18 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * One partition's model delta of one round, as it travels to the driver: dense (every coordinate) or
- * sparse (only the coordinates the round touched), each carried value a float64 ({@link
+ * One partition's model delta of one round, as it travels to the driver: dense (every coordinate)
+ * or sparse (only the coordinates the round touched), each carried value a float64 ({@link
  * DeltaCompression#NONE}) or an 8-bit code ({@link DeltaCompression#INT8}).
  *
  * <p>INT8 codes the carried values in chunks of {@link #CHUNK} consecutive ones, each with its own
- * min and scale: {@code scale = (max - min) / 255}, {@code code = round((v - min) / scale)}, decoded
- * {@code min + code * scale}, so a value is off by at most half its chunk's scale; a constant chunk
- * has scale 0 and decodes exactly. A chunk with values of both signs puts zero on its grid (scale
- * {@code (max - min) / 254}, min moved by under half a step), so an exact 0 decodes to exactly 0.
- * Rounding is to nearest, not stochastic: {@link ErrorFeedback} carries the error into the next
- * round, and encoding stays a pure function of the input, bit for bit the same on every JVM (Java's
- * double arithmetic is strict IEEE 754).
+ * min and scale: {@code scale = (max - min) / 255}, {@code code = round((v - min) / scale)},
+ * decoded {@code min + code * scale}, so a value is off by at most half its chunk's scale; a
+ * constant chunk has scale 0 and decodes exactly. A chunk with values of both signs puts zero on
+ * its grid (scale {@code (max - min) / 254}, min moved by under half a step), so an exact 0 decodes
+ * to exactly 0. Rounding is to nearest, not stochastic: {@link ErrorFeedback} carries the error
+ * into the next round, and encoding stays a pure function of the input, bit for bit the same on
+ * every JVM (Java's double arithmetic is strict IEEE 754).
  *
  * <p>Sparse indices are carried as the gaps between them, each a LEB128 varint of {@code gap - 1}:
  * one byte per index while touched coordinates are less than 128 apart, instead of four.
@@ -31,20 +31,24 @@ import java.util.Arrays;
  */
 public final class QuantizedDelta implements Serializable {
   private static final long serialVersionUID = 1L;
+
   /** Java serialization writes no fields by default: writeObject writes the compact form. */
   private static final ObjectStreamField[] serialPersistentFields = {};
 
   /**
    * Values per INT8 chunk. A chunk's outliers coarsen only its own 255 neighbours, so short chunks
    * follow coordinates of different magnitudes (features on different scales, sparse bursts); each
-   * chunk adds a 16-byte header (min and scale as float64) to its 256 code bytes, 6.25%, which keeps
-   * INT8 at 7.5 times fewer bytes than float64.
+   * chunk adds a 16-byte header (min and scale as float64) to its 256 code bytes, 6.25%, which
+   * keeps INT8 at 7.5 times fewer bytes than float64.
    */
   static final int CHUNK = 256;
+
   private static final int LEVELS = 255;
 
-  // Not final only so readObject can set them; never changed after construction. Not transient, so Kryo's
-  // field serializer (spark.serializer=KryoSerializer) writes them; Java serialization writes writeTo's form.
+  // Not final only so readObject can set them; never changed after construction. Not transient, so
+  // Kryo's
+  // field serializer (spark.serializer=KryoSerializer) writes them; Java serialization writes
+  // writeTo's form.
   private int size;
   private int count;
   private byte[] indexGaps; // null when dense
@@ -55,8 +59,16 @@ public final class QuantizedDelta implements Serializable {
   private double[] chunkScales; // INT8
   private boolean residualLost;
 
-  private QuantizedDelta(int size, int count, byte[] indexGaps, DeltaCompression compression, double[] values,
-      byte[] codes, double[] chunkMins, double[] chunkScales, boolean residualLost) {
+  private QuantizedDelta(
+      int size,
+      int count,
+      byte[] indexGaps,
+      DeltaCompression compression,
+      double[] values,
+      byte[] codes,
+      double[] chunkMins,
+      double[] chunkScales,
+      boolean residualLost) {
     this.size = size;
     this.count = count;
     this.indexGaps = indexGaps;
@@ -77,39 +89,68 @@ public final class QuantizedDelta implements Serializable {
    * The coordinates {@code indices} (strictly increasing, each in {@code [0, size)}) of a delta of
    * {@code size} coordinates, with {@code values}; the others are zero.
    */
-  public static QuantizedDelta sparse(int size, int[] indices, double[] values, DeltaCompression compression) {
+  public static QuantizedDelta sparse(
+      int size, int[] indices, double[] values, DeltaCompression compression) {
     checkSparse(size, indices, values);
     return encode(size, indices, values, gaps(indices), compression);
   }
 
-  /** Throws unless {@code indices} and {@code values} make a sparse delta of {@code size} coordinates. */
+  /**
+   * Throws unless {@code indices} and {@code values} make a sparse delta of {@code size}
+   * coordinates.
+   */
   static void checkSparse(int size, int[] indices, double[] values) {
     if (indices.length != values.length) {
-      throw new IllegalArgumentException("Cannot compress a sparse delta: it has " + indices.length
-          + " indices but " + values.length + " values; each index needs one value");
+      throw new IllegalArgumentException(
+          "Cannot compress a sparse delta: it has "
+              + indices.length
+              + " indices but "
+              + values.length
+              + " values; each index needs one value");
     }
     for (int i = 0; i < indices.length; i++) {
       if (indices[i] < 0 || indices[i] >= size) {
-        throw new IllegalArgumentException("Cannot compress a sparse delta: indices[" + i + "] is " + indices[i]
-            + "; indices must be in [0, " + size + ") for a delta of " + size + " coordinates");
+        throw new IllegalArgumentException(
+            "Cannot compress a sparse delta: indices["
+                + i
+                + "] is "
+                + indices[i]
+                + "; indices must be in [0, "
+                + size
+                + ") for a delta of "
+                + size
+                + " coordinates");
       }
       if (i > 0 && indices[i] <= indices[i - 1]) {
-        throw new IllegalArgumentException("Cannot compress a sparse delta: indices[" + i + "] is " + indices[i]
-            + " after indices[" + (i - 1) + "] = " + indices[i - 1] + "; indices must be strictly increasing");
+        throw new IllegalArgumentException(
+            "Cannot compress a sparse delta: indices["
+                + i
+                + "] is "
+                + indices[i]
+                + " after indices["
+                + (i - 1)
+                + "] = "
+                + indices[i - 1]
+                + "; indices must be strictly increasing");
       }
     }
   }
 
-  private static QuantizedDelta encode(int size, int[] indices, double[] values, byte[] indexGaps,
-      DeltaCompression compression) {
+  private static QuantizedDelta encode(
+      int size, int[] indices, double[] values, byte[] indexGaps, DeltaCompression compression) {
     for (int i = 0; i < values.length; i++) {
       if (!Double.isFinite(values[i])) {
-        throw new IllegalArgumentException("Cannot compress a delta: coordinate " + (indices == null ? i : indices[i])
-            + " is " + values[i] + "; only finite values can be compressed");
+        throw new IllegalArgumentException(
+            "Cannot compress a delta: coordinate "
+                + (indices == null ? i : indices[i])
+                + " is "
+                + values[i]
+                + "; only finite values can be compressed");
       }
     }
     if (compression == DeltaCompression.NONE) {
-      return new QuantizedDelta(size, values.length, indexGaps, compression, values.clone(), null, null, null, false);
+      return new QuantizedDelta(
+          size, values.length, indexGaps, compression, values.clone(), null, null, null, false);
     }
     int chunks = (values.length + CHUNK - 1) / CHUNK;
     byte[] codes = new byte[values.length];
@@ -126,9 +167,16 @@ public final class QuantizedDelta implements Serializable {
       }
       double range = max - min;
       if (range == Double.POSITIVE_INFINITY) {
-        throw new IllegalArgumentException("Cannot compress a delta: coordinates "
-            + (indices == null ? from : indices[from]) + " to " + (indices == null ? to - 1 : indices[to - 1])
-            + " range from " + min + " to " + max + ", wider than a double holds; their difference must be finite");
+        throw new IllegalArgumentException(
+            "Cannot compress a delta: coordinates "
+                + (indices == null ? from : indices[from])
+                + " to "
+                + (indices == null ? to - 1 : indices[to - 1])
+                + " range from "
+                + min
+                + " to "
+                + max
+                + ", wider than a double holds; their difference must be finite");
       }
       double scale = range / LEVELS;
       if (min < 0 && max > 0) {
@@ -146,10 +194,13 @@ public final class QuantizedDelta implements Serializable {
         }
       }
     }
-    return new QuantizedDelta(size, values.length, indexGaps, compression, null, codes, mins, scales, false);
+    return new QuantizedDelta(
+        size, values.length, indexGaps, compression, null, codes, mins, scales, false);
   }
 
-  /** The gaps between consecutive indices (from -1), each minus one as an unsigned LEB128 varint. */
+  /**
+   * The gaps between consecutive indices (from -1), each minus one as an unsigned LEB128 varint.
+   */
   private static byte[] gaps(int[] indices) {
     byte[] out = new byte[indices.length * 5];
     int pos = 0;
@@ -166,24 +217,35 @@ public final class QuantizedDelta implements Serializable {
     return Arrays.copyOf(out, pos);
   }
 
-  /** The same delta, saying its partition's residual of the previous round was lost and restarted at zero. */
+  /**
+   * The same delta, saying its partition's residual of the previous round was lost and restarted at
+   * zero.
+   */
   QuantizedDelta withResidualLost() {
-    return new QuantizedDelta(size, count, indexGaps, compression, values, codes, chunkMins, chunkScales, true);
+    return new QuantizedDelta(
+        size, count, indexGaps, compression, values, codes, chunkMins, chunkScales, true);
   }
 
-  /** Whether its partition's residual of the previous round was missing, so error feedback restarted at zero. */
+  /**
+   * Whether its partition's residual of the previous round was missing, so error feedback restarted
+   * at zero.
+   */
   public boolean residualLost() {
     return residualLost;
   }
 
-  /** The bytes of the arrays it carries: values or codes and chunk headers, and the sparse index gaps. */
+  /**
+   * The bytes of the arrays it carries: values or codes and chunk headers, and the sparse index
+   * gaps.
+   */
   long payloadBytes() {
     return (indexGaps == null ? 0 : indexGaps.length) + valueBytes(count, compression);
   }
 
   /** The bytes {@code count} carried values take: float64s, or codes and their chunks' headers. */
   public static long valueBytes(int count, DeltaCompression compression) {
-    return compression == DeltaCompression.NONE ? 8L * count
+    return compression == DeltaCompression.NONE
+        ? 8L * count
         : count + 16L * ((count + CHUNK - 1) / CHUNK);
   }
 
@@ -215,8 +277,12 @@ public final class QuantizedDelta implements Serializable {
   /** Throws unless it can be added to a sum of {@code sumSize} coordinates. */
   public void requireSize(int sumSize) {
     if (sumSize != size) {
-      throw new IllegalArgumentException("Cannot add a delta of " + size + " coordinates to a sum of "
-          + sumSize + "; both must have the same number of coordinates");
+      throw new IllegalArgumentException(
+          "Cannot add a delta of "
+              + size
+              + " coordinates to a sum of "
+              + sumSize
+              + "; both must have the same number of coordinates");
     }
   }
 
@@ -293,10 +359,23 @@ public final class QuantizedDelta implements Serializable {
     int ordinal = in.readByte();
     boolean residualLost = in.readBoolean();
     int gapBytes = in.readInt();
-    if (size < 0 || count < 0 || count > size || ordinal < 0 || ordinal >= DeltaCompression.values().length
-        || gapBytes < -1 || (gapBytes == -1 && count != size)) {
-      throw new InvalidObjectException("Cannot read a compressed delta: size " + size + ", count " + count
-          + ", compression " + ordinal + " and " + gapBytes + " index bytes do not fit together");
+    if (size < 0
+        || count < 0
+        || count > size
+        || ordinal < 0
+        || ordinal >= DeltaCompression.values().length
+        || gapBytes < -1
+        || (gapBytes == -1 && count != size)) {
+      throw new InvalidObjectException(
+          "Cannot read a compressed delta: size "
+              + size
+              + ", count "
+              + count
+              + ", compression "
+              + ordinal
+              + " and "
+              + gapBytes
+              + " index bytes do not fit together");
     }
     byte[] indexGaps = gapBytes < 0 ? null : new byte[gapBytes];
     if (indexGaps != null) {
@@ -308,7 +387,8 @@ public final class QuantizedDelta implements Serializable {
       for (int i = 0; i < count; i++) {
         values[i] = in.readDouble();
       }
-      return new QuantizedDelta(size, count, indexGaps, compression, values, null, null, null, residualLost);
+      return new QuantizedDelta(
+          size, count, indexGaps, compression, values, null, null, null, residualLost);
     }
     byte[] codes = new byte[count];
     in.readFully(codes);
@@ -319,6 +399,7 @@ public final class QuantizedDelta implements Serializable {
       mins[c] = in.readDouble();
       scales[c] = in.readDouble();
     }
-    return new QuantizedDelta(size, count, indexGaps, compression, null, codes, mins, scales, residualLost);
+    return new QuantizedDelta(
+        size, count, indexGaps, compression, null, codes, mins, scales, residualLost);
   }
 }

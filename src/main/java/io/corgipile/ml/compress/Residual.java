@@ -21,8 +21,12 @@ public record Residual(int size, int[] indices, double[] values) {
   /** Throws unless it belongs to a delta of {@code deltaSize} coordinates. */
   void requireSize(int deltaSize) {
     if (deltaSize != size) {
-      throw new IllegalArgumentException("Cannot add a residual of " + size + " coordinates to a delta of "
-          + deltaSize + "; a partition's deltas must keep their number of coordinates from round to round");
+      throw new IllegalArgumentException(
+          "Cannot add a residual of "
+              + size
+              + " coordinates to a delta of "
+              + deltaSize
+              + "; a partition's deltas must keep their number of coordinates from round to round");
     }
   }
 }

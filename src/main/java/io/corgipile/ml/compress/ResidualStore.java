@@ -7,19 +7,20 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The residuals of {@link ErrorFeedback} between rounds, in the executor's memory: rounds are separate
- * Spark jobs, and a partition's next task runs on this executor unless Spark moves it. Keyed by
- * training run (an id the driver chooses), partition and round.
+ * The residuals of {@link ErrorFeedback} between rounds, in the executor's memory: rounds are
+ * separate Spark jobs, and a partition's next task runs on this executor unless Spark moves it.
+ * Keyed by training run (an id the driver chooses), partition and round.
  *
- * <p>Memory stays bounded: writing round {@code k} of a partition drops its rounds before {@code k - 1},
- * so it keeps at most two (round {@code k - 1} stays for a retry of round {@code k}), and the store keeps
- * the {@link #RUNS_KEPT} runs used last, dropping older ones whole. One lock: it is used once per task.
+ * <p>Memory stays bounded: writing round {@code k} of a partition drops its rounds before {@code k
+ * - 1}, so it keeps at most two (round {@code k - 1} stays for a retry of round {@code k}), and the
+ * store keeps the {@link #RUNS_KEPT} runs used last, dropping older ones whole. One lock: it is
+ * used once per task.
  */
 public final class ResidualStore {
   /**
-   * Runs kept per executor. A finished run's residuals go when this many newer runs have written, or at
-   * {@link #clear}; more concurrent trainings than this (a CrossValidator's parallelism) lose residuals,
-   * which their payloads report, and train on.
+   * Runs kept per executor. A finished run's residuals go when this many newer runs have written,
+   * or at {@link #clear}; more concurrent trainings than this (a CrossValidator's parallelism) lose
+   * residuals, which their payloads report, and train on.
    */
   static final int RUNS_KEPT = 4;
 
@@ -29,7 +30,10 @@ public final class ResidualStore {
 
   private ResidualStore() {}
 
-  /** The residual {@code round} of {@code partition} wrote in {@code run}, if this executor still has it. */
+  /**
+   * The residual {@code round} of {@code partition} wrote in {@code run}, if this executor still
+   * has it.
+   */
   static synchronized Optional<Residual> read(String run, int partition, int round) {
     Map<Integer, TreeMap<Integer, Residual>> partitions = RUNS.get(run);
     TreeMap<Integer, Residual> rounds = partitions == null ? null : partitions.get(partition);
@@ -37,13 +41,14 @@ public final class ResidualStore {
   }
 
   /**
-   * Keeps what {@code round} of {@code partition} wrote, unless it holds one already: a retried task
-   * computes the same from the same input, and a zombie attempt of an earlier round must not replace
-   * what a later one reads. Writes of rounds older than the partition's newest are ignored.
+   * Keeps what {@code round} of {@code partition} wrote, unless it holds one already: a retried
+   * task computes the same from the same input, and a zombie attempt of an earlier round must not
+   * replace what a later one reads. Writes of rounds older than the partition's newest are ignored.
    */
   static synchronized void write(String run, int partition, int round, Residual residual) {
-    TreeMap<Integer, Residual> rounds = RUNS.computeIfAbsent(run, r -> new LinkedHashMap<>())
-        .computeIfAbsent(partition, p -> new TreeMap<>());
+    TreeMap<Integer, Residual> rounds =
+        RUNS.computeIfAbsent(run, r -> new LinkedHashMap<>())
+            .computeIfAbsent(partition, p -> new TreeMap<>());
     if (!rounds.isEmpty() && rounds.lastKey() > round) {
       return;
     }

@@ -13,8 +13,13 @@ import java.util.List;
  *
  * @param gram per asked pair, in the order asked
  */
-public record CandidateSums(int partition, double[] residualProducts, double[] gram, double residualSum,
-    double residualSquares) implements Serializable {
+public record CandidateSums(
+    int partition,
+    double[] residualProducts,
+    double[] gram,
+    double residualSum,
+    double residualSquares)
+    implements Serializable {
 
   /**
    * One partition's sums for {@code candidates}.
@@ -49,7 +54,10 @@ public record CandidateSums(int partition, double[] residualProducts, double[] g
     return new CandidateSums(block.partition, products, gram, sum, squares);
   }
 
-  /** The partitions' sums added in partition order (the list is in it), the same bit for bit on every run. */
+  /**
+   * The partitions' sums added in partition order (the list is in it), the same bit for bit on
+   * every run.
+   */
   static CandidateSums total(List<CandidateSums> parts, int candidates) {
     double[] products = new double[candidates];
     double[] gram = new double[parts.get(0).gram.length];

@@ -20,8 +20,10 @@ public final class ColumnBlock implements Serializable {
 
   final int partition;
   final double[] labels;
+
   /** Per feature: the rows of its non-zero values, or null when the column is stored dense. */
   private final int[][] rows;
+
   /** Per feature: its non-zero values (with {@link #rows}) or every row's value. */
   private final double[][] values;
 
@@ -75,10 +77,15 @@ public final class ColumnBlock implements Serializable {
       labels[n++] = label;
       features.add(x);
     }
-    return byColumn(partition, java.util.Arrays.copyOf(labels, n), features, Math.max(numFeatures, 0), errors);
+    return byColumn(
+        partition, java.util.Arrays.copyOf(labels, n), features, Math.max(numFeatures, 0), errors);
   }
 
-  private static ColumnBlock byColumn(int partition, double[] labels, List<Vector> features, int numFeatures,
+  private static ColumnBlock byColumn(
+      int partition,
+      double[] labels,
+      List<Vector> features,
+      int numFeatures,
       LassoDataErrors errors) {
     int n = labels.length;
     int[] nonZeros = new int[numFeatures];
@@ -122,7 +129,8 @@ public final class ColumnBlock implements Serializable {
     return new ColumnBlock(partition, labels, rows, values);
   }
 
-  private static void put(int[][] rows, double[][] values, int[] filled, int i, int j, double value) {
+  private static void put(
+      int[][] rows, double[][] values, int[] filled, int i, int j, double value) {
     if (rows[j] == null) {
       values[j][i] = value;
     } else if (value != 0) {

@@ -32,9 +32,16 @@ public enum CoordinateSchedule {
   }
 
   static CoordinateSchedule of(String text) {
-    return Arrays.stream(values()).filter(s -> s.text.equals(text)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("Cannot use scheduler '" + text + "': allowed values are "
-            + String.join(", ", texts())));
+    return Arrays.stream(values())
+        .filter(s -> s.text.equals(text))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "Cannot use scheduler '"
+                        + text
+                        + "': allowed values are "
+                        + String.join(", ", texts())));
   }
 
   boolean byPriority() {

@@ -9,13 +9,13 @@ import java.util.SplittableRandom;
 
 /**
  * Picks the coefficients each round of {@link ScheduledLasso} updates (STRADS' scheduler, on the
- * driver). Candidates are drawn without replacement with probability proportional to their priority,
- * the size of the coefficient's last change (of its contribution x_j b_j, in root mean squares of the
- * label) plus a floor:
- * coefficients that moved recently are likely to move again, and one that stays at zero is still
- * drawn now and then. The dependency check then walks the candidates in draw order and keeps one
- * only if its feature's absolute correlation with every feature kept so far is at most the threshold.
- * All draws come from one generator seeded once, so a seed gives the same schedule on every run.
+ * driver). Candidates are drawn without replacement with probability proportional to their
+ * priority, the size of the coefficient's last change (of its contribution x_j b_j, in root mean
+ * squares of the label) plus a floor: coefficients that moved recently are likely to move again,
+ * and one that stays at zero is still drawn now and then. The dependency check then walks the
+ * candidates in draw order and keeps one only if its feature's absolute correlation with every
+ * feature kept so far is at most the threshold. All draws come from one generator seeded once, so a
+ * seed gives the same schedule on every run.
  */
 public final class CoordinateScheduler {
   private final CoordinateSchedule schedule;
@@ -23,18 +23,28 @@ public final class CoordinateScheduler {
   private final int candidates;
   private final double floor;
   private final double threshold;
+
   /** The coefficients that can change: their feature varies. */
   private final int[] eligible;
+
   private final double[] priority;
   private final SplittableRandom random;
 
-  CoordinateScheduler(CoordinateSchedule schedule, int size, double candidateFactor, double floor, double threshold,
-      int[] eligible, int numFeatures, long seed) {
+  CoordinateScheduler(
+      CoordinateSchedule schedule,
+      int size,
+      double candidateFactor,
+      double floor,
+      double threshold,
+      int[] eligible,
+      int numFeatures,
+      long seed) {
     this.schedule = schedule;
     this.size = Math.min(size, eligible.length);
-    this.candidates = schedule.checksDependency()
-        ? (int) Math.min(eligible.length, Math.ceil(candidateFactor * size))
-        : this.size;
+    this.candidates =
+        schedule.checksDependency()
+            ? (int) Math.min(eligible.length, Math.ceil(candidateFactor * size))
+            : this.size;
     this.floor = floor;
     this.threshold = threshold;
     this.eligible = eligible;
@@ -47,7 +57,8 @@ public final class CoordinateScheduler {
    * replacement, the largest keys log(u) / weight.
    */
   int[] draw() {
-    PriorityQueue<double[]> top = new PriorityQueue<>(candidates + 1, (a, b) -> Double.compare(a[0], b[0]));
+    PriorityQueue<double[]> top =
+        new PriorityQueue<>(candidates + 1, (a, b) -> Double.compare(a[0], b[0]));
     for (int j : eligible) {
       double weight = schedule.byPriority() ? priority[j] + floor : 1.0;
       double u = 1.0 - random.nextDouble(); // in (0, 1]
@@ -60,7 +71,8 @@ public final class CoordinateScheduler {
       }
     }
     double[][] drawn = top.toArray(new double[0][]);
-    Arrays.sort(drawn, (a, b) -> a[0] != b[0] ? Double.compare(b[0], a[0]) : Double.compare(a[1], b[1]));
+    Arrays.sort(
+        drawn, (a, b) -> a[0] != b[0] ? Double.compare(b[0], a[0]) : Double.compare(a[1], b[1]));
     return Arrays.stream(drawn).mapToInt(d -> (int) d[1]).toArray();
   }
 
@@ -103,7 +115,10 @@ public final class CoordinateScheduler {
     return eligible;
   }
 
-  /** Records the change of coefficient j's contribution, in root mean squares of the label, as its priority. */
+  /**
+   * Records the change of coefficient j's contribution, in root mean squares of the label, as its
+   * priority.
+   */
   void changed(int j, double change) {
     priority[j] = Math.abs(change);
   }

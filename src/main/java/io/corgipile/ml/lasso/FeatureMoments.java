@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Means and sums of squared deviations of every feature and of the label, of one partition or of
- * several merged: {@link Moments} over the features with the label as one more
- * coordinate, so the lasso merges by the same formula (Chan et al.'s) as the SGD estimators' scaling.
+ * several merged: {@link Moments} over the features with the label as one more coordinate, so the
+ * lasso merges by the same formula (Chan et al.'s) as the SGD estimators' scaling.
  */
 public record FeatureMoments(Moments all) implements Serializable {
 
@@ -20,10 +20,14 @@ public record FeatureMoments(Moments all) implements Serializable {
     return new FeatureMoments(new Moments(partition, mean.length, 0, rows, rows, 0, mean, m2));
   }
 
-  /** The partitions' moments merged in partition order, so the result is the same bit for bit on every run. */
+  /**
+   * The partitions' moments merged in partition order, so the result is the same bit for bit on
+   * every run.
+   */
   static FeatureMoments mergeInOrder(List<FeatureMoments> parts) {
     Moments total = null;
-    for (FeatureMoments m : parts.stream().sorted(Comparator.comparingInt(m -> m.all.partition())).toList()) {
+    for (FeatureMoments m :
+        parts.stream().sorted(Comparator.comparingInt(m -> m.all.partition())).toList()) {
       if (m.rows() == 0) {
         continue;
       }

@@ -6,12 +6,16 @@ import java.util.Arrays;
  * The products sum x_j x_k of feature pairs computed so far, kept on the driver: they do not change
  * during training, and a priority schedule draws the same few coefficients round after round, so
  * after a while a round's Gram block is mostly known and the tasks compute only the new pairs. An
- * open-addressing map of primitive keys and values, at most {@link #MAX_ENTRIES} pairs (then it stops
- * taking new ones), so its memory is bounded whatever the number of features.
+ * open-addressing map of primitive keys and values, at most {@link #MAX_ENTRIES} pairs (then it
+ * stops taking new ones), so its memory is bounded whatever the number of features.
  */
 public final class GramCache {
-  /** The most pairs kept: 3 x 2^20, in at most 2^22 slots (a load of 3/4): 64 MiB of keys and values. */
+  /**
+   * The most pairs kept: 3 x 2^20, in at most 2^22 slots (a load of 3/4): 64 MiB of keys and
+   * values.
+   */
   static final int MAX_ENTRIES = 3 << 20;
+
   private static final long EMPTY = -1;
 
   private long[] keys = new long[1 << 10];

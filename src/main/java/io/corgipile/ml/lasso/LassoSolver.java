@@ -20,25 +20,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The rounds of {@link ScheduledLasso}: scheduled parallel coordinate descent on row-partitioned data.
+ * The rounds of {@link ScheduledLasso}: scheduled parallel coordinate descent on row-partitioned
+ * data.
  *
- * <p>The rows are read once into a {@link ColumnBlock} per partition and cached; so are the residuals
- * s = y - Xb of each partition. A pass over the data is one Spark job: every partition first applies
- * the updates since the last pass to its residuals (the new residuals are cached, the old dropped),
- * then returns its {@link CandidateSums} for the drawn candidates; the driver adds them in partition
- * order. A round then runs the dependency check, moves the kept coefficients to their
- * soft-thresholded minimizers (all at once, from the same residuals) and computes the objective after
- * the update exactly from the Gram block; with the dependency check, the Gram block also brings the
- * turned-away candidates' products up to date, so the next rounds schedule them without another pass
- * (see {@link Pass}). The Gram products of feature pairs are kept on the driver ({@link GramCache}),
- * so a task computes only those of pairs not drawn together before. Every {@code refreshInterval}
- * passes the residuals are recomputed from the coefficients instead, which cuts their lineage (a lost
- * partition is rebuilt from at most that many updates) and the rounding the updates add up. Everything
- * is added in a fixed order and the scheduler draws from one seeded generator, so a seed gives the
- * same model bit for bit, also when Spark reruns a task.
+ * <p>The rows are read once into a {@link ColumnBlock} per partition and cached; so are the
+ * residuals s = y - Xb of each partition. A pass over the data is one Spark job: every partition
+ * first applies the updates since the last pass to its residuals (the new residuals are cached, the
+ * old dropped), then returns its {@link CandidateSums} for the drawn candidates; the driver adds
+ * them in partition order. A round then runs the dependency check, moves the kept coefficients to
+ * their soft-thresholded minimizers (all at once, from the same residuals) and computes the
+ * objective after the update exactly from the Gram block; with the dependency check, the Gram block
+ * also brings the turned-away candidates' products up to date, so the next rounds schedule them
+ * without another pass (see {@link Pass}). The Gram products of feature pairs are kept on the
+ * driver ({@link GramCache}), so a task computes only those of pairs not drawn together before.
+ * Every {@code refreshInterval} passes the residuals are recomputed from the coefficients instead,
+ * which cuts their lineage (a lost partition is rebuilt from at most that many updates) and the
+ * rounding the updates add up. Everything is added in a fixed order and the scheduler draws from
+ * one seeded generator, so a seed gives the same model bit for bit, also when Spark reruns a task.
  */
 public final class LassoSolver {
   private static final Logger LOG = LoggerFactory.getLogger(LassoSolver.class);
+
   /**
    * Training has diverged when the objective reaches this multiple of the zero coefficients' (which
    * the optimum is below): parallel updates that overshoot grow it geometrically, and waiting for
@@ -64,10 +66,13 @@ public final class LassoSolver {
   public Result fit(Dataset<?> dataset) {
     long start = System.nanoTime();
     LassoDataErrors rowErrors = errors; // the tasks take the errors, not this solver
-    JavaRDD<ColumnBlock> blocks = dataset
-        .select(col(errors.labelCol()).cast(DataTypes.DoubleType), col(errors.featuresCol()))
-        .toJavaRDD()
-        .mapPartitionsWithIndex((partition, it) -> List.of(ColumnBlock.of(partition, it, rowErrors)).iterator(), true);
+    JavaRDD<ColumnBlock> blocks =
+        dataset
+            .select(col(errors.labelCol()).cast(DataTypes.DoubleType), col(errors.featuresCol()))
+            .toJavaRDD()
+            .mapPartitionsWithIndex(
+                (partition, it) -> List.of(ColumnBlock.of(partition, it, rowErrors)).iterator(),
+                true);
     blocks.setName("ScheduledLasso rows by column").persist(StorageLevel.MEMORY_AND_DISK());
     List<JavaRDD<double[]>> cached = new ArrayList<>();
     try {
@@ -80,7 +85,8 @@ public final class LassoSolver {
   }
 
   private FeatureMoments moments(JavaRDD<ColumnBlock> blocks) {
-    FitJobs.describe(blocks.context(), LassoDataErrors.ESTIMATOR, "rows by column and their moments");
+    FitJobs.describe(
+        blocks.context(), LassoDataErrors.ESTIMATOR, "rows by column and their moments");
     List<FeatureMoments> parts = blocks.map(ColumnBlock::moments).collect();
     int numFeatures = -1;
     for (FeatureMoments m : parts) {
@@ -94,7 +100,8 @@ public final class LassoSolver {
     }
     FeatureMoments total = FeatureMoments.mergeInOrder(parts);
     if (total == null) {
-      throw new InvalidTrainingDataException(LassoDataErrors.CANNOT_TRAIN + "the dataset has no rows");
+      throw new InvalidTrainingDataException(
+          LassoDataErrors.CANNOT_TRAIN + "the dataset has no rows");
     }
     return total;
   }
@@ -107,32 +114,48 @@ public final class LassoSolver {
     private final int p;
     private final double n;
     private final boolean intercept;
+
     /** The means the features are centered on: theirs with an intercept, else 0. */
     private final double[] center;
-    /** Mean square of each (centered) feature: the curvature of the objective along its coefficient. */
+
+    /**
+     * Mean square of each (centered) feature: the curvature of the objective along its coefficient.
+     */
     private final double[] curvature;
-    /** The penalty's scale per coefficient: the feature's standard deviation with standardization, else 1. */
+
+    /**
+     * The penalty's scale per coefficient: the feature's standard deviation with standardization,
+     * else 1.
+     */
     private final double[] penaltyScale;
+
     private final double[] beta;
     private final double labelMean;
+
     /**
      * The label's root mean square (centered with an intercept): priorities are changes of a
-     * coefficient's contribution in these units, so the floor means the same whatever the label's scale.
+     * coefficient's contribution in these units, so the floor means the same whatever the label's
+     * scale.
      */
     private final double labelScale;
+
     private final CoordinateScheduler scheduler;
     private final int sweep;
     private final GramCache gramCache = new GramCache();
     private JavaRDD<double[]> residuals;
     private JavaRDD<double[]> previous;
     private int sinceRefresh;
+
     /** The changes since the last pass, which the residuals take at the start of the next one. */
     private final List<Integer> pendingMoved = new ArrayList<>();
+
     private final List<Double> pendingDeltas = new ArrayList<>();
+
     /** Passes over the data so far. */
     private int passes;
 
-    Rounds(JavaRDD<ColumnBlock> blocks, FeatureMoments m, List<JavaRDD<double[]>> cached, long start) {
+    Rounds(
+        JavaRDD<ColumnBlock> blocks, FeatureMoments m, List<JavaRDD<double[]>> cached, long start) {
       this.blocks = blocks;
       this.cached = cached;
       this.start = start;
@@ -140,7 +163,8 @@ public final class LassoSolver {
       this.n = m.rows();
       this.intercept = params.getFitIntercept();
       this.labelMean = m.labelMean();
-      double labelDeviation = Math.sqrt((intercept ? m.labelM2() : m.labelM2() + n * labelMean * labelMean) / n);
+      double labelDeviation =
+          Math.sqrt((intercept ? m.labelM2() : m.labelM2() + n * labelMean * labelMean) / n);
       this.labelScale = labelDeviation > 0 ? labelDeviation : 1.0;
       center = new double[p];
       curvature = new double[p];
@@ -156,9 +180,16 @@ public final class LassoSolver {
         }
       }
       int[] movable = eligible.stream().mapToInt(Integer::intValue).toArray();
-      scheduler = new CoordinateScheduler(CoordinateSchedule.of(params.getScheduler()), params.getScheduleSize(),
-          params.getCandidateFactor(), params.getPriorityFloor(), params.getCorrelationThreshold(), movable, p,
-          params.getSeed());
+      scheduler =
+          new CoordinateScheduler(
+              CoordinateSchedule.of(params.getScheduler()),
+              params.getScheduleSize(),
+              params.getCandidateFactor(),
+              params.getPriorityFloor(),
+              params.getCorrelationThreshold(),
+              movable,
+              p,
+              params.getSeed());
       sweep = Math.max(1, (int) Math.ceil((double) movable.length / params.getScheduleSize()));
     }
 
@@ -188,8 +219,14 @@ public final class LassoSolver {
           }
         }
         Pass current = pass;
-        int[] kept = scheduler.keep(current.remaining.stream().mapToInt(Integer::intValue).toArray(),
-            (a, b) -> current.gram(a, b) / (n * Math.sqrt(curvature[current.drawn[a]] * curvature[current.drawn[b]])));
+        int[] kept =
+            scheduler.keep(
+                current.remaining.stream().mapToInt(Integer::intValue).toArray(),
+                (a, b) ->
+                    current.gram(a, b)
+                        / (n
+                            * Math.sqrt(
+                                curvature[current.drawn[a]] * curvature[current.drawn[b]])));
         int considered = current.remaining.size();
         double objective = current.update(kept) / (2 * n) + penalty();
         updated += kept.length;
@@ -199,14 +236,29 @@ public final class LassoSolver {
         seconds.add(elapsed());
         passes.add(this.passes);
         if (!(objective <= DIVERGED * objectives.get(0))) {
-          throw new LassoDivergenceException(LassoDataErrors.CANNOT_TRAIN + "the objective is " + objective
-              + " after round " + (round + 1) + ", " + DIVERGED + " times or more that of zero coefficients (scheduler "
-              + params.getScheduler() + ", scheduleSize " + params.getScheduleSize() + "): updates of correlated"
-              + " coefficients in one round undid each other; use scheduler "
-              + CoordinateSchedule.PRIORITY_DEPENDENCY.text() + " or a smaller scheduleSize",
+          throw new LassoDivergenceException(
+              LassoDataErrors.CANNOT_TRAIN
+                  + "the objective is "
+                  + objective
+                  + " after round "
+                  + (round + 1)
+                  + ", "
+                  + DIVERGED
+                  + " times or more that of zero coefficients (scheduler "
+                  + params.getScheduler()
+                  + ", scheduleSize "
+                  + params.getScheduleSize()
+                  + "): updates of correlated"
+                  + " coefficients in one round undid each other; use scheduler "
+                  + CoordinateSchedule.PRIORITY_DEPENDENCY.text()
+                  + " or a smaller scheduleSize",
               summary(objectives, updates, rejected, seconds, passes));
         }
-        LOG.debug("ScheduledLasso round {}: objective {}, {} updated, {} rejected", round + 1, objective, kept.length,
+        LOG.debug(
+            "ScheduledLasso round {}: objective {}, {} updated, {} rejected",
+            round + 1,
+            objective,
+            kept.length,
             considered - kept.length);
         if (stalled(objectives) && round - lastCheck >= sweep) {
           lastCheck = round;
@@ -217,26 +269,36 @@ public final class LassoSolver {
         }
       }
       double b = intercept ? labelMean - dot(center, beta) : 0.0;
-      LOG.info("ScheduledLasso: {} rounds, objective {}", objectives.size() - 1, objectives.get(objectives.size() - 1));
+      LOG.info(
+          "ScheduledLasso: {} rounds, objective {}",
+          objectives.size() - 1,
+          objectives.get(objectives.size() - 1));
       return new Result(beta.clone(), b, summary(objectives, updates, rejected, seconds, passes));
     }
 
     /**
      * One pass over the data and the rounds it serves. The pass computes, for the drawn candidates,
      * their products with the residuals and their Gram block; a round updates the candidates the
-     * scheduler keeps, all at once from the same residuals, and the Gram block then brings the others'
-     * products up to date exactly (g_k -= G_kS d_S), so the candidates the dependency check turned
-     * away can be scheduled in the next round without another pass. Each candidate is updated at most
-     * once per pass; without the dependency check a pass serves one round.
+     * scheduler keeps, all at once from the same residuals, and the Gram block then brings the
+     * others' products up to date exactly (g_k -= G_kS d_S), so the candidates the dependency check
+     * turned away can be scheduled in the next round without another pass. Each candidate is
+     * updated at most once per pass; without the dependency check a pass serves one round.
      */
     private final class Pass {
       final int[] drawn;
-      /** The candidates' centered products with the centered residuals, kept current through the pass's rounds. */
+
+      /**
+       * The candidates' centered products with the centered residuals, kept current through the
+       * pass's rounds.
+       */
       final double[] gradient;
+
       /** The candidates' centered Gram block, packed ({@link #pair}). */
       final double[] gram;
+
       /** Positions in {@link #drawn} not yet scheduled in this pass, in draw order. */
       final List<Integer> remaining = new ArrayList<>();
+
       double rss;
 
       Pass() {
@@ -257,7 +319,8 @@ public final class LassoSolver {
           for (int b = 0; b < a; b++) {
             double raw = gramCache.get(drawn[a], drawn[b]);
             int at = pair(a, b);
-            gram[at] = (Double.isNaN(raw) ? gram[at] : raw) - n * center[drawn[a]] * center[drawn[b]];
+            gram[at] =
+                (Double.isNaN(raw) ? gram[at] : raw) - n * center[drawn[a]] * center[drawn[b]];
           }
         }
         for (int a = 0; a < k; a++) {
@@ -271,8 +334,8 @@ public final class LassoSolver {
 
       /**
        * Moves the coefficients at positions {@code kept} to their minimizers, all from the same
-       * residuals, and returns the centered residuals' sum of squares after the move:
-       * |r - X_S d|^2 = |r|^2 - 2 d.X_S^T r + d^T (X_S^T X_S) d.
+       * residuals, and returns the centered residuals' sum of squares after the move: |r - X_S d|^2
+       * = |r|^2 - 2 d.X_S^T r + d^T (X_S^T X_S) d.
        */
       double update(int[] kept) {
         double[] delta = new double[kept.length];
@@ -308,16 +371,25 @@ public final class LassoSolver {
       }
     }
 
-    private ScheduledLassoSummary summary(List<Double> objectives, List<Long> updates, List<Integer> rejected,
-        List<Double> seconds, List<Integer> passes) {
-      return new ScheduledLassoSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
+    private ScheduledLassoSummary summary(
+        List<Double> objectives,
+        List<Long> updates,
+        List<Integer> rejected,
+        List<Double> seconds,
+        List<Integer> passes) {
+      return new ScheduledLassoSummary(
+          objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           updates.stream().mapToLong(Long::longValue).toArray(),
           rejected.stream().mapToInt(Integer::intValue).toArray(),
           seconds.stream().mapToDouble(Double::doubleValue).toArray(),
-          passes.stream().mapToInt(Integer::intValue).toArray(), (long) n);
+          passes.stream().mapToInt(Integer::intValue).toArray(),
+          (long) n);
     }
 
-    /** Coefficient j's minimizer with the others fixed, from its feature's centered product with the residuals. */
+    /**
+     * Coefficient j's minimizer with the others fixed, from its feature's centered product with the
+     * residuals.
+     */
     private double minimizer(int j, double product) {
       double rho = product / n + curvature[j] * beta[j];
       return softThreshold(rho, lambda * alpha * penaltyScale[j])
@@ -335,8 +407,8 @@ public final class LassoSolver {
     }
 
     /**
-     * Whether no coefficient alone could lower the objective by more than {@code tol}, relative: one
-     * pass computes every feature's product with the residuals. A stall of the objective is not
+     * Whether no coefficient alone could lower the objective by more than {@code tol}, relative:
+     * one pass computes every feature's product with the residuals. A stall of the objective is not
      * enough, since the scheduler may have drawn only coefficients that stay put; so the ones that
      * could still move get their possible change as priority, and the rounds go on.
      */
@@ -357,7 +429,10 @@ public final class LassoSolver {
       return optimal;
     }
 
-    /** Positions (a, b), a > b, of the drawn features whose product the cache does not know, grouped by a. */
+    /**
+     * Positions (a, b), a > b, of the drawn features whose product the cache does not know, grouped
+     * by a.
+     */
     private int[] missingPairs(int[] drawn) {
       List<Integer> pairs = new ArrayList<>();
       for (int a = 1; a < drawn.length; a++) {
@@ -372,27 +447,37 @@ public final class LassoSolver {
     }
 
     /**
-     * The rows' sums for {@code features} and {@code pairs} of them over the residuals with the pending updates
-     * applied.
+     * The rows' sums for {@code features} and {@code pairs} of them over the residuals with the
+     * pending updates applied.
      */
     private CandidateSums sums(int[] features, int[] pairs) {
       JavaRDD<double[]> next = advance();
-      List<CandidateSums> parts = blocks
-          .zipPartitions(next, (b, r) -> List.of(CandidateSums.of(b.next(), r.next(), features, pairs)).iterator())
-          .collect();
+      List<CandidateSums> parts =
+          blocks
+              .zipPartitions(
+                  next,
+                  (b, r) ->
+                      List.of(CandidateSums.of(b.next(), r.next(), features, pairs)).iterator())
+              .collect();
       release();
       return CandidateSums.total(parts, features.length);
     }
 
-    /** The residuals with the pending updates applied, cached (computed by the job that first uses them). */
+    /**
+     * The residuals with the pending updates applied, cached (computed by the job that first uses
+     * them).
+     */
     private JavaRDD<double[]> advance() {
       JavaRDD<double[]> next;
       if (residuals == null || sinceRefresh >= params.getRefreshInterval()) {
         next = refreshed();
         sinceRefresh = 0;
       } else {
-        next = updated(residuals, pendingMoved.stream().mapToInt(Integer::intValue).toArray(),
-            pendingDeltas.stream().mapToDouble(Double::doubleValue).toArray());
+        next =
+            updated(
+                residuals,
+                pendingMoved.stream().mapToInt(Integer::intValue).toArray(),
+                pendingDeltas.stream().mapToDouble(Double::doubleValue).toArray());
         sinceRefresh++;
       }
       pendingMoved.clear();
@@ -414,7 +499,10 @@ public final class LassoSolver {
       }
     }
 
-    /** The squares of the centered residuals r = s - mean(s) (with an intercept), from their raw sums. */
+    /**
+     * The squares of the centered residuals r = s - mean(s) (with an intercept), from their raw
+     * sums.
+     */
     private double centeredSquares(CandidateSums sums) {
       double shift = intercept ? sums.residualSum() / n : 0.0;
       return sums.residualSquares() - (intercept ? n * shift * shift : 0.0);
@@ -433,28 +521,34 @@ public final class LassoSolver {
     private JavaRDD<double[]> refreshed() {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(blocks.context());
       Broadcast<double[]> coefficients = sc.broadcast(beta.clone());
-      return blocks.map(block -> {
-        double[] s = block.labels.clone();
-        double[] b = coefficients.value();
-        for (int j = 0; j < block.numFeatures(); j++) {
-          if (b[j] != 0) {
-            block.addTo(s, j, -b[j]);
-          }
-        }
-        return s;
-      });
+      return blocks.map(
+          block -> {
+            double[] s = block.labels.clone();
+            double[] b = coefficients.value();
+            for (int j = 0; j < block.numFeatures(); j++) {
+              if (b[j] != 0) {
+                block.addTo(s, j, -b[j]);
+              }
+            }
+            return s;
+          });
     }
 
-    /** The residuals after the previous round's changes {@code deltas} to coefficients {@code moved}. */
+    /**
+     * The residuals after the previous round's changes {@code deltas} to coefficients {@code
+     * moved}.
+     */
     private JavaRDD<double[]> updated(JavaRDD<double[]> residuals, int[] moved, double[] deltas) {
-      return blocks.zipPartitions(residuals, (b, r) -> {
-        ColumnBlock block = b.next();
-        double[] s = r.next().clone();
-        for (int i = 0; i < moved.length; i++) {
-          block.addTo(s, moved[i], -deltas[i]);
-        }
-        return List.of(s).iterator();
-      });
+      return blocks.zipPartitions(
+          residuals,
+          (b, r) -> {
+            ColumnBlock block = b.next();
+            double[] s = r.next().clone();
+            for (int i = 0; i < moved.length; i++) {
+              block.addTo(s, moved[i], -deltas[i]);
+            }
+            return List.of(s).iterator();
+          });
     }
 
     private double penalty() {

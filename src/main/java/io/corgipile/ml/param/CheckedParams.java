@@ -26,8 +26,15 @@ final class CheckedParams {
     return new CheckedInt(uid, name, doc, min);
   }
 
-  /** A double param that {@code isValid} accepts, {@code allowed} saying which in words ("in [0, 1]"). */
-  static DoubleParam number(String uid, String name, String doc, String allowed,
+  /**
+   * A double param that {@code isValid} accepts, {@code allowed} saying which in words ("in [0,
+   * 1]").
+   */
+  static DoubleParam number(
+      String uid,
+      String name,
+      String doc,
+      String allowed,
       scala.Function1<Object, Object> isValid) {
     return new CheckedDouble(uid, name, doc, allowed, isValid);
   }
@@ -38,8 +45,15 @@ final class CheckedParams {
   }
 
   private static IllegalArgumentException invalid(Param<?> param, Object value, String allowed) {
-    return new IllegalArgumentException("Cannot set param " + param.name() + " of " + param.parent() + " to '"
-        + value + "': allowed values are " + allowed);
+    return new IllegalArgumentException(
+        "Cannot set param "
+            + param.name()
+            + " of "
+            + param.parent()
+            + " to '"
+            + value
+            + "': allowed values are "
+            + allowed);
   }
 
   private static final class CheckedString extends Param<String> {
@@ -60,8 +74,8 @@ final class CheckedParams {
   }
 
   /**
-   * Column names, saved as MLlib's {@code StringArrayParam} saves them (a JSON array), which cannot be
-   * used here: it takes its stage, which does not exist yet when a param holder is made.
+   * Column names, saved as MLlib's {@code StringArrayParam} saves them (a JSON array), which cannot
+   * be used here: it takes its stage, which does not exist yet when a param holder is made.
    */
   static final class ColumnsParam extends Param<String[]> {
     private static final long serialVersionUID = 1L;
@@ -86,7 +100,8 @@ final class CheckedParams {
       try {
         return JSON.readValue(json, String[].class);
       } catch (JsonProcessingException e) {
-        throw new IllegalArgumentException("Cannot load param " + name() + ": not a JSON array of strings: " + json, e);
+        throw new IllegalArgumentException(
+            "Cannot load param " + name() + ": not a JSON array of strings: " + json, e);
       }
     }
   }
@@ -129,7 +144,12 @@ final class CheckedParams {
     private static final long serialVersionUID = 1L;
     private final String allowed;
 
-    CheckedDouble(String uid, String name, String doc, String allowed, scala.Function1<Object, Object> isValid) {
+    CheckedDouble(
+        String uid,
+        String name,
+        String doc,
+        String allowed,
+        scala.Function1<Object, Object> isValid) {
       super(uid, name, doc + " (" + allowed + ")", isValid);
       this.allowed = allowed;
     }

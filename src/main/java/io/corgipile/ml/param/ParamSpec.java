@@ -9,8 +9,8 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamValidators;
 
 /**
- * One param of the project's stages, declared once: its name, doc, allowed values and default.
- * Each stage makes its {@link Param} objects from these ({@link StageParams}); its public accessors
+ * One param of the project's stages, declared once: its name, doc, allowed values and default. Each
+ * stage makes its {@link Param} objects from these ({@link StageParams}); its public accessors
  * return them, and everything else (the run's settings, the Python wrappers, the docs tests) reads
  * the params through MLlib's own API or by the spec.
  *
@@ -27,9 +27,14 @@ public final class ParamSpec<T> {
     this.defaultValue = defaultValue;
   }
 
-  /** A string param that takes one of {@code allowed}, listed in its doc and in its validation error. */
-  public static ParamSpec<String> choice(String name, String doc, List<String> allowed, String defaultValue) {
-    return new ParamSpec<>(name, uid -> CheckedParams.choice(uid, name, doc, allowed), defaultValue);
+  /**
+   * A string param that takes one of {@code allowed}, listed in its doc and in its validation
+   * error.
+   */
+  public static ParamSpec<String> choice(
+      String name, String doc, List<String> allowed, String defaultValue) {
+    return new ParamSpec<>(
+        name, uid -> CheckedParams.choice(uid, name, doc, allowed), defaultValue);
   }
 
   /** An int param of at least {@code min}. */
@@ -37,10 +42,18 @@ public final class ParamSpec<T> {
     return new ParamSpec<>(name, uid -> CheckedParams.atLeast(uid, name, doc, min), defaultValue);
   }
 
-  /** A double param that {@code isValid} accepts, {@code allowed} saying which in words ("in [0, 1]"). */
-  public static ParamSpec<Double> number(String name, String doc, String allowed,
-      scala.Function1<Object, Object> isValid, double defaultValue) {
-    return new ParamSpec<>(name, uid -> CheckedParams.number(uid, name, doc, allowed, isValid), defaultValue);
+  /**
+   * A double param that {@code isValid} accepts, {@code allowed} saying which in words ("in [0,
+   * 1]").
+   */
+  public static ParamSpec<Double> number(
+      String name,
+      String doc,
+      String allowed,
+      scala.Function1<Object, Object> isValid,
+      double defaultValue) {
+    return new ParamSpec<>(
+        name, uid -> CheckedParams.number(uid, name, doc, allowed, isValid), defaultValue);
   }
 
   /** A double param above 0. */
@@ -73,7 +86,8 @@ public final class ParamSpec<T> {
 
   /** Column names, saved as MLlib's {@code StringArrayParam} saves them. */
   public static ParamSpec<String[]> columns(String name, String doc) {
-    return new ParamSpec<>(name, uid -> new CheckedParams.ColumnsParam(uid, name, doc), new String[0]);
+    return new ParamSpec<>(
+        name, uid -> new CheckedParams.ColumnsParam(uid, name, doc), new String[0]);
   }
 
   /** A {@link SyncInterval}, in {@link SyncInterval#FORMAT}. */

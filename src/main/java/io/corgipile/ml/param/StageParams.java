@@ -8,15 +8,16 @@ import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.Params;
 
 /**
- * The param objects of one stage, made from its {@link ParamSpec}s, and its uid. Java has no traits,
- * so a stage keeps them in this holder, made once per instance (by {@link PendingParams}), and its
- * params interface returns them from the public methods MLlib finds by reflection.
+ * The param objects of one stage, made from its {@link ParamSpec}s, and its uid. Java has no
+ * traits, so a stage keeps them in this holder, made once per instance (by {@link PendingParams}),
+ * and its params interface returns them from the public methods MLlib finds by reflection.
  */
 public final class StageParams implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The uid of the stage these params belong to: the stage's {@code uid()}. */
   public final String uid;
+
   private final transient List<ParamSpec<?>> specs;
   private final Map<String, Param<?>> params = new LinkedHashMap<>();
 
@@ -38,7 +39,8 @@ public final class StageParams implements Serializable {
   public <P extends Param<?>> P get(String name) {
     Param<?> param = params.get(name);
     if (param == null) {
-      throw new IllegalArgumentException("Cannot find param " + name + " of " + uid + ": it has " + params.keySet());
+      throw new IllegalArgumentException(
+          "Cannot find param " + name + " of " + uid + ": it has " + params.keySet());
     }
     return (P) param;
   }

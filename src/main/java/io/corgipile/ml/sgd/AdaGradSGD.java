@@ -4,27 +4,29 @@ import io.corgipile.ml.SGDParams;
 import io.corgipile.spark.FeatureVector;
 
 /**
- * A linear model under AdaGrad updates in one partition ({@code stepSchedule=adagrad}): coordinate j
- * moves by {@code stepSize / sqrt(G_j)} times its batch gradient, {@code G_j} the sum of its squared
- * batch gradients so far. The sums travel with the model from round to round (the driver keeps the
- * mean of the partitions'), so the rates keep falling over the whole fit; features that are rare or
- * small keep large steps while frequent ones settle.
+ * A linear model under AdaGrad updates in one partition ({@code stepSchedule=adagrad}): coordinate
+ * j moves by {@code stepSize / sqrt(G_j)} times its batch gradient, {@code G_j} the sum of its
+ * squared batch gradients so far. The sums travel with the model from round to round (the driver
+ * keeps the mean of the partitions'), so the rates keep falling over the whole fit; features that
+ * are rare or small keep large steps while frequent ones settle.
  *
  * <p>An update costs O(non-zeros): a coordinate's rate changes only when it has a gradient, so what
- * the regularization does to it between two of its updates is applied in one go when it is next read
- * ({@link #catchUp}): L2 as {@code (1 - rate * l2)^k}, L1 by the cumulative penalty of Tsuruoka et al.
- * (2009), as {@link LinearSGD}, each coordinate owed {@code rate * l1} per update at its own rate
- * (exact zeros), and with averaging the sum of its iterates over those updates is added in closed
- * form (exact without L1; with L1 the clipped updates count at the value they end on). Under
- * centering the gradient is dense ({@code d * (s_j x_j - m_j)}), so every coordinate is updated every
- * time: O(n) per update on rows that are at least half non-zero.
+ * the regularization does to it between two of its updates is applied in one go when it is next
+ * read ({@link #catchUp}): L2 as {@code (1 - rate * l2)^k}, L1 by the cumulative penalty of
+ * Tsuruoka et al. (2009), as {@link LinearSGD}, each coordinate owed {@code rate * l1} per update
+ * at its own rate (exact zeros), and with averaging the sum of its iterates over those updates is
+ * added in closed form (exact without L1; with L1 the clipped updates count at the value they end
+ * on). Under centering the gradient is dense ({@code d * (s_j x_j - m_j)}), so every coordinate is
+ * updated every time: O(n) per update on rows that are at least half non-zero.
  */
 public final class AdaGradSGD implements PartitionSGD {
   private final SGDConfig config;
   private final double[] w;
   private final double[] squares;
+
   /** The update after which {@code w[j]} (and {@code sum[j]}) are current. */
   private final long[] current;
+
   private double intercept;
   private double interceptSquares;
 
@@ -36,8 +38,10 @@ public final class AdaGradSGD implements PartitionSGD {
   private final double[] scaledMean;
 
   private final GradientBatch batch;
+
   /** fitIntercept, read on every update. */
   private final boolean fitIntercept;
+
   private long updates;
 
   // the iterates' sums, up to each coordinate's current update; null when averaging is off
@@ -47,11 +51,17 @@ public final class AdaGradSGD implements PartitionSGD {
   /**
    * @param coefficients the starting weights, owned from now on
    * @param squaredGradients the sums so far, the intercept's last; null for none yet
-   * @param averageIterates whether {@link #coefficients()} is the mean of the iterates rather than the last
+   * @param averageIterates whether {@link #coefficients()} is the mean of the iterates rather than
+   *     the last
    * @param scaling the scaling the coefficients are in, or null for none
    */
-  AdaGradSGD(double[] coefficients, double intercept, double[] squaredGradients, SGDConfig config,
-      boolean averageIterates, FeatureScaling scaling) {
+  AdaGradSGD(
+      double[] coefficients,
+      double intercept,
+      double[] squaredGradients,
+      SGDConfig config,
+      boolean averageIterates,
+      FeatureScaling scaling) {
     int n = coefficients.length;
     this.config = config;
     this.w = coefficients;
@@ -95,7 +105,9 @@ public final class AdaGradSGD implements PartitionSGD {
   public double margin(FeatureVector x) {
     double dot = 0;
     double[] dense = x.denseValues();
-    if (dense != null) { // the sparse loop's sum, kept apart: over a plain array, without an index per value
+    if (dense
+        != null) { // the sparse loop's sum, kept apart: over a plain array, without an index per
+      // value
       for (int j = 0; j < dense.length; j++) {
         catchUp(j, updates);
         dot += w[j] * scaled(dense[j], j);
@@ -166,7 +178,10 @@ public final class AdaGradSGD implements PartitionSGD {
     }
   }
 
-  /** Coordinate j after {@code k} updates' regularization at {@code rate}: L2's shrink, then L1's clip. */
+  /**
+   * Coordinate j after {@code k} updates' regularization at {@code rate}: L2's shrink, then L1's
+   * clip.
+   */
   private void regularize(int j, double rate, long k) {
     if (config.l2() > 0) {
       w[j] *= Math.pow(Math.max(0, 1 - rate * config.l2()), k);
@@ -174,14 +189,19 @@ public final class AdaGradSGD implements PartitionSGD {
     if (l1Total != null) {
       l1Total[j] += k * rate * config.l1();
       double before = w[j];
-      double after = before > 0 ? Math.max(0, before - (l1Total[j] + l1Received[j]))
-          : before < 0 ? Math.min(0, before + (l1Total[j] - l1Received[j])) : 0;
+      double after =
+          before > 0
+              ? Math.max(0, before - (l1Total[j] + l1Received[j]))
+              : before < 0 ? Math.min(0, before + (l1Total[j] - l1Received[j])) : 0;
       l1Received[j] += after - before;
       w[j] = after;
     }
   }
 
-  /** Brings coordinate j to update {@code to}: the regularization of the updates it had no gradient in. */
+  /**
+   * Brings coordinate j to update {@code to}: the regularization of the updates it had no gradient
+   * in.
+   */
   private void catchUp(int j, long to) {
     long k = to - current[j];
     if (k <= 0) {
@@ -199,8 +219,12 @@ public final class AdaGradSGD implements PartitionSGD {
     regularize(j, rate, k);
     if (sum != null) {
       double f = Math.max(0, 1 - rate * config.l2());
-      sum[j] += config.l1() > 0 ? k * w[j] // the clipped updates, at the value they end on
-          : f == 1 ? k * before : before * f * (1 - Math.pow(f, k)) / (1 - f); // L2's geometric series
+      sum[j] +=
+          config.l1() > 0
+              ? k * w[j] // the clipped updates, at the value they end on
+              : f == 1
+                  ? k * before
+                  : before * f * (1 - Math.pow(f, k)) / (1 - f); // L2's geometric series
     }
   }
 

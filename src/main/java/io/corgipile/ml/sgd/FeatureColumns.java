@@ -45,10 +45,14 @@ public final class FeatureColumns {
   public static StructType transformSchema(PipelineStage stage, StructType schema) {
     check(stage, schema);
     String vector = vectorColumn(stage);
-    StructType out = stage.copy(vectorParams(stage)).transformSchema(
-        schema.add(vector, SQLDataTypes.VectorType(), false));
-    return new StructType(Arrays.stream(out.fields()).filter(f -> !f.name().equals(vector))
-        .toArray(StructField[]::new));
+    StructType out =
+        stage
+            .copy(vectorParams(stage))
+            .transformSchema(schema.add(vector, SQLDataTypes.VectorType(), false));
+    return new StructType(
+        Arrays.stream(out.fields())
+            .filter(f -> !f.name().equals(vector))
+            .toArray(StructField[]::new));
   }
 
   /** The model's output for {@code dataset}: as for a vector of the feature columns' values. */
@@ -57,8 +61,12 @@ public final class FeatureColumns {
     String[] names = ((SGDParams) model).getFeaturesCols();
     Column[] values = new Column[names.length];
     for (int k = 0; k < names.length; k++) {
-      values[k] = when(col(names[k]).isNull(), raise_error(lit(cannot(model) + "a row has a null in feature column '"
-          + names[k] + "'"))).otherwise(col(names[k]).cast("double"));
+      values[k] =
+          when(
+                  col(names[k]).isNull(),
+                  raise_error(
+                      lit(cannot(model) + "a row has a null in feature column '" + names[k] + "'")))
+              .otherwise(col(names[k]).cast("double"));
     }
     String vector = vectorColumn(model);
     Dataset<Row> withVector = dataset.withColumn(vector, functions.array_to_vector(array(values)));
@@ -66,8 +74,8 @@ public final class FeatureColumns {
   }
 
   /**
-   * Fails unless every feature column is a numeric (or boolean) column of {@code schema}, named once,
-   * and, when training, not the label.
+   * Fails unless every feature column is a numeric (or boolean) column of {@code schema}, named
+   * once, and, when training, not the label.
    */
   private static void check(PipelineStage stage, StructType schema) {
     String[] names = ((SGDParams) stage).getFeaturesCols();
@@ -75,18 +83,32 @@ public final class FeatureColumns {
     for (String name : names) {
       Optional<StructField> field = TrainingRow.field(schema, name);
       if (field.isEmpty()) {
-        throw new IllegalArgumentException(cannot(stage) + "featuresCols names '" + name + "', which is not a"
-            + " column; the columns are " + Arrays.toString(schema.fieldNames()));
+        throw new IllegalArgumentException(
+            cannot(stage)
+                + "featuresCols names '"
+                + name
+                + "', which is not a"
+                + " column; the columns are "
+                + Arrays.toString(schema.fieldNames()));
       }
-      if (!(field.get().dataType() instanceof NumericType || field.get().dataType() instanceof BooleanType)) {
-        throw new IllegalArgumentException(cannot(stage) + "feature column '" + name + "' has type "
-            + field.get().dataType().simpleString() + "; featuresCols must be numeric or boolean columns");
+      if (!(field.get().dataType() instanceof NumericType
+          || field.get().dataType() instanceof BooleanType)) {
+        throw new IllegalArgumentException(
+            cannot(stage)
+                + "feature column '"
+                + name
+                + "' has type "
+                + field.get().dataType().simpleString()
+                + "; featuresCols must be numeric or boolean columns");
       }
       if (!seen.add(name.toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException(cannot(stage) + "featuresCols names '" + name + "' twice");
+        throw new IllegalArgumentException(
+            cannot(stage) + "featuresCols names '" + name + "' twice");
       }
-      if (stage instanceof Estimator && name.equalsIgnoreCase(((HasLabelCol) stage).getLabelCol())) {
-        throw new IllegalArgumentException(cannot(stage) + "featuresCols names '" + name + "', the label column");
+      if (stage instanceof Estimator
+          && name.equalsIgnoreCase(((HasLabelCol) stage).getLabelCol())) {
+        throw new IllegalArgumentException(
+            cannot(stage) + "featuresCols names '" + name + "', the label column");
       }
     }
   }
@@ -94,7 +116,8 @@ public final class FeatureColumns {
   /** "Cannot train SGDClassifier: ", "Cannot transform with SGDClassificationModel: ". */
   private static String cannot(PipelineStage stage) {
     return (stage instanceof Estimator ? "Cannot train " : "Cannot transform with ")
-        + stage.getClass().getSimpleName() + ": ";
+        + stage.getClass().getSimpleName()
+        + ": ";
   }
 
   /** The name of the vector column the features make for the stage's own transform. */
@@ -104,7 +127,8 @@ public final class FeatureColumns {
 
   /** The stage's params, made to read that vector column. */
   private static ParamMap vectorParams(PipelineStage stage) {
-    return new ParamMap().put(((SGDParams) stage).featuresCols(), new String[0])
+    return new ParamMap()
+        .put(((SGDParams) stage).featuresCols(), new String[0])
         .put(((HasFeaturesCol) stage).featuresCol(), vectorColumn(stage));
   }
 }

@@ -3,14 +3,16 @@ package io.corgipile.ml.sgd;
 import java.io.Serializable;
 
 /**
- * How training sees the features under {@code standardization}: {@code z_j = (x_j - mu_j) / sigma_j},
- * or {@code x_j / sigma_j} when not centered. SGD then runs on {@code z} (the penalty too, as in
- * MLlib's {@code LogisticRegression}), without ever building {@code z}: {@link LinearSGD} folds the
- * scale into its reads of {@code x} and the centering into one scalar (see there), so an update still
- * costs O(non-zeros). A feature of deviation 0 is left out (its coefficient stays 0), as MLlib does.
+ * How training sees the features under {@code standardization}: {@code z_j = (x_j - mu_j) /
+ * sigma_j}, or {@code x_j / sigma_j} when not centered. SGD then runs on {@code z} (the penalty
+ * too, as in MLlib's {@code LogisticRegression}), without ever building {@code z}: {@link
+ * LinearSGD} folds the scale into its reads of {@code x} and the centering into one scalar (see
+ * there), so an update still costs O(non-zeros). A feature of deviation 0 is left out (its
+ * coefficient stays 0), as MLlib does.
  *
  * @param inverseStd {@code 1 / sigma_j}, or 0 where {@code sigma_j} is 0
- * @param scaledMean {@code mu_j / sigma_j} (0 where {@code sigma_j} is 0), or null when not centered
+ * @param scaledMean {@code mu_j / sigma_j} (0 where {@code sigma_j} is 0), or null when not
+ *     centered
  */
 public record FeatureScaling(double[] inverseStd, double[] scaledMean) implements Serializable {
 
@@ -32,8 +34,8 @@ public record FeatureScaling(double[] inverseStd, double[] scaledMean) implement
   }
 
   /**
-   * The intercepts on the original features, one per margin: {@code b_k - sum_j w_kj mu_j / sigma_j}
-   * when centered.
+   * The intercepts on the original features, one per margin: {@code b_k - sum_j w_kj mu_j /
+   * sigma_j} when centered.
    */
   public double[] originalIntercepts(double[] scaled, double[] intercepts) {
     if (scaledMean == null) {

@@ -4,24 +4,24 @@ import io.corgipile.ml.SGDParams;
 import io.corgipile.spark.FeatureVector;
 
 /**
- * A linear model under SGD updates in one partition, each update costing O(non-zeros) of its
- * batch. The weights are kept as {@code scale * v}, so L2 shrinks all of them by changing {@code
- * scale} alone; L1 uses the cumulative penalty of Tsuruoka et al. (2009): a weight is clipped at
- * zero by the penalty it has not yet received, which gives exact zeros and touches only the
- * features in the batch.
+ * A linear model under SGD updates in one partition, each update costing O(non-zeros) of its batch.
+ * The weights are kept as {@code scale * v}, so L2 shrinks all of them by changing {@code scale}
+ * alone; L1 uses the cumulative penalty of Tsuruoka et al. (2009): a weight is clipped at zero by
+ * the penalty it has not yet received, which gives exact zeros and touches only the features in the
+ * batch.
  *
  * <p>When asked to, it also keeps the mean of its iterates over its pass (Polyak-Ruppert), as
  * {@code (sum + sumScale * v) / iterates}: a change to {@code v_j} moves {@code sum_j} the other
- * way, so the mean too costs O(non-zeros) per update. The mean does not follow the drift a
- * buffer's mix of labels gives the last iterates.
+ * way, so the mean too costs O(non-zeros) per update. The mean does not follow the drift a buffer's
+ * mix of labels gives the last iterates.
  *
  * <p>Under {@link FeatureScaling} it trains on {@code z = (x - mu) * s}, {@code s = 1 / sigma},
  * without building {@code z}: the scale enters each read of {@code x_j}; the centering makes the
- * gradient {@code d * (s_j x_j - m_j)} ({@code m = mu * s}) dense, so the weights are kept as {@code
- * scale * (v + c * m)} and the dense part moves the scalar {@code c} alone. The margin needs {@code
- * sum_j w_j m_j}, kept as {@code scale * (vm + c * |m|^2)} with {@code vm = sum_j v_j m_j} updated
- * with every move of a {@code v_j}. Centering is never combined with L1 (the driver's {@code FeatureSummary}),
- * whose exact zeros it would move.
+ * gradient {@code d * (s_j x_j - m_j)} ({@code m = mu * s}) dense, so the weights are kept as
+ * {@code scale * (v + c * m)} and the dense part moves the scalar {@code c} alone. The margin needs
+ * {@code sum_j w_j m_j}, kept as {@code scale * (vm + c * |m|^2)} with {@code vm = sum_j v_j m_j}
+ * updated with every move of a {@code v_j}. Centering is never combined with L1 (the driver's
+ * {@code FeatureSummary}), whose exact zeros it would move.
  */
 public final class LinearSGD implements PartitionSGD {
   /**
@@ -32,13 +32,16 @@ public final class LinearSGD implements PartitionSGD {
   private static final double MIN_SCALE = 1e-3;
 
   private final SGDConfig config;
+
   /** The schedule's rate for the whole epoch, before invsqrt's per-update part. */
   private final double epochRate;
+
   private final double[] v;
   private double scale = 1.0;
   private double intercept;
 
-  // standardization: 1 / sigma, or null to train on x as it is; mu / sigma, or null when not centered
+  // standardization: 1 / sigma, or null to train on x as it is; mu / sigma, or null when not
+  // centered
   private final double[] inverseStd;
   private final double[] scaledMean;
   private final double scaledMeanNorm2;
@@ -46,6 +49,7 @@ public final class LinearSGD implements PartitionSGD {
   private double vm;
 
   private final GradientBatch batch;
+
   /** fitIntercept, read on every update. */
   private final boolean fitIntercept;
 
@@ -66,14 +70,24 @@ public final class LinearSGD implements PartitionSGD {
   /**
    * @param coefficients the starting weights, owned from now on
    * @param previousUpdates the updates a partition made in earlier passes, for {@code invsqrt}
-   * @param averaged the partitions the driver averages every round, for the rate ({@link StepSchedule#rate})
-   * @param averageIterates whether {@link #coefficients()} is the mean of the iterates rather than the last
+   * @param averaged the partitions the driver averages every round, for the rate ({@link
+   *     StepSchedule#rate})
+   * @param averageIterates whether {@link #coefficients()} is the mean of the iterates rather than
+   *     the last
    * @param scaling the scaling the coefficients are in, or null for none
    */
-  LinearSGD(double[] coefficients, double intercept, SGDConfig config, int epoch, long previousUpdates, int averaged,
-      boolean averageIterates, FeatureScaling scaling) {
+  LinearSGD(
+      double[] coefficients,
+      double intercept,
+      SGDConfig config,
+      int epoch,
+      long previousUpdates,
+      int averaged,
+      boolean averageIterates,
+      FeatureScaling scaling) {
     this.config = config;
-    this.epochRate = config.schedule().epochRate(config.stepSize(), config.get(SGDParams.DECAY_RATE), epoch);
+    this.epochRate =
+        config.schedule().epochRate(config.stepSize(), config.get(SGDParams.DECAY_RATE), epoch);
     this.v = coefficients;
     this.intercept = intercept;
     this.previousUpdates = previousUpdates;
@@ -138,8 +152,9 @@ public final class LinearSGD implements PartitionSGD {
   }
 
   /**
-   * {@link #margin(FeatureVector)} of a dense row, the same sums in the same order over plain arrays:
-   * its loops are the sparse ones', kept apart so the JIT compiles them without an index per value.
+   * {@link #margin(FeatureVector)} of a dense row, the same sums in the same order over plain
+   * arrays: its loops are the sparse ones', kept apart so the JIT compiles them without an index
+   * per value.
    */
   private double margin(double[] x) {
     double dot = 0;
@@ -196,7 +211,8 @@ public final class LinearSGD implements PartitionSGD {
       movedVm = move(j, -step * batch.sum(j) / scale, movedVm);
     }
     vm = movedVm;
-    if (scaledMean != null) { // the dense part of the centered gradient, -d * m, summed over the batch
+    if (scaledMean
+        != null) { // the dense part of the centered gradient, -d * m, summed over the batch
       c += step * batch.interceptSum() / scale;
     }
     if (fitIntercept) {
@@ -215,14 +231,15 @@ public final class LinearSGD implements PartitionSGD {
       interceptSum += intercept;
     }
     if (scaledMean != null && updates % Math.max(1, v.length) == 0) {
-      vm = dot(v, scaledMean); // the rounding vm's increments gather, cleared at O(1) per update amortized
+      vm = dot(v, scaledMean); // the rounding vm's increments gather, cleared at O(1) per update
+      // amortized
     }
   }
 
   /**
-   * {@code v_j += delta}, keeping the iterates' sum as it was; returns {@code vm} (passed in) after the
-   * move. A loop of moves keeps {@code vm} in a local: adding to the field itself chains a store and a
-   * load into every step (measured).
+   * {@code v_j += delta}, keeping the iterates' sum as it was; returns {@code vm} (passed in) after
+   * the move. A loop of moves keeps {@code vm} in a local: adding to the field itself chains a
+   * store and a load into every step (measured).
    */
   private double move(int j, double delta, double vm) {
     v[j] += delta;
@@ -265,15 +282,20 @@ public final class LinearSGD implements PartitionSGD {
     vm = move(j, after / scale - v[j], vm);
   }
 
-  /** Under averaging, zero wherever L1 holds the last iterate at zero: a mean of iterates is never exactly zero. */
+  /**
+   * Under averaging, zero wherever L1 holds the last iterate at zero: a mean of iterates is never
+   * exactly zero.
+   */
   @Override
   public double[] coefficients() {
     double[] w = new double[v.length];
     for (int j = 0; j < v.length; j++) {
       boolean heldAtZero = l1Received != null && v[j] == 0;
       if (scaledMean != null) {
-        w[j] = averaged() ? (sum[j] + sumScale * v[j] + cSum * scaledMean[j]) / updates
-            : scale * (v[j] + c * scaledMean[j]);
+        w[j] =
+            averaged()
+                ? (sum[j] + sumScale * v[j] + cSum * scaledMean[j]) / updates
+                : scale * (v[j] + c * scaledMean[j]);
       } else {
         w[j] = !averaged() ? scale * v[j] : heldAtZero ? 0 : (sum[j] + sumScale * v[j]) / updates;
       }

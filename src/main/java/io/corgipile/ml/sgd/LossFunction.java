@@ -2,8 +2,8 @@ package io.corgipile.ml.sgd;
 
 /**
  * A loss of the margin {@code m = w.x + b} against a label, and its derivative in {@code m}: all
- * SGD needs, since the gradient in {@code w} is {@code derivative * x}. Classification labels are
- * 0 and 1, read as the signs -1 and +1.
+ * SGD needs, since the gradient in {@code w} is {@code derivative * x}. Classification labels are 0
+ * and 1, read as the signs -1 and +1.
  */
 public sealed interface LossFunction extends MarginsLoss {
   double value(double margin, double label);
@@ -33,9 +33,13 @@ public sealed interface LossFunction extends MarginsLoss {
       case "huber":
         return new Huber(epsilon);
       default:
-        throw new IllegalArgumentException("Cannot use loss '" + name + "': allowed values are "
-            + String.join(", ", SGDTask.CLASSIFICATION.losses()) + ", " + String.join(", ",
-                SGDTask.REGRESSION.losses()));
+        throw new IllegalArgumentException(
+            "Cannot use loss '"
+                + name
+                + "': allowed values are "
+                + String.join(", ", SGDTask.CLASSIFICATION.losses())
+                + ", "
+                + String.join(", ", SGDTask.REGRESSION.losses()));
     }
   }
 
@@ -59,7 +63,9 @@ public sealed interface LossFunction extends MarginsLoss {
       return z > 0 ? -s * Math.exp(-z) / (1 + Math.exp(-z)) : -s / (1 + Math.exp(z));
     }
 
-    /** {@link #value} and {@link #derivative}, exactly, from one {@code exp(-|z|)} instead of three. */
+    /**
+     * {@link #value} and {@link #derivative}, exactly, from one {@code exp(-|z|)} instead of three.
+     */
     @Override
     public double lossAndDerivatives(double[] margins, double label, double[] derivatives) {
       double s = sign(label);

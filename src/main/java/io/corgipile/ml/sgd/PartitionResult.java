@@ -10,30 +10,54 @@ import java.io.Serializable;
  * @param partition the partition's index
  * @param coefficients the partition's model after its pass; null when it saw no valid row, when it
  *     sends a {@code delta} instead, or once the model travels separately ({@link #withoutModel})
- * @param delta the model's change from the round's start, compressed; null when it sends coefficients
- * @param numFeatures the size of the model, all its margins' coefficients; 0 when it saw no valid row
+ * @param delta the model's change from the round's start, compressed; null when it sends
+ *     coefficients
+ * @param numFeatures the size of the model, all its margins' coefficients; 0 when it saw no valid
+ *     row
  * @param intercepts the partition's intercepts, one per margin; null when it saw no valid row
  * @param weightSum the sum of the weights of its valid rows
  * @param lossSum the weighted loss summed over its valid rows, each taken before its update
  * @param rows valid rows trained on; 0 when it has no model
  * @param skipped invalid rows skipped ({@code handleInvalid=skip})
  * @param updates SGD updates made
- * @param squaredGradients with {@code adagrad}, the partition's squared gradient sums after its pass,
- *     laid out as {@link StartingModel#squaredGradients()}; null otherwise
+ * @param squaredGradients with {@code adagrad}, the partition's squared gradient sums after its
+ *     pass, laid out as {@link StartingModel#squaredGradients()}; null otherwise
  */
-public record PartitionResult(int partition, double[] coefficients, QuantizedDelta delta, int numFeatures,
-    double[] intercepts, double weightSum, double lossSum, long rows, long skipped, long updates,
-        double[] squaredGradients)
+public record PartitionResult(
+    int partition,
+    double[] coefficients,
+    QuantizedDelta delta,
+    int numFeatures,
+    double[] intercepts,
+    double weightSum,
+    double lossSum,
+    long rows,
+    long skipped,
+    long updates,
+    double[] squaredGradients)
     implements Serializable {
 
   static PartitionResult empty(int partition, long skipped) {
     return new PartitionResult(partition, null, null, 0, null, 0, 0, 0, skipped, 0, null);
   }
 
-  /** Without its coefficients; with {@code adagrad}'s sums, which so reach the driver with the statistics. */
+  /**
+   * Without its coefficients; with {@code adagrad}'s sums, which so reach the driver with the
+   * statistics.
+   */
   public PartitionResult withoutModel() {
-    return new PartitionResult(partition, null, null, numFeatures, intercepts, weightSum, lossSum, rows, skipped,
-        updates, squaredGradients);
+    return new PartitionResult(
+        partition,
+        null,
+        null,
+        numFeatures,
+        intercepts,
+        weightSum,
+        lossSum,
+        rows,
+        skipped,
+        updates,
+        squaredGradients);
   }
 
   public boolean trained() {

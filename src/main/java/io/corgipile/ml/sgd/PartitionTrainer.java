@@ -18,7 +18,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * the broadcast model, one {@link PartitionSGD} per margin of the loss (one per class for
  * multinomial). Under standardization the model is in the scaled features' space.
  */
-public final class PartitionTrainer implements FlatMapFunction<Iterator<InternalRow>, PartitionResult> {
+public final class PartitionTrainer
+    implements FlatMapFunction<Iterator<InternalRow>, PartitionResult> {
   private static final long serialVersionUID = 1L;
 
   private final Broadcast<StartingModel> start;
@@ -31,14 +32,22 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
   private final int round;
 
   /**
-   * @param averaged the partitions the driver averages every round, for the rate ({@link StepSchedule#rate})
+   * @param averaged the partitions the driver averages every round, for the rate ({@link
+   *     StepSchedule#rate})
    * @param averageIterates whether to return the mean of the round's iterates rather than the last
    * @param run names the training run, for the residuals of error feedback kept on the executor
    * @param round the round's number in the whole run, counted over epochs
    * @param scaling the features' scaling, null for none
    */
-  public PartitionTrainer(Broadcast<StartingModel> start, Broadcast<FeatureScaling> scaling, SGDConfig config,
-      int epoch, int averaged, boolean averageIterates, String run, int round) {
+  public PartitionTrainer(
+      Broadcast<StartingModel> start,
+      Broadcast<FeatureScaling> scaling,
+      SGDConfig config,
+      int epoch,
+      int averaged,
+      boolean averageIterates,
+      String run,
+      int round) {
     this.start = start;
     this.scaling = scaling;
     this.config = config;
@@ -53,8 +62,13 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
   public Iterator<PartitionResult> call(Iterator<InternalRow> rows) {
     int partition = TaskContext.getPartitionId();
     StartingModel model = start.value();
-    SGDPass pass = new SGDPass(config, epoch, model.coefficients() == null ? null : newSgd(model.coefficients(), model),
-        size -> newSgd(new double[size * config.numMargins()], model), true);
+    SGDPass pass =
+        new SGDPass(
+            config,
+            epoch,
+            model.coefficients() == null ? null : newSgd(model.coefficients(), model),
+            size -> newSgd(new double[size * config.numMargins()], model),
+            true);
     pass.train(rows);
     if (pass.count == 0) { // also when a model was made for a row later found invalid
       if (errorFeedback()) {
@@ -69,7 +83,8 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
     double[] squares = sgd[0].squaredGradients() == null ? null : new double[(n + 1) * sgd.length];
     for (int k = 0; k < sgd.length; k++) {
       intercepts[k] = sgd[k].intercept();
-      if (squares != null) { // the coefficients' sums one margin after the other, then the intercepts'
+      if (squares
+          != null) { // the coefficients' sums one margin after the other, then the intercepts'
         double[] own = sgd[k].squaredGradients();
         System.arraycopy(own, 0, squares, k * n, n);
         squares[n * sgd.length + k] = own[n];
@@ -77,15 +92,40 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
     }
     long updates = sgd[0].updates(); // the same in every margin's model: they see the same rows
     if (config.deltaCompression() == DeltaCompression.NONE) {
-      return List.of(new PartitionResult(partition, w, null, w.length, intercepts, pass.weightSum, pass.lossSum,
-          pass.count, pass.skipped, updates, squares)).iterator();
+      return List.of(
+              new PartitionResult(
+                  partition,
+                  w,
+                  null,
+                  w.length,
+                  intercepts,
+                  pass.weightSum,
+                  pass.lossSum,
+                  pass.count,
+                  pass.skipped,
+                  updates,
+                  squares))
+          .iterator();
     }
-    return List.of(new PartitionResult(partition, null, compress(w, model.coefficients(), partition), w.length,
-        intercepts, pass.weightSum, pass.lossSum, pass.count, pass.skipped, updates, squares)).iterator();
+    return List.of(
+            new PartitionResult(
+                partition,
+                null,
+                compress(w, model.coefficients(), partition),
+                w.length,
+                intercepts,
+                pass.weightSum,
+                pass.lossSum,
+                pass.count,
+                pass.skipped,
+                updates,
+                squares))
+        .iterator();
   }
 
   private boolean errorFeedback() {
-    return config.get(SGDParams.ERROR_FEEDBACK) && config.deltaCompression() != DeltaCompression.NONE;
+    return config.get(SGDParams.ERROR_FEEDBACK)
+        && config.deltaCompression() != DeltaCompression.NONE;
   }
 
   /**
@@ -100,9 +140,12 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
       nonZeros += delta[j] != 0 ? 1 : 0;
     }
     DeltaCompression compression = config.deltaCompression();
-    ErrorFeedback feedback = errorFeedback() ? new ErrorFeedback(compression, run, partition) : null;
+    ErrorFeedback feedback =
+        errorFeedback() ? new ErrorFeedback(compression, run, partition) : null;
     if (4L * nonZeros >= w.length) {
-      return feedback != null ? feedback.compress(round, delta) : QuantizedDelta.dense(delta, compression);
+      return feedback != null
+          ? feedback.compress(round, delta)
+          : QuantizedDelta.dense(delta, compression);
     }
     int[] indices = new int[nonZeros];
     double[] values = new double[nonZeros];
@@ -112,11 +155,15 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
         values[k++] = delta[j];
       }
     }
-    return feedback != null ? feedback.compress(round, w.length, indices, values)
+    return feedback != null
+        ? feedback.compress(round, w.length, indices, values)
         : QuantizedDelta.sparse(w.length, indices, values, compression);
   }
 
-  /** One model per margin, each from its own copy of its part of {@code coefficients} (and of adagrad's sums). */
+  /**
+   * One model per margin, each from its own copy of its part of {@code coefficients} (and of
+   * adagrad's sums).
+   */
   private PartitionSGD[] newSgd(double[] coefficients, StartingModel model) {
     int k = config.numMargins();
     int n = coefficients.length / k;
@@ -128,9 +175,17 @@ public final class PartitionTrainer implements FlatMapFunction<Iterator<Internal
         own = Arrays.copyOf(Arrays.copyOfRange(squares, i * n, (i + 1) * n), n + 1);
         own[n] = squares[n * k + i];
       }
-      sgd[i] = PartitionSGD.create(Arrays.copyOfRange(coefficients, i * n, (i + 1) * n), model.intercepts()[i], own,
-          config, epoch, model.updatesPerPartition(), averaged, averageIterates,
-          scaling == null ? null : scaling.value());
+      sgd[i] =
+          PartitionSGD.create(
+              Arrays.copyOfRange(coefficients, i * n, (i + 1) * n),
+              model.intercepts()[i],
+              own,
+              config,
+              epoch,
+              model.updatesPerPartition(),
+              averaged,
+              averageIterates,
+              scaling == null ? null : scaling.value());
     }
     return sgd;
   }

@@ -15,11 +15,12 @@ import org.apache.spark.ml.param.Param;
 /**
  * The settings of one training run, read once from an estimator's params and shipped to the
  * executors: every param's value by its {@link ParamSpec} ({@link #get}), what the run derives from
- * them (read on every update, so computed once here), and what the estimator adds: the columns,
- * the classes and the loss.
+ * them (read on every update, so computed once here), and what the estimator adds: the columns, the
+ * classes and the loss.
  */
 public final class SGDConfig implements Serializable {
   private static final long serialVersionUID = 1L;
+
   /** stepSize's name: its spec differs by estimator (its default). */
   private static final String STEP_SIZE = "stepSize";
 
@@ -38,8 +39,14 @@ public final class SGDConfig implements Serializable {
   private final DeltaCompression deltaCompression;
   private final SyncInterval syncInterval;
 
-  private SGDConfig(SGDTask task, String featuresCol, String labelCol, int numClasses, MarginsLoss loss,
-      Map<String, Object> values, Set<String> set) {
+  private SGDConfig(
+      SGDTask task,
+      String featuresCol,
+      String labelCol,
+      int numClasses,
+      MarginsLoss loss,
+      Map<String, Object> values,
+      Set<String> set) {
     this.task = task;
     this.featuresCol = featuresCol;
     this.labelCol = labelCol;
@@ -63,7 +70,12 @@ public final class SGDConfig implements Serializable {
    * @param numClasses the classes labels name, 0..numClasses-1; 0 for regression
    * @param loss one margin's loss, or {@link Softmax} over one margin per class
    */
-  public static SGDConfig of(SGDParams params, SGDTask task, String featuresCol, String labelCol, int numClasses,
+  public static SGDConfig of(
+      SGDParams params,
+      SGDTask task,
+      String featuresCol,
+      String labelCol,
+      int numClasses,
       MarginsLoss loss) {
     Map<String, Object> values = new HashMap<>();
     Set<String> set = new HashSet<>();
@@ -112,12 +124,17 @@ public final class SGDConfig implements Serializable {
     return loss;
   }
 
-  /** The initial learning rate: the user's, the one {@link StepCalibration} chose, or the default. */
+  /**
+   * The initial learning rate: the user's, the one {@link StepCalibration} chose, or the default.
+   */
   public double stepSize() {
     return stepSize;
   }
 
-  /** Whether {@code stepSize} was chosen (by the user or by calibration); if not, calibration picks it. */
+  /**
+   * Whether {@code stepSize} was chosen (by the user or by calibration); if not, calibration picks
+   * it.
+   */
   public boolean stepSizeSet() {
     return set.contains(STEP_SIZE);
   }
@@ -190,7 +207,9 @@ public final class SGDConfig implements Serializable {
     return (l1 > 0 ? l1 * sumAbs : 0) + (l2 > 0 ? l2 * sumSquares / 2 : 0);
   }
 
-  /** Whether the features are numeric columns ({@code featuresCols}) rather than one vector column. */
+  /**
+   * Whether the features are numeric columns ({@code featuresCols}) rather than one vector column.
+   */
   boolean featureColumns() {
     return featuresCols().length > 0;
   }
@@ -206,17 +225,27 @@ public final class SGDConfig implements Serializable {
 
   /** Rows (or partitions) whose feature vectors differ in size. */
   public InvalidTrainingDataException featureSizeMismatch(int size, int otherSize) {
-    return new InvalidTrainingDataException(cannotTrain() + "features in column '" + featuresCol + "' have size "
-        + size + " in one row and " + otherSize + " in another");
+    return new InvalidTrainingDataException(
+        cannotTrain()
+            + "features in column '"
+            + featuresCol
+            + "' have size "
+            + size
+            + " in one row and "
+            + otherSize
+            + " in another");
   }
 
-  /** Training blew up: {@code what} says where it showed ("the model diverged in epoch 2 (...)"). */
+  /**
+   * Training blew up: {@code what} says where it showed ("the model diverged in epoch 2 (...)").
+   */
   public InvalidTrainingDataException diverged(String what) {
     boolean regression = task == SGDTask.REGRESSION;
-    String otherWay = !get(SGDParams.STANDARDIZATION)
-        ? " or set standardization to true" + (regression ? " and scale the labels" : "")
-        : regression ? " or scale the labels" : "";
-    return new InvalidTrainingDataException(cannotTrain() + what + "; lower stepSize (now " + stepSize + ")"
-        + otherWay);
+    String otherWay =
+        !get(SGDParams.STANDARDIZATION)
+            ? " or set standardization to true" + (regression ? " and scale the labels" : "")
+            : regression ? " or scale the labels" : "";
+    return new InvalidTrainingDataException(
+        cannotTrain() + what + "; lower stepSize (now " + stepSize + ")" + otherWay);
   }
 }

@@ -23,22 +23,34 @@ public final class SGDPass {
   private PartitionSGD[] sgd;
   private final boolean failOnDivergence;
 
-  /** Whether a margin became infinite or NaN on finite features, which ended the pass (if it does not fail). */
+  /**
+   * Whether a margin became infinite or NaN on finite features, which ended the pass (if it does
+   * not fail).
+   */
   boolean diverged;
+
   double weightSum;
+
   /** The weighted loss of the valid rows, each taken before its update. */
   double lossSum;
+
   /** Valid rows, of any weight. */
   long count;
+
   long skipped;
 
   /**
-   * @param models the models to start from, one per margin; null to make them at the first valid row
+   * @param models the models to start from, one per margin; null to make them at the first valid
+   *     row
    * @param newModels the models for features of the given size, made when {@code models} is null
-   * @param failOnDivergence whether a model that diverges fails the pass (training) or only ends it,
-   *     setting {@link #diverged} (a trial step that was too large)
+   * @param failOnDivergence whether a model that diverges fails the pass (training) or only ends
+   *     it, setting {@link #diverged} (a trial step that was too large)
    */
-  public SGDPass(SGDConfig config, int epoch, PartitionSGD[] models, IntFunction<PartitionSGD[]> newModels,
+  public SGDPass(
+      SGDConfig config,
+      int epoch,
+      PartitionSGD[] models,
+      IntFunction<PartitionSGD[]> newModels,
       boolean failOnDivergence) {
     this.failOnDivergence = failOnDivergence;
     this.config = config;
@@ -65,7 +77,9 @@ public final class SGDPass {
         if (weight == 0) {
           continue; // as if absent: no update, so no iterate to average and no step of the schedule
         }
-        lossSum += weight * loss.lossAndDerivatives(margins, row.getDouble(TrainingRow.LABEL), derivatives);
+        lossSum +=
+            weight
+                * loss.lossAndDerivatives(margins, row.getDouble(TrainingRow.LABEL), derivatives);
         weightSum += weight;
         for (int k = 0; k < sgd.length; k++) {
           sgd[k].accumulate(x, weight * derivatives[k]);
@@ -89,7 +103,9 @@ public final class SGDPass {
     for (InternalRow row : rows) {
       if (valid(row) && !diverged) {
         double weight = TrainingRow.weight(row);
-        sum += weight * loss.lossAndDerivatives(margins, row.getDouble(TrainingRow.LABEL), derivatives);
+        sum +=
+            weight
+                * loss.lossAndDerivatives(margins, row.getDouble(TrainingRow.LABEL), derivatives);
         weights += weight;
       }
     }
@@ -97,8 +113,9 @@ public final class SGDPass {
   }
 
   /**
-   * Whether {@code row} trains: then {@link #x} holds its features and {@link #margins} its margins,
-   * and it counts. Otherwise it is skipped and counted, or fails the pass, as {@code handleInvalid} says.
+   * Whether {@code row} trains: then {@link #x} holds its features and {@link #margins} its
+   * margins, and it counts. Otherwise it is skipped and counted, or fails the pass, as {@code
+   * handleInvalid} says.
    */
   private boolean valid(InternalRow row) {
     String problem = TrainingRow.problem(config, row);
@@ -117,7 +134,8 @@ public final class SGDPass {
       problem = TrainingRow.nonFiniteFeature(config, x);
       if (problem == null) {
         if (failOnDivergence) {
-          throw config.diverged("the model diverged in epoch " + (epoch + 1) + " (a margin of " + margin + ")");
+          throw config.diverged(
+              "the model diverged in epoch " + (epoch + 1) + " (a margin of " + margin + ")");
         }
         diverged = true;
         return false;

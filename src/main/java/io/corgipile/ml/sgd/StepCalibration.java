@@ -9,11 +9,12 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * The initial step when {@code stepSize} is not set, as Bottou ("Stochastic Gradient Descent Tricks",
- * 2012) advises: train one pass over a small sample with each of {@link #CANDIDATES}, on the schedule
- * training will use, and keep the step whose model has the lowest objective on the sample. The sample
- * is the first {@code calibrationRows} rows of partition 0 in epoch 0's order (over {@code corgipile},
- * rows of its first shuffled buffers), so the step is the same for the same seed, data and partitions.
+ * The initial step when {@code stepSize} is not set, as Bottou ("Stochastic Gradient Descent
+ * Tricks", 2012) advises: train one pass over a small sample with each of {@link #CANDIDATES}, on
+ * the schedule training will use, and keep the step whose model has the lowest objective on the
+ * sample. The sample is the first {@code calibrationRows} rows of partition 0 in epoch 0's order
+ * (over {@code corgipile}, rows of its first shuffled buffers), so the step is the same for the
+ * same seed, data and partitions.
  */
 public final class StepCalibration {
   /** Steps tried, largest first, each about a third of the one before. */
@@ -43,8 +44,13 @@ public final class StepCalibration {
     public String describe() {
       StringBuilder s = new StringBuilder();
       for (int i = 0; i < CANDIDATES.length; i++) {
-        s.append(i == 0 ? "" : ", ").append(CANDIDATES[i]).append(": ")
-            .append(Double.isFinite(objectives[i]) ? String.format(Locale.ROOT, "%.4f", objectives[i]) : "diverged");
+        s.append(i == 0 ? "" : ", ")
+            .append(CANDIDATES[i])
+            .append(": ")
+            .append(
+                Double.isFinite(objectives[i])
+                    ? String.format(Locale.ROOT, "%.4f", objectives[i])
+                    : "diverged");
       }
       return s.toString();
     }
@@ -53,7 +59,8 @@ public final class StepCalibration {
   /** The sample: the first rows of partition 0, copied (a scan reuses its row objects). */
   public List<InternalRow> sample(JavaRDD<InternalRow> rows) {
     int size = config.get(SGDParams.CALIBRATION_ROWS);
-    return rows.mapPartitions(partition -> first(partition, size)).collectPartitions(new int[] {0})[0];
+    return rows.mapPartitions(partition -> first(partition, size))
+        .collectPartitions(new int[] {0})[0];
   }
 
   private static Iterator<InternalRow> first(Iterator<InternalRow> rows, int size) {
@@ -75,8 +82,10 @@ public final class StepCalibration {
       SGDPass pass = new SGDPass(trial, 0, null, size -> fresh(size, trial), false);
       pass.train(sample.iterator());
       rows = Math.max(rows, pass.count); // a pass that diverged stopped early
-      objectives[i] = pass.models() == null || pass.diverged ? Double.POSITIVE_INFINITY
-          : pass.meanLoss(sample) + config.penalty(PartitionSGD.coefficients(pass.models()));
+      objectives[i] =
+          pass.models() == null || pass.diverged
+              ? Double.POSITIVE_INFINITY
+              : pass.meanLoss(sample) + config.penalty(PartitionSGD.coefficients(pass.models()));
       if (objectives[i] < best) { // strictly: on a tie the larger step, tried first, stays
         best = objectives[i];
         step = CANDIDATES[i];
@@ -85,11 +94,15 @@ public final class StepCalibration {
     return new Choice(step, objectives, rows);
   }
 
-  /** One model per margin, from zeros, with the last iterate (no averaging): the model one pass leaves. */
+  /**
+   * One model per margin, from zeros, with the last iterate (no averaging): the model one pass
+   * leaves.
+   */
   private PartitionSGD[] fresh(int numFeatures, SGDConfig config) {
     PartitionSGD[] models = new PartitionSGD[config.numMargins()];
     for (int k = 0; k < models.length; k++) {
-      models[k] = PartitionSGD.create(new double[numFeatures], 0, null, config, 0, 0, 1, false, scaling);
+      models[k] =
+          PartitionSGD.create(new double[numFeatures], 0, null, config, 0, 0, 1, false, scaling);
     }
     return models;
   }

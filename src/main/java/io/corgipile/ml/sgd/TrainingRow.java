@@ -24,28 +24,40 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class TrainingRow {
   static final int LABEL = 0;
+
   /** The weight column's value, 1 without a weight column. */
   static final int WEIGHT = 1;
+
   /** The vector field, or the first of the feature columns. */
   public static final int FEATURES = 2;
 
   private TrainingRow() {}
 
   /**
-   * The columns that make {@code dataset}'s rows into training rows, checked against its schema. The
-   * feature columns' names and types are checked when the stage's schema is ({@link FeatureColumns}).
+   * The columns that make {@code dataset}'s rows into training rows, checked against its schema.
+   * The feature columns' names and types are checked when the stage's schema is ({@link
+   * FeatureColumns}).
    */
   public static Column[] columns(SGDConfig config, Dataset<?> dataset) {
     List<Column> columns = new ArrayList<>(List.of(col(config.labelCol()).cast("double")));
     if (config.weighted()) {
       Optional<StructField> weight = field(dataset.schema(), config.weightCol());
       if (weight.isEmpty()) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
-            + "' is not a column; the columns are " + Arrays.toString(dataset.columns()));
+        throw new InvalidTrainingDataException(
+            config.cannotTrain()
+                + "weightCol '"
+                + config.weightCol()
+                + "' is not a column; the columns are "
+                + Arrays.toString(dataset.columns()));
       }
       if (!(weight.get().dataType() instanceof NumericType)) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "weightCol '" + config.weightCol()
-            + "' has type " + weight.get().dataType().simpleString() + "; it must be numeric");
+        throw new InvalidTrainingDataException(
+            config.cannotTrain()
+                + "weightCol '"
+                + config.weightCol()
+                + "' has type "
+                + weight.get().dataType().simpleString()
+                + "; it must be numeric");
       }
       columns.add(col(config.weightCol()).cast("double"));
     } else {
@@ -68,11 +80,15 @@ public final class TrainingRow {
 
   /** A view of a training row's features. */
   public static FeatureVector features(SGDConfig config) {
-    return config.featureColumns() ? FeatureVector.ofColumns(FEATURES, config.featuresCols().length)
+    return config.featureColumns()
+        ? FeatureVector.ofColumns(FEATURES, config.featuresCols().length)
         : FeatureVector.ofVector(FEATURES);
   }
 
-  /** What makes the row unusable, or null. Features are checked for finiteness by {@link #nonFiniteFeature}. */
+  /**
+   * What makes the row unusable, or null. Features are checked for finiteness by {@link
+   * #nonFiniteFeature}.
+   */
   public static String problem(SGDConfig config, InternalRow row) {
     if (row.anyNull()) {
       String nulls = nulls(config, row);
@@ -81,14 +97,25 @@ public final class TrainingRow {
       }
     }
     double label = row.getDouble(LABEL);
-    if (config.task() == SGDTask.CLASSIFICATION ? !isClass(label, config.numClasses()) : !Double.isFinite(label)) {
-      return "a row has label " + label + " in column '" + config.labelCol() + "'; "
-          + (config.task() == SGDTask.CLASSIFICATION ? allowedLabels(config.numClasses()) : "labels must be finite");
+    if (config.task() == SGDTask.CLASSIFICATION
+        ? !isClass(label, config.numClasses())
+        : !Double.isFinite(label)) {
+      return "a row has label "
+          + label
+          + " in column '"
+          + config.labelCol()
+          + "'; "
+          + (config.task() == SGDTask.CLASSIFICATION
+              ? allowedLabels(config.numClasses())
+              : "labels must be finite");
     }
     if (config.weighted()) {
       double weight = row.getDouble(WEIGHT);
       if (!(weight >= 0) || Double.isInfinite(weight)) {
-        return "a row has weight " + weight + " in column '" + config.weightCol()
+        return "a row has weight "
+            + weight
+            + " in column '"
+            + config.weightCol()
             + "'; weights must be finite and >= 0";
       }
     }
@@ -104,7 +131,9 @@ public final class TrainingRow {
       return "a row has a null weight in column '" + config.weightCol() + "'";
     }
     if (!config.featureColumns()) {
-      return row.isNullAt(FEATURES) ? "a row has null features in column '" + config.featuresCol() + "'" : null;
+      return row.isNullAt(FEATURES)
+          ? "a row has null features in column '" + config.featuresCol() + "'"
+          : null;
     }
     for (int k = 0; k < config.featuresCols().length; k++) {
       if (row.isNullAt(FEATURES + k)) {
@@ -121,7 +150,9 @@ public final class TrainingRow {
 
   /** What a classifier's labels may be, for messages: "allowed labels are 0 and 1". */
   static String allowedLabels(int numClasses) {
-    return numClasses == 2 ? "allowed labels are 0 and 1" : "allowed labels are the integers 0 to " + (numClasses - 1);
+    return numClasses == 2
+        ? "allowed labels are 0 and 1"
+        : "allowed labels are the integers 0 to " + (numClasses - 1);
   }
 
   /** The row's weight: 1 without a weight column. */
@@ -135,7 +166,13 @@ public final class TrainingRow {
       if (!Double.isFinite(x.value(k))) {
         return config.featureColumns()
             ? "a row has " + x.value(k) + " in feature column '" + config.featuresCols()[k] + "'"
-            : "a row has feature " + x.index(k) + " = " + x.value(k) + " in column '" + config.featuresCol() + "'";
+            : "a row has feature "
+                + x.index(k)
+                + " = "
+                + x.value(k)
+                + " in column '"
+                + config.featuresCol()
+                + "'";
       }
     }
     return null;
@@ -143,7 +180,7 @@ public final class TrainingRow {
 
   /** The error for an unusable row when {@code handleInvalid} is {@code error}. */
   public static InvalidTrainingDataException invalid(SGDConfig config, String problem) {
-    return new InvalidTrainingDataException(config.cannotTrain() + problem
-        + "; set handleInvalid to 'skip' to leave such rows out");
+    return new InvalidTrainingDataException(
+        config.cannotTrain() + problem + "; set handleInvalid to 'skip' to leave such rows out");
   }
 }

@@ -7,7 +7,8 @@ import java.io.Serializable;
  * round, by their weight sums. A plain mean would divide a sparse feature's update by every
  * partition, though only the few whose rows hold it moved it: with 128 partitions and features each
  * in a few rows, such a model hardly moves from its start. Where every partition moves every
- * coordinate (dense features) it is the plain weighted mean, bit for bit, summed in the order added.
+ * coordinate (dense features) it is the plain weighted mean, bit for bit, summed in the order
+ * added.
  */
 public final class CoordinateMean implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -38,7 +39,10 @@ public final class CoordinateMean implements Serializable {
     }
   }
 
-  /** Bit i set where {@code model[from + i]} differs from {@code start} (null: zeros), for i below {@code length}. */
+  /**
+   * Bit i set where {@code model[from + i]} differs from {@code start} (null: zeros), for i below
+   * {@code length}.
+   */
   static long[] moved(double[] model, double[] start, int from, int length) {
     long[] bits = new long[(length + 63) >>> 6];
     for (int i = 0; i < length; i++) {

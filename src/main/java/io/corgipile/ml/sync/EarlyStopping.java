@@ -8,8 +8,9 @@ package io.corgipile.ml.sync;
  *
  * <p>Training returns the last epoch's model, not the one of the lowest objective: the objective is
  * progressive (each row's loss before its update), and on clustered data an early epoch's larger
- * steps follow each buffer's label mix, which lowers it while the model is worse (test accuracy 0.843
- * against 0.862 in {@code StandardizationTest}'s unscaled set, had the lowest epoch been kept).
+ * steps follow each buffer's label mix, which lowers it while the model is worse (test accuracy
+ * 0.843 against 0.862 in {@code StandardizationTest}'s unscaled set, had the lowest epoch been
+ * kept).
  */
 public final class EarlyStopping {
   private final double tol;
@@ -29,7 +30,8 @@ public final class EarlyStopping {
 
   /** Records the next epoch's objective; whether training stops after it. */
   boolean stopsAfter(double objective) {
-    boolean improved = !started || objective < best - tol * Math.max(Math.abs(best), Double.MIN_NORMAL);
+    boolean improved =
+        !started || objective < best - tol * Math.max(Math.abs(best), Double.MIN_NORMAL);
     best = started ? Math.min(best, objective) : objective;
     started = true;
     withoutImprovement = improved ? 0 : withoutImprovement + 1;

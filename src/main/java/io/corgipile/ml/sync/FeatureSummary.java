@@ -22,25 +22,32 @@ import scala.Tuple2;
  *
  * <p>Each partition runs Welford's update over its non-zero values only (O(non-zeros) per row, as
  * MLlib's summarizer), then accounts for its zeros; partitions merge by Chan's formula, which stays
- * exact where a sum of squares would cancel (a timestamp's mean is 1e9 of its deviations). Merges run
- * in partition order, so the scaling is the same bit for bit on every run: on the driver when the
- * partitions' moments fit in {@code directBytes}, else by coordinate ranges on reducers (as {@link
- * ScatterReduce} does for models), so no task or driver holds more than one model's worth of them.
+ * exact where a sum of squares would cancel (a timestamp's mean is 1e9 of its deviations). Merges
+ * run in partition order, so the scaling is the same bit for bit on every run: on the driver when
+ * the partitions' moments fit in {@code directBytes}, else by coordinate ranges on reducers (as
+ * {@link ScatterReduce} does for models), so no task or driver holds more than one model's worth of
+ * them.
  */
 public final class FeatureSummary {
-  /** Centering needs at least this share of the values non-zero: on sparse rows it would move every coordinate. */
+  /**
+   * Centering needs at least this share of the values non-zero: on sparse rows it would move every
+   * coordinate.
+   */
   static final double MIN_DENSITY_TO_CENTER = 0.5;
 
   private FeatureSummary() {}
 
   /**
-   * The scaling training applies, or null when no row has a positive weight (training then says so).
+   * The scaling training applies, or null when no row has a positive weight (training then says
+   * so).
    *
    * @param rows the training rows, {@link TrainingRow}'s layout
    * @param directBytes the most bytes of partition moments the driver collects
    */
-  public static FeatureScaling scaling(JavaRDD<InternalRow> rows, SGDConfig config, long directBytes) {
-    JavaRDD<Moments> parts = rows.mapPartitionsWithIndex((partition, it) -> summarize(partition, it, config), true);
+  public static FeatureScaling scaling(
+      JavaRDD<InternalRow> rows, SGDConfig config, long directBytes) {
+    JavaRDD<Moments> parts =
+        rows.mapPartitionsWithIndex((partition, it) -> summarize(partition, it, config), true);
     parts.persist(StorageLevel.MEMORY_AND_DISK());
     Moments total;
     try {
@@ -60,7 +67,8 @@ public final class FeatureSummary {
   private static FeatureScaling scaling(Moments total, SGDConfig config) {
     int n = total.numFeatures();
     double density = n == 0 ? 0 : total.nonZeros() / ((double) total.rows() * n);
-    boolean center = config.get(SGDParams.FIT_INTERCEPT) && config.l1() == 0 && density >= MIN_DENSITY_TO_CENTER;
+    boolean center =
+        config.get(SGDParams.FIT_INTERCEPT) && config.l1() == 0 && density >= MIN_DENSITY_TO_CENTER;
     double[] inverseStd = new double[n];
     double[] scaledMean = center ? new double[n] : null;
     for (int j = 0; j < n; j++) {
@@ -73,7 +81,8 @@ public final class FeatureSummary {
     return new FeatureScaling(inverseStd, scaledMean);
   }
 
-  private static Iterator<Moments> summarize(int partition, Iterator<InternalRow> it, SGDConfig config) {
+  private static Iterator<Moments> summarize(
+      int partition, Iterator<InternalRow> it, SGDConfig config) {
     FeatureVector x = TrainingRow.features(config);
     double weight = 0;
     long rows = 0;
@@ -134,7 +143,8 @@ public final class FeatureSummary {
       m2[j] += nz * shift * shift + (weight - nz) * full * full;
       mean[j] = full;
     }
-    return List.of(new Moments(partition, mean.length, 0, weight, rows, nonZeros, mean, m2)).iterator();
+    return List.of(new Moments(partition, mean.length, 0, weight, rows, nonZeros, mean, m2))
+        .iterator();
   }
 
   /** Merges in partition order; null when there are none. */
@@ -151,34 +161,41 @@ public final class FeatureSummary {
   }
 
   private static Moments reduceBySlices(JavaRDD<Moments> parts, int slices, SGDConfig config) {
-    List<Moments> merged = parts
-        .flatMapToPair(p -> {
-          List<Tuple2<Integer, Moments>> out = new ArrayList<>(slices);
-          for (int s = 0; s < slices; s++) {
-            out.add(new Tuple2<>(s, p.slice(ScatterReduce.start(s, slices, p.numFeatures()),
-                ScatterReduce.start(s + 1, slices, p.numFeatures()))));
-          }
-          return out.iterator();
-        })
-        .partitionBy(new HashPartitioner(slices))
-        .mapPartitions(it -> {
-          List<List<Moments>> bySlice = new ArrayList<>();
-          while (it.hasNext()) {
-            Tuple2<Integer, Moments> t = it.next();
-            while (bySlice.size() <= t._1()) {
-              bySlice.add(new ArrayList<>());
-            }
-            bySlice.get(t._1()).add(t._2());
-          }
-          List<Moments> out = new ArrayList<>();
-          for (List<Moments> slice : bySlice) {
-            if (!slice.isEmpty()) {
-              out.add(mergeInOrder(slice, config));
-            }
-          }
-          return out.iterator();
-        })
-        .collect();
+    List<Moments> merged =
+        parts
+            .flatMapToPair(
+                p -> {
+                  List<Tuple2<Integer, Moments>> out = new ArrayList<>(slices);
+                  for (int s = 0; s < slices; s++) {
+                    out.add(
+                        new Tuple2<>(
+                            s,
+                            p.slice(
+                                ScatterReduce.start(s, slices, p.numFeatures()),
+                                ScatterReduce.start(s + 1, slices, p.numFeatures()))));
+                  }
+                  return out.iterator();
+                })
+            .partitionBy(new HashPartitioner(slices))
+            .mapPartitions(
+                it -> {
+                  List<List<Moments>> bySlice = new ArrayList<>();
+                  while (it.hasNext()) {
+                    Tuple2<Integer, Moments> t = it.next();
+                    while (bySlice.size() <= t._1()) {
+                      bySlice.add(new ArrayList<>());
+                    }
+                    bySlice.get(t._1()).add(t._2());
+                  }
+                  List<Moments> out = new ArrayList<>();
+                  for (List<Moments> slice : bySlice) {
+                    if (!slice.isEmpty()) {
+                      out.add(mergeInOrder(slice, config));
+                    }
+                  }
+                  return out.iterator();
+                })
+            .collect();
     if (merged.isEmpty()) {
       return null;
     }

@@ -38,17 +38,30 @@ public final class LabelClasses {
       return check(Math.max(2, (Integer) nominal.getNumValues().get()), labelCol, estimatorName);
     }
     Column label = col(labelCol).cast("double");
-    Column isClass = label.geq(0).and(label.equalTo(floor(label))).and(label.lt(lit(Double.POSITIVE_INFINITY)));
-    FitJobs.describe(dataset.sparkSession().sparkContext(), estimatorName, "classes in column '" + labelCol + "'");
+    Column isClass =
+        label.geq(0).and(label.equalTo(floor(label))).and(label.lt(lit(Double.POSITIVE_INFINITY)));
+    FitJobs.describe(
+        dataset.sparkSession().sparkContext(),
+        estimatorName,
+        "classes in column '" + labelCol + "'");
     Row row = dataset.where(isClass).agg(max(label)).head();
     return row.isNullAt(0) ? 2 : check(Math.max(2, row.getDouble(0) + 1), labelCol, estimatorName);
   }
 
   private static int check(double numClasses, String labelCol, String estimatorName) {
     if (numClasses > SGDClassifierParams.MAX_CLASSES) {
-      throw new InvalidTrainingDataException("Cannot train " + estimatorName + ": column '" + labelCol
-          + "' has label " + (numClasses - 1) + ", which makes " + String.format("%.0f", numClasses)
-          + " classes; at most " + SGDClassifierParams.MAX_CLASSES + " are supported (labels are 0..K-1)");
+      throw new InvalidTrainingDataException(
+          "Cannot train "
+              + estimatorName
+              + ": column '"
+              + labelCol
+              + "' has label "
+              + (numClasses - 1)
+              + ", which makes "
+              + String.format("%.0f", numClasses)
+              + " classes; at most "
+              + SGDClassifierParams.MAX_CLASSES
+              + " are supported (labels are 0..K-1)");
     }
     return (int) numClasses;
   }

@@ -34,10 +34,16 @@ public final class RoundJob {
   /**
    * @param directBytes the most bytes of partition models the driver collects in a round
    * @param run names the training run, for the residuals of error feedback
-   * @param averaged the partitions averaged every round, 1 when once an epoch ({@link StepSchedule#rate})
+   * @param averaged the partitions averaged every round, 1 when once an epoch ({@link
+   *     StepSchedule#rate})
    * @param scaling the features' scaling, null for none
    */
-  RoundJob(SGDConfig config, long directBytes, String run, int averaged, Broadcast<FeatureScaling> scaling) {
+  RoundJob(
+      SGDConfig config,
+      long directBytes,
+      String run,
+      int averaged,
+      Broadcast<FeatureScaling> scaling) {
     this.scaling = scaling;
     this.config = config;
     this.directBytes = directBytes;
@@ -52,8 +58,18 @@ public final class RoundJob {
    * @param bytesToExecutors the broadcast model's serialized size, times the executors it reaches
    * @param bytesFromExecutors task results and shuffle writes of the round's jobs
    */
-  record Result(double[] coefficients, double[] intercepts, double weightSum, double lossSum, long rows, long skipped,
-      long updatesPerPartition, int residualsLost, long bytesToExecutors, long bytesFromExecutors, double seconds,
+  record Result(
+      double[] coefficients,
+      double[] intercepts,
+      double weightSum,
+      double lossSum,
+      long rows,
+      long skipped,
+      long updatesPerPartition,
+      int residualsLost,
+      long bytesToExecutors,
+      long bytesFromExecutors,
+      double seconds,
       double[] squaredGradients) {
     /** The mean as the next round's starting model, taken as it is. */
     StartingModel model() {
@@ -62,8 +78,19 @@ public final class RoundJob {
 
     /** The merged models with what the round cost. */
     Result withCost(long bytesToExecutors, long bytesFromExecutors, double seconds) {
-      return new Result(coefficients, intercepts, weightSum, lossSum, rows, skipped, updatesPerPartition, residualsLost,
-          bytesToExecutors, bytesFromExecutors, seconds, squaredGradients);
+      return new Result(
+          coefficients,
+          intercepts,
+          weightSum,
+          lossSum,
+          rows,
+          skipped,
+          updatesPerPartition,
+          residualsLost,
+          bytesToExecutors,
+          bytesFromExecutors,
+          seconds,
+          squaredGradients);
     }
   }
 
@@ -71,8 +98,14 @@ public final class RoundJob {
    * @param round the round's number in the whole run, counted over epochs
    * @param partitionsAverage whether each partition returns the mean of its iterates
    */
-  Result run(JavaRDD<InternalRow> rows, JavaSparkContext jsc, TaskResultMeter meter, StartingModel model, int epoch,
-      int round, boolean partitionsAverage) {
+  Result run(
+      JavaRDD<InternalRow> rows,
+      JavaSparkContext jsc,
+      TaskResultMeter meter,
+      StartingModel model,
+      int epoch,
+      int round,
+      boolean partitionsAverage) {
     String roundId = Integer.toString(round);
     meter.beginRound(roundId);
     long began = System.nanoTime();
@@ -80,22 +113,28 @@ public final class RoundJob {
     Broadcast<StartingModel> start = jsc.broadcast(model);
     Result merged;
     try {
-      JavaRDD<PartitionResult> results = rows.mapPartitions(
-          new PartitionTrainer(start, scaling, config, epoch, averaged, partitionsAverage, run, round));
+      JavaRDD<PartitionResult> results =
+          rows.mapPartitions(
+              new PartitionTrainer(
+                  start, scaling, config, epoch, averaged, partitionsAverage, run, round));
       merged = merge(results, start, model, rows.getNumPartitions());
     } finally {
       start.destroy();
     }
     double seconds = (System.nanoTime() - began) / 1e9;
     RoundTraffic traffic = meter.awaitRound(roundId);
-    return merged.withCost(broadcastBytes, traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
+    return merged.withCost(
+        broadcastBytes, traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
   }
 
   /**
    * Before the first round the model's size is unknown: the partitions' results are then kept (one
    * model per task, on the executors) while a first job finds the size.
    */
-  private Result merge(JavaRDD<PartitionResult> results, Broadcast<StartingModel> start, StartingModel model,
+  private Result merge(
+      JavaRDD<PartitionResult> results,
+      Broadcast<StartingModel> start,
+      StartingModel model,
       int partitions) {
     if (model.coefficients() != null) {
       return merge(results, start, model, partitions, model.coefficients().length);
@@ -109,20 +148,28 @@ public final class RoundJob {
     }
   }
 
-  private Result merge(JavaRDD<PartitionResult> results, Broadcast<StartingModel> start, StartingModel model,
-      int partitions, int numFeatures) {
-    // a dense model's values, as a partition sends it (coefficients in float64, or a compressed delta)
-    if (partitions * QuantizedDelta.valueBytes(numFeatures, config.deltaCompression()) <= directBytes) {
+  private Result merge(
+      JavaRDD<PartitionResult> results,
+      Broadcast<StartingModel> start,
+      StartingModel model,
+      int partitions,
+      int numFeatures) {
+    // a dense model's values, as a partition sends it (coefficients in float64, or a compressed
+    // delta)
+    if (partitions * QuantizedDelta.valueBytes(numFeatures, config.deltaCompression())
+        <= directBytes) {
       return merge(results.collect(), null, model);
     }
     int slices = ScatterReduce.slices(partitions, numFeatures);
-    ScatterReduce.Sums sums = ScatterReduce.reduce(results, start, slices, config::featureSizeMismatch);
+    ScatterReduce.Sums sums =
+        ScatterReduce.reduce(results, start, slices, config::featureSizeMismatch);
     return merge(sums.stats(), sums.mean(), model);
   }
 
   /**
    * @param results in partition order
-   * @param reduced the models' sums from {@link ScatterReduce}, or null to add up the results' models
+   * @param reduced the models' sums from {@link ScatterReduce}, or null to add up the results'
+   *     models
    */
   private Result merge(List<PartitionResult> results, CoordinateMean reduced, StartingModel start) {
     CoordinateMean sum = reduced;
@@ -169,8 +216,19 @@ public final class RoundJob {
       trained++;
     }
     if (trained == 0 || !(weightSum > 0)) {
-      return new Result(null, start.intercepts(), weightSum, lossSum, rows, skipped, start.updatesPerPartition(),
-          residualsLost, 0, 0, 0, start.squaredGradients());
+      return new Result(
+          null,
+          start.intercepts(),
+          weightSum,
+          lossSum,
+          rows,
+          skipped,
+          start.updatesPerPartition(),
+          residualsLost,
+          0,
+          0,
+          0,
+          start.squaredGradients());
     }
     for (int k = 0; k < interceptSums.length; k++) {
       interceptSums[k] /= weightSum;
@@ -178,7 +236,18 @@ public final class RoundJob {
     for (int j = 0; squareSums != null && j < squareSums.length; j++) {
       squareSums[j] /= weightSum;
     }
-    return new Result(sum.mean(start.coefficients()), interceptSums, weightSum, lossSum, rows, skipped,
-        start.updatesPerPartition() + updates / trained, residualsLost, 0, 0, 0, squareSums);
+    return new Result(
+        sum.mean(start.coefficients()),
+        interceptSums,
+        weightSum,
+        lossSum,
+        rows,
+        skipped,
+        start.updatesPerPartition() + updates / trained,
+        residualsLost,
+        0,
+        0,
+        0,
+        squareSums);
   }
 }

@@ -39,6 +39,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SGDOptimizer {
   private static final Logger LOG = LoggerFactory.getLogger(SGDOptimizer.class);
+
   /**
    * The most bytes of partition models the driver collects in a round; above it they are summed by
    * {@link ScatterReduce}, which costs a shuffle but holds at most one model per task and driver.
@@ -52,7 +53,9 @@ public final class SGDOptimizer {
     this(config, DIRECT_BYTES);
   }
 
-  /** @param directBytes see {@link #DIRECT_BYTES}; tests lower it to exercise the reduction */
+  /**
+   * @param directBytes see {@link #DIRECT_BYTES}; tests lower it to exercise the reduction
+   */
   public SGDOptimizer(SGDConfig config, long directBytes) {
     this.config = config;
     this.directBytes = directBytes;
@@ -61,21 +64,26 @@ public final class SGDOptimizer {
   /** Trains on {@code dataset}: the model, with its training summary. */
   public LinearFit optimize(Dataset<?> dataset) {
     if (DatasetInternals.readsCachedData(dataset)) {
-      LOG.warn("{} reads a cached input: every epoch sees the rows in the cached order, so a corgipile"
-          + " source cannot give a new order per epoch. Train on the uncached DataFrame to reshuffle every epoch"
-          + " (CrossValidator and TrainValidationSplit cache their folds, so there this is expected).",
+      LOG.warn(
+          "{} reads a cached input: every epoch sees the rows in the cached order, so a corgipile"
+              + " source cannot give a new order per epoch. Train on the uncached DataFrame to"
+              + " reshuffle every epoch (CrossValidator and TrainValidationSplit cache their folds,"
+              + " so there this is expected).",
           config.task().estimatorName());
     }
     Dataset<?> trained = dataset.select(TrainingRow.columns(config, dataset));
     JavaRDD<InternalRow> rows = DatasetInternals.internalRows(trained).toJavaRDD();
     SparkContext sc = dataset.sparkSession().sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    String runId = UUID.randomUUID().toString(); // names this run's rounds and residuals, never enters the model
+    String runId =
+        UUID.randomUUID()
+            .toString(); // names this run's rounds and residuals, never enters the model
     if (config.seed() != null) {
       ReadScope.setSeed(sc, config.seed());
     }
     SyncSchedule schedule = SyncSchedule.of(config, trained, ReadScope.seed(sc));
-    FeatureScaling scaling = config.get(SGDParams.STANDARDIZATION) ? featureScaling(rows, sc) : null;
+    FeatureScaling scaling =
+        config.get(SGDParams.STANDARDIZATION) ? featureScaling(rows, sc) : null;
     SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
     Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
     try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
@@ -90,9 +98,9 @@ public final class SGDOptimizer {
 
   /**
    * The pass before the first epoch that standardization needs: the whole of epoch 0's input in one
-   * job, whatever round properties the thread holds, in any order (a corgipile source then reads its
-   * blocks straight through, at the cost of a plain scan, not of an epoch). Null when no row has a
-   * positive weight.
+   * job, whatever round properties the thread holds, in any order (a corgipile source then reads
+   * its blocks straight through, at the cost of a plain scan, not of an epoch). Null when no row
+   * has a positive weight.
    */
   private FeatureScaling featureScaling(JavaRDD<InternalRow> rows, SparkContext sc) {
     readEpochZero(sc, "feature summary (standardization)");
@@ -104,61 +112,104 @@ public final class SGDOptimizer {
     } finally {
       ReadScope.setAnyOrder(sc, false);
     }
-    LOG.info(String.format(Locale.ROOT, "%s: features summarized for standardization in %.2f s (%s)",
-        config.task().estimatorName(), (System.nanoTime() - began) / 1e9,
-        scaling == null ? "no row of positive weight" : scaling.centered() ? "scaled and centered" : "scaled"));
+    LOG.info(
+        String.format(
+            Locale.ROOT,
+            "%s: features summarized for standardization in %.2f s (%s)",
+            config.task().estimatorName(),
+            (System.nanoTime() - began) / 1e9,
+            scaling == null
+                ? "no row of positive weight"
+                : scaling.centered() ? "scaled and centered" : "scaled"));
     return scaling;
   }
 
-  /** Sets the thread's scope for a job that reads epoch 0's input whole, whatever round the thread held. */
+  /**
+   * Sets the thread's scope for a job that reads epoch 0's input whole, whatever round the thread
+   * held.
+   */
   private void readEpochZero(SparkContext sc, String job) {
     ReadScope.setEpoch(sc, 0);
     ReadScope.setWholeEpoch(sc);
     FitJobs.describe(sc, config.task().estimatorName(), job);
   }
 
-  /** The run's settings with {@code stepSize} chosen by {@link StepCalibration}, as it was not set. */
+  /**
+   * The run's settings with {@code stepSize} chosen by {@link StepCalibration}, as it was not set.
+   */
   private SGDConfig calibrated(JavaRDD<InternalRow> rows, SparkContext sc, FeatureScaling scaling) {
     readEpochZero(sc, "step size calibration");
     long began = System.nanoTime();
     StepCalibration calibration = new StepCalibration(config, scaling);
     StepCalibration.Choice choice = calibration.choose(calibration.sample(rows));
-    LOG.info(String.format(Locale.ROOT, "%s: stepSize %s chosen on %,d rows of partition 0 in %.2f s (objective"
-        + " after one pass per step: %s)", config.task().estimatorName(), choice.stepSize(), choice.sampleRows(),
-        (System.nanoTime() - began) / 1e9, choice.describe()));
+    LOG.info(
+        String.format(
+            Locale.ROOT,
+            "%s: stepSize %s chosen on %,d rows of partition 0 in %.2f s (objective"
+                + " after one pass per step: %s)",
+            config.task().estimatorName(),
+            choice.stepSize(),
+            choice.sampleRows(),
+            (System.nanoTime() - began) / 1e9,
+            choice.describe()));
     return config.withStepSize(choice.stepSize());
   }
 
-  /** @param config this run's settings: the estimator's, with the step size the calibration chose */
-  private LinearFit epochs(SGDConfig config, JavaRDD<InternalRow> rows, SparkContext sc, JavaSparkContext jsc,
-      SyncSchedule schedule, TaskResultMeter meter, String run, Broadcast<FeatureScaling> scaling) {
+  /**
+   * @param config this run's settings: the estimator's, with the step size the calibration chose
+   */
+  private LinearFit epochs(
+      SGDConfig config,
+      JavaRDD<InternalRow> rows,
+      SparkContext sc,
+      JavaSparkContext jsc,
+      SyncSchedule schedule,
+      TaskResultMeter meter,
+      String run,
+      Broadcast<FeatureScaling> scaling) {
     String name = config.task().estimatorName();
     StartingModel model = StartingModel.initial(config.numMargins());
-    TrainingHistory history = new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());
-    EarlyStopping stopping = new EarlyStopping(config.get(SGDParams.TOL), config.get(SGDParams.N_ITER_NO_CHANGE));
-    RoundJob job = new RoundJob(config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
+    TrainingHistory history =
+        new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());
+    EarlyStopping stopping =
+        new EarlyStopping(config.get(SGDParams.TOL), config.get(SGDParams.N_ITER_NO_CHANGE));
+    RoundJob job =
+        new RoundJob(
+            config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
-    ServerStep server = new ServerStep(config.get(SGDParams.SYNC_STEP_SIZE), config.get(SGDParams.SYNC_MOMENTUM));
+    ServerStep server =
+        new ServerStep(config.get(SGDParams.SYNC_STEP_SIZE), config.get(SGDParams.SYNC_MOMENTUM));
     int roundsSoFar = 0;
     int maxIter = config.get(SGDParams.MAX_ITER);
     for (int epoch = 0; epoch < maxIter; epoch++) {
       int thisEpoch = epoch; // for the job's lambda
       int rounds = schedule.rounds(epoch);
-      // With one round, each partition averages its iterates (from the second epoch on: the first is
+      // With one round, each partition averages its iterates (from the second epoch on: the first
+      // is
       // burn-in, its early iterates far from the optimum). With several, a partition's pass is too
-      // short for that, so the driver averages the rounds' models instead, in the first epoch those of
-      // its second half: its last round alone left epoch-1 accuracy at the mercy of one round's buffers.
+      // short for that, so the driver averages the rounds' models instead, in the first epoch those
+      // of
+      // its second half: its last round alone left epoch-1 accuracy at the mercy of one round's
+      // buffers.
       boolean partitionsAverage = config.get(SGDParams.AVERAGING) && epoch > 0 && rounds == 1;
-      IterateMean epochMean = config.get(SGDParams.AVERAGING) && rounds > 1 ? new IterateMean() : null;
+      IterateMean epochMean =
+          config.get(SGDParams.AVERAGING) && rounds > 1 ? new IterateMean() : null;
       int firstAveraged = epoch == 0 ? rounds / 2 : 0;
       EpochTotals totals = new EpochTotals();
       for (int round = 0; round < rounds; round++) {
         schedule.select(sc, epoch, round, rounds);
-        FitJobs.describe(sc, name, "epoch " + (epoch + 1) + "/" + maxIter
-            + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
+        FitJobs.describe(
+            sc,
+            name,
+            "epoch "
+                + (epoch + 1)
+                + "/"
+                + maxIter
+                + (rounds > 1 ? " round " + (round + 1) + "/" + rounds : ""));
         StartingModel from = model;
         int roundNumber = roundsSoFar++;
-        RoundJob.Result merged = job.run(rows, jsc, meter, from, thisEpoch, roundNumber, partitionsAverage);
+        RoundJob.Result merged =
+            job.run(rows, jsc, meter, from, thisEpoch, roundNumber, partitionsAverage);
         totals.add(merged);
         if (merged.coefficients() != null) {
           // with one round, the mean as it is, as syncInterval=epoch always gave
@@ -169,17 +220,30 @@ public final class SGDOptimizer {
         }
       }
       totals.check(model);
-      double[] coefficients = epochMean == null ? model.coefficients() : epochMean.coefficients(model.coefficients());
+      double[] coefficients =
+          epochMean == null ? model.coefficients() : epochMean.coefficients(model.coefficients());
       double[] intercepts = epochMean == null ? model.intercepts() : epochMean.intercepts();
       model = model.with(coefficients, intercepts);
       double objective = totals.lossSum / totals.weightSum + config.penalty(coefficients);
       history.add(objective, totals, coefficients, intercepts);
       int left = maxIter - epoch - 1; // at most: tol may stop training earlier
-      LOG.info(String.format(Locale.ROOT,
-          "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
-          name, epoch + 1, maxIter, objective, totals.rows, rounds, rounds == 1 ? "" : "s", totals.seconds,
-          totals.rows / totals.seconds, left == 0 ? "last epoch"
-              : String.format(Locale.ROOT, "at most %,.0f s left", left * history.meanSeconds())));
+      LOG.info(
+          String.format(
+              Locale.ROOT,
+              "%s epoch %d/%d: objective %.6f, %,d rows, %d round%s, %.2f s (%,.0f rows/s), %s",
+              name,
+              epoch + 1,
+              maxIter,
+              objective,
+              totals.rows,
+              rounds,
+              rounds == 1 ? "" : "s",
+              totals.seconds,
+              totals.rows / totals.seconds,
+              left == 0
+                  ? "last epoch"
+                  : String.format(
+                      Locale.ROOT, "at most %,.0f s left", left * history.meanSeconds())));
       if (!Double.isFinite(objective)) {
         throw config.diverged("the objective became " + objective + " in epoch " + (epoch + 1));
       }
@@ -191,7 +255,8 @@ public final class SGDOptimizer {
       LOG.warn("{} left out {} invalid rows per epoch (handleInvalid=skip)", name, history.skipped);
     }
     int last = history.objectives.size() - 1;
-    return LinearFit.trained(history.coefficients.get(last), history.intercepts.get(last), history.summary());
+    return LinearFit.trained(
+        history.coefficients.get(last), history.intercepts.get(last), history.summary());
   }
 
   /** What the rounds of one epoch add up to. */
@@ -222,12 +287,19 @@ public final class SGDOptimizer {
     /** Fails when the epoch had no row, or no positive weight, to train on. */
     void check(StartingModel model) {
       if (rows == 0) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "the dataset has no rows"
-            + (skipped > 0 ? " left after skipping " + skipped + " invalid rows" : ""));
+        throw new InvalidTrainingDataException(
+            config.cannotTrain()
+                + "the dataset has no rows"
+                + (skipped > 0 ? " left after skipping " + skipped + " invalid rows" : ""));
       }
       if (!(weightSum > 0) || model.coefficients() == null) {
-        throw new InvalidTrainingDataException(config.cannotTrain() + "the weights in column '" + config.weightCol()
-            + "' sum to " + weightSum + "; at least one row needs a positive weight");
+        throw new InvalidTrainingDataException(
+            config.cannotTrain()
+                + "the weights in column '"
+                + config.weightCol()
+                + "' sum to "
+                + weightSum
+                + "; at least one row needs a positive weight");
       }
     }
   }
@@ -280,12 +352,18 @@ public final class SGDOptimizer {
     }
 
     SGDTrainingSummary summary() {
-      return new SGDTrainingSummary(objectives.stream().mapToDouble(Double::doubleValue).toArray(),
+      return new SGDTrainingSummary(
+          objectives.stream().mapToDouble(Double::doubleValue).toArray(),
           rows.stream().mapToLong(Long::longValue).toArray(),
-              seconds.stream().mapToDouble(Double::doubleValue).toArray(),
-          skipped, coefficients.toArray(new double[0][]), intercepts.toArray(new double[0][]),
-          roundSeconds.toArray(new double[0][]), bytes.stream().mapToLong(b -> b[0]).toArray(),
-          bytes.stream().mapToLong(b -> b[1]).toArray(), residualsLost, stepSize);
+          seconds.stream().mapToDouble(Double::doubleValue).toArray(),
+          skipped,
+          coefficients.toArray(new double[0][]),
+          intercepts.toArray(new double[0][]),
+          roundSeconds.toArray(new double[0][]),
+          bytes.stream().mapToLong(b -> b[0]).toArray(),
+          bytes.stream().mapToLong(b -> b[1]).toArray(),
+          residualsLost,
+          stepSize);
     }
   }
 

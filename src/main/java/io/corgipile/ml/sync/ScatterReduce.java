@@ -14,21 +14,36 @@ import org.apache.spark.broadcast.Broadcast;
 import scala.Tuple2;
 
 /**
- * Sums the weighted partition models ({@link CoordinateMean}) without any task or the driver holding
- * more than one model's worth of them (LambdaML's ScatterReduce): every partition cuts its model into
- * {@code slices} ranges of coordinates, reducer {@code s} adds up range {@code s} of all partitions,
- * and the driver receives the sums, one model in all. Each reducer adds in partition order, so the
- * sums are the same bit for bit as a driver adding all models in partition order would get. A compressed delta
- * is decoded onto the round's start before it is cut, so the shuffle carries float64 slices.
+ * Sums the weighted partition models ({@link CoordinateMean}) without any task or the driver
+ * holding more than one model's worth of them (LambdaML's ScatterReduce): every partition cuts its
+ * model into {@code slices} ranges of coordinates, reducer {@code s} adds up range {@code s} of all
+ * partitions, and the driver receives the sums, one model in all. Each reducer adds in partition
+ * order, so the sums are the same bit for bit as a driver adding all models in partition order
+ * would get. A compressed delta is decoded onto the round's start before it is cut, so the shuffle
+ * carries float64 slices.
  */
 public final class ScatterReduce {
   private ScatterReduce() {}
 
-  /** One partition's part in a reduction: its statistics (slice -1) or one range of its weighted model. */
-  record Part(int slice, int partition, PartitionResult stats, int numFeatures, double weight, double[] values,
-      long[] moved, CoordinateMean mean) implements Serializable {}
+  /**
+   * One partition's part in a reduction: its statistics (slice -1) or one range of its weighted
+   * model.
+   */
+  record Part(
+      int slice,
+      int partition,
+      PartitionResult stats,
+      int numFeatures,
+      double weight,
+      double[] values,
+      long[] moved,
+      CoordinateMean mean)
+      implements Serializable {}
 
-  /** What the reducers return: the partitions' statistics in partition order, and the models' mean sums. */
+  /**
+   * What the reducers return: the partitions' statistics in partition order, and the models' mean
+   * sums.
+   */
   record Sums(List<PartitionResult> stats, CoordinateMean mean) {}
 
   /**
@@ -37,14 +52,20 @@ public final class ScatterReduce {
    * @param slices reducers, at least 1
    * @param featureSizeMismatch the error when partitions' models differ in size
    */
-  static Sums reduce(JavaRDD<PartitionResult> results, Broadcast<StartingModel> start, int slices,
+  static Sums reduce(
+      JavaRDD<PartitionResult> results,
+      Broadcast<StartingModel> start,
+      int slices,
       SizeMismatch featureSizeMismatch) {
-    List<Tuple2<Integer, Part>> reduced = results
-        .mapPartitionsWithIndex((partition, it) -> scatter(partition, it, start.value().coefficients(), slices), true)
-        .mapToPair(p -> new Tuple2<>(p.slice() + 1, p))
-        .partitionBy(new HashPartitioner(slices + 1))
-        .mapPartitions(it -> reduceSlices(it, featureSizeMismatch))
-        .collect();
+    List<Tuple2<Integer, Part>> reduced =
+        results
+            .mapPartitionsWithIndex(
+                (partition, it) -> scatter(partition, it, start.value().coefficients(), slices),
+                true)
+            .mapToPair(p -> new Tuple2<>(p.slice() + 1, p))
+            .partitionBy(new HashPartitioner(slices + 1))
+            .mapPartitions(it -> reduceSlices(it, featureSizeMismatch))
+            .collect();
     List<PartitionResult> stats = new ArrayList<>();
     CoordinateMean mean = null;
     for (Tuple2<Integer, Part> t : reduced) {
@@ -63,7 +84,8 @@ public final class ScatterReduce {
   }
 
   /**
-   * The reducers for a model of {@code numFeatures} from {@code partitions} partitions: one per partition, at least 1.
+   * The reducers for a model of {@code numFeatures} from {@code partitions} partitions: one per
+   * partition, at least 1.
    */
   static int slices(int partitions, int numFeatures) {
     return Math.max(1, Math.min(partitions, numFeatures));
@@ -74,7 +96,8 @@ public final class ScatterReduce {
     return (int) ((long) slice * numFeatures / slices);
   }
 
-  private static Iterator<Part> scatter(int partition, Iterator<PartitionResult> it, double[] start, int slices) {
+  private static Iterator<Part> scatter(
+      int partition, Iterator<PartitionResult> it, double[] start, int slices) {
     List<Part> parts = new ArrayList<>();
     while (it.hasNext()) {
       PartitionResult r = it.next();
@@ -88,16 +111,27 @@ public final class ScatterReduce {
         int to = start(s + 1, slices, w.length);
         double[] values = new double[to - from];
         System.arraycopy(w, from, values, 0, values.length);
-        parts.add(new Part(s, partition, null, w.length, r.weightSum(), values,
-            CoordinateMean.moved(w, start, from, values.length), null));
+        parts.add(
+            new Part(
+                s,
+                partition,
+                null,
+                w.length,
+                r.weightSum(),
+                values,
+                CoordinateMean.moved(w, start, from, values.length),
+                null));
       }
     }
     return parts.iterator();
   }
 
-  /** A reducer's output: the statistics as they came, and per slice its weighted sum over partitions. */
-  private static Iterator<Tuple2<Integer, Part>> reduceSlices(Iterator<Tuple2<Integer, Part>> it,
-      SizeMismatch featureSizeMismatch) {
+  /**
+   * A reducer's output: the statistics as they came, and per slice its weighted sum over
+   * partitions.
+   */
+  private static Iterator<Tuple2<Integer, Part>> reduceSlices(
+      Iterator<Tuple2<Integer, Part>> it, SizeMismatch featureSizeMismatch) {
     List<Part> stats = new ArrayList<>();
     List<List<Part>> bySlice = new ArrayList<>();
     while (it.hasNext()) {
@@ -128,8 +162,10 @@ public final class ScatterReduce {
         }
         mean.add(p.values(), p.moved(), p.weight(), 0);
       }
-      out.add(new Tuple2<>(first.slice(), new Part(first.slice(), -1, null, first.numFeatures(), 0, null, null,
-          mean)));
+      out.add(
+          new Tuple2<>(
+              first.slice(),
+              new Part(first.slice(), -1, null, first.numFeatures(), 0, null, null, mean)));
     }
     return out.iterator();
   }

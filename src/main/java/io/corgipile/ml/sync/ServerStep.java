@@ -6,8 +6,8 @@ import io.corgipile.ml.sgd.StartingModel;
  * The driver's step between rounds: the averaged change of the partition models, treated as a
  * pseudo-gradient (as local-SGD and slow-momentum methods do), is scaled by {@code syncStepSize}
  * and carried with momentum {@code syncMomentum}: {@code u = momentum * u + (mean - start)}, {@code
- * next = start + stepSize * u}. With step 1 and momentum 0 the next model is the mean itself, bit for
- * bit. It steps only between the rounds of an epoch that has several; the velocity carries over
+ * next = start + stepSize * u}. With step 1 and momentum 0 the next model is the mean itself, bit
+ * for bit. It steps only between the rounds of an epoch that has several; the velocity carries over
  * from one such epoch to the next, as slow momentum keeps its buffer over all outer steps.
  */
 public final class ServerStep {
@@ -49,6 +49,7 @@ public final class ServerStep {
       interceptVelocity[k] = momentum * interceptVelocity[k] + (b[k] - start.intercepts()[k]);
       nextIntercepts[k] = start.intercepts()[k] + stepSize * interceptVelocity[k];
     }
-    return new StartingModel(next, nextIntercepts, mean.updatesPerPartition(), mean.squaredGradients());
+    return new StartingModel(
+        next, nextIntercepts, mean.updatesPerPartition(), mean.squaredGradients());
   }
 }

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * How many rounds each epoch has, and the local properties that make a job read one round's slice.
  *
- * <p>Rounds within an epoch need the {@code corgipile} source feeding the training rows partition for
- * partition (no exchange between), since only that source can read a partition's next slice
+ * <p>Rounds within an epoch need the {@code corgipile} source feeding the training rows partition
+ * for partition (no exchange between), since only that source can read a partition's next slice
  * without reading the slices before it. Over any other input {@code auto} (the default) falls back
  * to one round per epoch (logged); another value the user chose is an error naming the way out, so
  * the data is never read once per round.
@@ -49,17 +49,31 @@ public final class SyncSchedule {
     if (scan.isPresent() && EpochRounds.of(scan.get(), 0, seed, interval).isPresent()) {
       return new SyncSchedule(interval, scan.get(), seed);
     }
-    String why = DatasetInternals.readsCachedData(trained) ? "the input is cached"
-        : scan.isPresent() ? "the input is not read by the corgipile source"
-        : "the input does not come from one corgipile scan without a shuffle (repartition, join, aggregation)";
+    String why =
+        DatasetInternals.readsCachedData(trained)
+            ? "the input is cached"
+            : scan.isPresent()
+                ? "the input is not read by the corgipile source"
+                : "the input does not come from one corgipile scan without a shuffle (repartition,"
+                    + " join, aggregation)";
     if (config.isSet(SGDParams.SYNC_INTERVAL) && !interval.isAuto()) {
-      throw new IllegalArgumentException(config.cannotTrain() + "syncInterval '" + interval + "' averages the"
-          + " models several times per epoch, which needs the corgipile source to read each partition's next"
-          + " slice per round, but " + why + ". Read the training data with format(\"corgipile\") and train on it"
-          + " without a shuffle, or set syncInterval to '" + SyncInterval.EPOCH + "'");
+      throw new IllegalArgumentException(
+          config.cannotTrain()
+              + "syncInterval '"
+              + interval
+              + "' averages the models several times per epoch, which needs the corgipile source to"
+              + " read each partition's next slice per round, but "
+              + why
+              + ". Read the training data with format(\"corgipile\") and train on it"
+              + " without a shuffle, or set syncInterval to '"
+              + SyncInterval.EPOCH
+              + "'");
     }
-    LOG.info("{}: one round per epoch (syncInterval '{}' needs the corgipile source, but {})",
-        config.task().estimatorName(), interval, why);
+    LOG.info(
+        "{}: one round per epoch (syncInterval '{}' needs the corgipile source, but {})",
+        config.task().estimatorName(),
+        interval,
+        why);
     return new SyncSchedule(SyncInterval.EPOCH, null, seed);
   }
 
@@ -74,10 +88,13 @@ public final class SyncSchedule {
       return 1;
     }
     OptionalInt rounds = EpochRounds.of(scan, epoch, seed, interval.forEpoch(epoch));
-    return rounds.orElseThrow(() -> new IllegalStateException("Cannot count the rounds of epoch " + epoch));
+    return rounds.orElseThrow(
+        () -> new IllegalStateException("Cannot count the rounds of epoch " + epoch));
   }
 
-  /** Sets the local properties for a job that reads {@code round} of {@code epoch}'s {@code rounds}. */
+  /**
+   * Sets the local properties for a job that reads {@code round} of {@code epoch}'s {@code rounds}.
+   */
   void select(SparkContext sc, int epoch, int round, int rounds) {
     ReadScope.setEpoch(sc, epoch);
     if (scan != null) {

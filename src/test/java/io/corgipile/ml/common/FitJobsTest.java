@@ -29,24 +29,28 @@ class FitJobsTest {
   @Test
   void everyJobOfALassoFitIsTaggedAndNamed() throws Exception {
     Dataset<Row> data = TrainingData.linear(2_000, 5, 11, 2);
-    assertFitJobs("ScheduledLasso", () -> new ScheduledLasso().setRegParam(0.05).setMaxIter(20).fit(data));
+    assertFitJobs(
+        "ScheduledLasso", () -> new ScheduledLasso().setRegParam(0.05).setMaxIter(20).fit(data));
   }
 
   @Test
   void everyJobOfAnSgdFitIsTaggedAndNamed() throws Exception {
     Dataset<Row> data = TrainingData.logistic(2_000, 5, 12, 2);
-    assertFitJobs("SGDClassifier", () -> new SGDClassifier().setMaxIter(2).setFamily("multinomial").fit(data));
+    assertFitJobs(
+        "SGDClassifier",
+        () -> new SGDClassifier().setMaxIter(2).setFamily("multinomial").fit(data));
   }
 
   private static void assertFitJobs(String estimator, Runnable fit) throws Exception {
     SparkContext sc = TrainingData.spark().sparkContext();
     List<Properties> jobs = new CopyOnWriteArrayList<>();
-    SparkListener listener = new SparkListener() {
-      @Override
-      public void onJobStart(SparkListenerJobStart job) {
-        jobs.add(job.properties());
-      }
-    };
+    SparkListener listener =
+        new SparkListener() {
+          @Override
+          public void onJobStart(SparkListenerJobStart job) {
+            jobs.add(job.properties());
+          }
+        };
     sc.setLocalProperty(DESCRIPTION, "the caller's job");
     sc.setLocalProperty(ReadScope.EPOCH, "7");
     sc.addSparkListener(listener);
@@ -55,10 +59,12 @@ class FitJobsTest {
       sc.listenerBus().waitUntilEmpty(); // job starts reach listeners asynchronously
       assertThat(jobs).as("jobs of the fit").hasSizeGreaterThan(2);
       String tag = fitTag(jobs.get(0));
-      assertThat(jobs).allSatisfy(properties -> {
-        assertThat(fitTag(properties)).as("the fit's tag").isEqualTo(tag);
-        assertThat(properties.getProperty(DESCRIPTION)).startsWith(estimator + " ");
-      });
+      assertThat(jobs)
+          .allSatisfy(
+              properties -> {
+                assertThat(fitTag(properties)).as("the fit's tag").isEqualTo(tag);
+                assertThat(properties.getProperty(DESCRIPTION)).startsWith(estimator + " ");
+              });
       assertThat(JavaSparkContext.fromSparkContext(sc).getJobTags())
           .noneMatch(t -> t.startsWith(FitJobs.JOB_TAG_PREFIX));
       assertThat(sc.getLocalProperty(DESCRIPTION)).isEqualTo("the caller's job");
@@ -73,7 +79,10 @@ class FitJobsTest {
   /** The one tag of a fit among a job's tags. */
   private static String fitTag(Properties job) {
     String tags = job.getProperty(TAGS, "");
-    List<String> fit = List.of(tags.split(",")).stream().filter(t -> t.startsWith(FitJobs.JOB_TAG_PREFIX)).toList();
+    List<String> fit =
+        List.of(tags.split(",")).stream()
+            .filter(t -> t.startsWith(FitJobs.JOB_TAG_PREFIX))
+            .toList();
     assertThat(fit).as("fit tags in '%s'", tags).hasSize(1);
     return fit.get(0);
   }

@@ -53,7 +53,11 @@ class ErrorFeedbackTest {
         ResidualStore.read(run, 3, round - 1).orElseThrow().addTo(combined);
       }
       // both signs: the chunk spares a level to put zero on its grid
-      lastBound = (Arrays.stream(combined).max().orElseThrow() - Arrays.stream(combined).min().orElseThrow()) / 254 / 2;
+      lastBound =
+          (Arrays.stream(combined).max().orElseThrow()
+                  - Arrays.stream(combined).min().orElseThrow())
+              / 254
+              / 2;
       QuantizedDelta payload = feedback.compress(round, delta);
       assertThat(payload.residualLost()).isFalse();
       payload.addTo(sentSum, 1);
@@ -82,7 +86,8 @@ class ErrorFeedbackTest {
     double[] sentSum = new double[N];
     int[][] touched = {{0, 5, 9, 400}, {5, 6, 599}, {}, {1, 400}};
     for (int round = 0; round < touched.length; round++) {
-      double[] values = Arrays.stream(touched[round]).mapToDouble(j -> Math.sin(j + 0.5) * 3).toArray();
+      double[] values =
+          Arrays.stream(touched[round]).mapToDouble(j -> Math.sin(j + 0.5) * 3).toArray();
       QuantizedDelta payload = feedback.compress(round, N, touched[round], values);
       payload.addTo(sentSum, 1);
       for (int i = 0; i < values.length; i++) {
@@ -104,7 +109,8 @@ class ErrorFeedbackTest {
     ErrorFeedback first = new ErrorFeedback(DeltaCompression.INT8, run, 1);
     first.compress(0, biasedDelta(0));
     byte[] round1 = serialize(first.compress(1, biasedDelta(1)));
-    byte[] retried = serialize(new ErrorFeedback(DeltaCompression.INT8, run, 1).compress(1, biasedDelta(1)));
+    byte[] retried =
+        serialize(new ErrorFeedback(DeltaCompression.INT8, run, 1).compress(1, biasedDelta(1)));
     assertThat(retried).isEqualTo(round1);
     byte[] round2 = serialize(first.compress(2, biasedDelta(2)));
 
@@ -122,9 +128,12 @@ class ErrorFeedbackTest {
     double[] delta = biasedDelta(7);
     QuantizedDelta payload = feedback.compress(7, delta);
     assertThat(payload.residualLost()).isTrue();
-    assertThat(payload.decode()).containsExactly(QuantizedDelta.dense(delta, DeltaCompression.INT8).decode());
+    assertThat(payload.decode())
+        .containsExactly(QuantizedDelta.dense(delta, DeltaCompression.INT8).decode());
     assertThat(feedback.compress(8, delta).residualLost()).isFalse();
-    assertThat(feedback.compress(0, delta).residualLost()).as("round 0 has no previous round").isFalse();
+    assertThat(feedback.compress(0, delta).residualLost())
+        .as("round 0 has no previous round")
+        .isFalse();
   }
 
   @Test
@@ -144,11 +153,15 @@ class ErrorFeedbackTest {
     Residual previous = new Residual(3, null, new double[3]);
     assertThatThrownBy(() -> ErrorFeedback.dense(new double[4], previous, DeltaCompression.INT8))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot add a residual of 3 coordinates to a delta of 4; a partition's deltas must keep their"
-            + " number of coordinates from round to round");
-    assertThatThrownBy(() -> ErrorFeedback.sparse(4, new int[0], new double[0], previous, DeltaCompression.INT8))
-        .hasMessage("Cannot add a residual of 3 coordinates to a delta of 4; a partition's deltas must keep their"
-            + " number of coordinates from round to round");
+        .hasMessage(
+            "Cannot add a residual of 3 coordinates to a delta of 4; a partition's deltas must keep"
+                + " their number of coordinates from round to round");
+    assertThatThrownBy(
+            () ->
+                ErrorFeedback.sparse(4, new int[0], new double[0], previous, DeltaCompression.INT8))
+        .hasMessage(
+            "Cannot add a residual of 3 coordinates to a delta of 4; a partition's deltas must keep"
+                + " their number of coordinates from round to round");
   }
 
   @Test

@@ -36,7 +36,9 @@ class QuantizedDeltaTest {
     return bytes.toByteArray();
   }
 
-  /** Through Kryo, as Spark writes task results when {@code spark.serializer} is its KryoSerializer. */
+  /**
+   * Through Kryo, as Spark writes task results when {@code spark.serializer} is its KryoSerializer.
+   */
   @SuppressWarnings("unchecked")
   static <T> T throughKryo(T value) {
     SerializerInstance kryo = new KryoSerializer(new SparkConf(false)).newInstance();
@@ -79,8 +81,10 @@ class QuantizedDeltaTest {
     assertThat(DeltaCompression.names()).containsExactly("none", "int8");
     assertThat(DeltaCompression.of(" INT8 ")).isEqualTo(DeltaCompression.INT8);
     assertThat(DeltaCompression.of("none")).isEqualTo(DeltaCompression.NONE);
-    assertThatThrownBy(() -> DeltaCompression.of("fp16")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot compress deltas: deltaCompression is 'fp16'; allowed values are none, int8");
+    assertThatThrownBy(() -> DeltaCompression.of("fp16"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Cannot compress deltas: deltaCompression is 'fp16'; allowed values are none, int8");
   }
 
   @ParameterizedTest(name = "{0} coordinates")
@@ -92,7 +96,8 @@ class QuantizedDeltaTest {
     for (int j = 0; j < n; j++) {
       double bound = halfStep(delta, j) * (1 + 1e-12) + Math.ulp(Math.abs(delta[j]));
       if (Math.abs(decoded[j] - delta[j]) > bound) {
-        throw new AssertionError("coordinate " + j + ": " + decoded[j] + " for " + delta[j] + ", bound " + bound);
+        throw new AssertionError(
+            "coordinate " + j + ": " + decoded[j] + " for " + delta[j] + ", bound " + bound);
       }
     }
   }
@@ -112,8 +117,8 @@ class QuantizedDeltaTest {
     Arrays.fill(delta, 2 * CHUNK, delta.length, -3.7e-9);
     assertThat(QuantizedDelta.dense(delta, DeltaCompression.INT8).decode()).containsExactly(delta);
     // -0.0 comes back as 0.0, which adds the same to any sum
-    assertThat(QuantizedDelta.dense(new double[] {-0.0, -0.0}, DeltaCompression.INT8).decode()).containsExactly(0.0,
-        0.0);
+    assertThat(QuantizedDelta.dense(new double[] {-0.0, -0.0}, DeltaCompression.INT8).decode())
+        .containsExactly(0.0, 0.0);
   }
 
   @Test
@@ -149,12 +154,23 @@ class QuantizedDeltaTest {
     for (DeltaCompression compression : DeltaCompression.values()) {
       assertThatThrownBy(() -> QuantizedDelta.dense(new double[] {0, 1, Double.NaN}, compression))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("Cannot compress a delta: coordinate 2 is NaN; only finite values can be compressed");
-      assertThatThrownBy(() -> QuantizedDelta.dense(new double[] {Double.NEGATIVE_INFINITY}, compression))
-          .hasMessage("Cannot compress a delta: coordinate 0 is -Infinity; only finite values can be compressed");
-      assertThatThrownBy(() -> QuantizedDelta.sparse(10, new int[] {3, 8}, new double[] {1, Double.POSITIVE_INFINITY},
-          compression))
-          .hasMessage("Cannot compress a delta: coordinate 8 is Infinity; only finite values can be compressed");
+          .hasMessage(
+              "Cannot compress a delta: coordinate 2 is NaN; only finite values can be compressed");
+      assertThatThrownBy(
+              () -> QuantizedDelta.dense(new double[] {Double.NEGATIVE_INFINITY}, compression))
+          .hasMessage(
+              "Cannot compress a delta: coordinate 0 is -Infinity; only finite values can be"
+                  + " compressed");
+      assertThatThrownBy(
+              () ->
+                  QuantizedDelta.sparse(
+                      10,
+                      new int[] {3, 8},
+                      new double[] {1, Double.POSITIVE_INFINITY},
+                      compression))
+          .hasMessage(
+              "Cannot compress a delta: coordinate 8 is Infinity; only finite values can be"
+                  + " compressed");
     }
   }
 
@@ -165,12 +181,16 @@ class QuantizedDeltaTest {
     delta[CHUNK + 1] = 1e308;
     assertThatThrownBy(() -> QuantizedDelta.dense(delta, DeltaCompression.INT8))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot compress a delta: coordinates 256 to 257 range from -1.0E308 to 1.0E308, wider than"
-            + " a double holds; their difference must be finite");
-    assertThatThrownBy(() -> QuantizedDelta.sparse(1000, new int[] {5, 900}, new double[] {-1e308, 1e308},
-        DeltaCompression.INT8))
-        .hasMessage("Cannot compress a delta: coordinates 5 to 900 range from -1.0E308 to 1.0E308, wider than"
-            + " a double holds; their difference must be finite");
+        .hasMessage(
+            "Cannot compress a delta: coordinates 256 to 257 range from -1.0E308 to 1.0E308, wider"
+                + " than a double holds; their difference must be finite");
+    assertThatThrownBy(
+            () ->
+                QuantizedDelta.sparse(
+                    1000, new int[] {5, 900}, new double[] {-1e308, 1e308}, DeltaCompression.INT8))
+        .hasMessage(
+            "Cannot compress a delta: coordinates 5 to 900 range from -1.0E308 to 1.0E308, wider"
+                + " than a double holds; their difference must be finite");
     assertThat(QuantizedDelta.dense(delta, DeltaCompression.NONE).decode()).containsExactly(delta);
   }
 
@@ -194,23 +214,40 @@ class QuantizedDeltaTest {
           .isEqualTo(gapBytes + (compression == DeltaCompression.NONE ? 8L * 7 : 7 + 16));
     }
     assertThat(QuantizedDelta.sparse(10, new int[0], new double[0], DeltaCompression.INT8).decode())
-        .containsOnly(0.0).hasSize(10);
+        .containsOnly(0.0)
+        .hasSize(10);
   }
 
   @Test
   void sparseDeltasAreChecked() {
-    assertThatThrownBy(() -> QuantizedDelta.sparse(10, new int[] {1, 2}, new double[] {1}, DeltaCompression.INT8))
+    assertThatThrownBy(
+            () ->
+                QuantizedDelta.sparse(
+                    10, new int[] {1, 2}, new double[] {1}, DeltaCompression.INT8))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot compress a sparse delta: it has 2 indices but 1 values; each index needs one value");
-    assertThatThrownBy(() -> QuantizedDelta.sparse(10, new int[] {1, 10}, new double[] {1, 2}, DeltaCompression.NONE))
-        .hasMessage("Cannot compress a sparse delta: indices[1] is 10; indices must be in [0, 10) for a delta of 10"
-            + " coordinates");
-    assertThatThrownBy(() -> QuantizedDelta.sparse(10, new int[] {-1}, new double[] {1}, DeltaCompression.INT8))
-        .hasMessage("Cannot compress a sparse delta: indices[0] is -1; indices must be in [0, 10) for a delta of 10"
-            + " coordinates");
-    assertThatThrownBy(() -> QuantizedDelta.sparse(10, new int[] {4, 4}, new double[] {1, 2}, DeltaCompression.INT8))
-        .hasMessage("Cannot compress a sparse delta: indices[1] is 4 after indices[0] = 4; indices must be strictly"
-            + " increasing");
+        .hasMessage(
+            "Cannot compress a sparse delta: it has 2 indices but 1 values; each index needs one"
+                + " value");
+    assertThatThrownBy(
+            () ->
+                QuantizedDelta.sparse(
+                    10, new int[] {1, 10}, new double[] {1, 2}, DeltaCompression.NONE))
+        .hasMessage(
+            "Cannot compress a sparse delta: indices[1] is 10; indices must be in [0, 10) for a"
+                + " delta of 10 coordinates");
+    assertThatThrownBy(
+            () ->
+                QuantizedDelta.sparse(10, new int[] {-1}, new double[] {1}, DeltaCompression.INT8))
+        .hasMessage(
+            "Cannot compress a sparse delta: indices[0] is -1; indices must be in [0, 10) for a"
+                + " delta of 10 coordinates");
+    assertThatThrownBy(
+            () ->
+                QuantizedDelta.sparse(
+                    10, new int[] {4, 4}, new double[] {1, 2}, DeltaCompression.INT8))
+        .hasMessage(
+            "Cannot compress a sparse delta: indices[1] is 4 after indices[0] = 4; indices must be"
+                + " strictly increasing");
   }
 
   @Test
@@ -226,8 +263,9 @@ class QuantizedDeltaTest {
     }
     assertThatThrownBy(() -> payload.addTo(new double[3], 1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Cannot add a delta of 265 coordinates to a sum of 3; both must have the same number of"
-            + " coordinates");
+        .hasMessage(
+            "Cannot add a delta of 265 coordinates to a sum of 3; both must have the same number of"
+                + " coordinates");
   }
 
   @ParameterizedTest(name = "{0} coordinates")
@@ -244,19 +282,22 @@ class QuantizedDeltaTest {
   @Test
   void javaSerializationWritesTheArraysBytesAndLittleElse() throws Exception {
     int n = 1 << 20;
-    QuantizedDelta delta = QuantizedDelta.dense(randomDelta(n, 13), DeltaCompression.INT8).withResidualLost();
+    QuantizedDelta delta =
+        QuantizedDelta.dense(randomDelta(n, 13), DeltaCompression.INT8).withResidualLost();
     byte[] bytes = serialize(delta);
     assertThat(delta.payloadBytes()).isEqualTo(n + 16L * n / CHUNK);
     // ObjectOutputStream frames custom data in blocks of 1024 bytes with a 5-byte header each: 0.5%
     long framing = delta.payloadBytes() / 1024 * 5;
-    assertThat((long) bytes.length).isBetween(delta.payloadBytes(), delta.payloadBytes() + framing + 200);
+    assertThat((long) bytes.length)
+        .isBetween(delta.payloadBytes(), delta.payloadBytes() + framing + 200);
     QuantizedDelta read = deserialize(bytes);
     assertThat(Arrays.equals(read.decode(), delta.decode())).as("the same decoded delta").isTrue();
     assertThat(read.residualLost()).isTrue();
     assertThat(read.payloadBytes()).isEqualTo(delta.payloadBytes());
 
-    QuantizedDelta sparse = QuantizedDelta.sparse(1000, new int[] {3, 999}, new double[] {0.5, -2},
-        DeltaCompression.NONE);
+    QuantizedDelta sparse =
+        QuantizedDelta.sparse(
+            1000, new int[] {3, 999}, new double[] {0.5, -2}, DeltaCompression.NONE);
     QuantizedDelta readSparse = deserialize(serialize(sparse));
     assertThat(readSparse.decode()).containsExactly(sparse.decode());
     assertThat(readSparse.residualLost()).isFalse();
@@ -265,12 +306,14 @@ class QuantizedDeltaTest {
 
   @Test
   void kryoCarriesTheFields() {
-    QuantizedDelta dense = QuantizedDelta.dense(randomDelta(CHUNK + 1, 17), DeltaCompression.INT8).withResidualLost();
+    QuantizedDelta dense =
+        QuantizedDelta.dense(randomDelta(CHUNK + 1, 17), DeltaCompression.INT8).withResidualLost();
     QuantizedDelta read = throughKryo(dense);
     assertThat(read.decode()).containsExactly(dense.decode());
     assertThat(read.residualLost()).isTrue();
-    QuantizedDelta sparse = QuantizedDelta.sparse(1000, new int[] {3, 999}, new double[] {0.5, -2},
-        DeltaCompression.NONE);
+    QuantizedDelta sparse =
+        QuantizedDelta.sparse(
+            1000, new int[] {3, 999}, new double[] {0.5, -2}, DeltaCompression.NONE);
     assertThat(throughKryo(sparse).decode()).containsExactly(sparse.decode());
   }
 
@@ -284,10 +327,13 @@ class QuantizedDeltaTest {
       out.writeBoolean(false);
       out.writeInt(-1);
     }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-      assertThatThrownBy(() -> QuantizedDelta.readFrom(in)).isInstanceOf(InvalidObjectException.class)
-          .hasMessage("Cannot read a compressed delta: size 10, count 11, compression 1 and -1 index bytes do not"
-              + " fit together");
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      assertThatThrownBy(() -> QuantizedDelta.readFrom(in))
+          .isInstanceOf(InvalidObjectException.class)
+          .hasMessage(
+              "Cannot read a compressed delta: size 10, count 11, compression 1 and -1 index bytes"
+                  + " do not fit together");
     }
   }
 }

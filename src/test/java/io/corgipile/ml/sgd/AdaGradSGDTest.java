@@ -14,9 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * AdaGrad's lazy bookkeeping on sparse rows (a coordinate's missed regularization applied when it is
- * next read, the sums of iterates in closed form) against AdaGrad done plainly: every coordinate,
- * every update.
+ * AdaGrad's lazy bookkeeping on sparse rows (a coordinate's missed regularization applied when it
+ * is next read, the sums of iterates in closed form) against AdaGrad done plainly: every
+ * coordinate, every update.
  */
 class AdaGradSGDTest {
   private static final int FEATURES = 12;
@@ -24,18 +24,34 @@ class AdaGradSGDTest {
   private static final double STEP = 0.5;
 
   private static SGDConfig config(double l1, double l2, int batch) {
-    return TestConfigs.logistic(new SGDClassifier().setStepSize(STEP).setStepSchedule("adagrad").setDecayRate(1.0)
-        .setBatchSize(batch).setStandardization(false).setAveraging(false), l1, l2);
+    return TestConfigs.logistic(
+        new SGDClassifier()
+            .setStepSize(STEP)
+            .setStepSchedule("adagrad")
+            .setDecayRate(1.0)
+            .setBatchSize(batch)
+            .setStandardization(false)
+            .setAveraging(false),
+        l1,
+        l2);
   }
 
-
   private static InternalRow sparseRow(int[] indices, double[] values) {
-    InternalRow vector = new GenericInternalRow(new Object[] {(byte) 0, FEATURES,
-        UnsafeArrayData.fromPrimitiveArray(indices), UnsafeArrayData.fromPrimitiveArray(values)});
+    InternalRow vector =
+        new GenericInternalRow(
+            new Object[] {
+              (byte) 0,
+              FEATURES,
+              UnsafeArrayData.fromPrimitiveArray(indices),
+              UnsafeArrayData.fromPrimitiveArray(values)
+            });
     return new GenericInternalRow(new Object[] {vector});
   }
 
-  /** AdaGrad as written down: all coordinates each update, regularization included, iterates summed one by one. */
+  /**
+   * AdaGrad as written down: all coordinates each update, regularization included, iterates summed
+   * one by one.
+   */
   private static final class PlainAdaGrad {
     final double[] w = new double[FEATURES];
     final double[] squares = new double[FEATURES + 1];
@@ -72,8 +88,10 @@ class AdaGradSGDTest {
         v *= Math.max(0, 1 - rate * l2);
         if (l1 > 0) { // Tsuruoka et al.'s cumulative penalty
           l1Total[j] += rate * l1;
-          double clipped = v > 0 ? Math.max(0, v - (l1Total[j] + l1Received[j]))
-              : v < 0 ? Math.min(0, v + (l1Total[j] - l1Received[j])) : 0;
+          double clipped =
+              v > 0
+                  ? Math.max(0, v - (l1Total[j] + l1Received[j]))
+                  : v < 0 ? Math.min(0, v + (l1Total[j] - l1Received[j])) : 0;
           l1Received[j] += clipped - v;
           v = clipped;
         }
@@ -96,7 +114,10 @@ class AdaGradSGDTest {
     int inBatch = 0;
     for (int i = 0; i < ROWS; i++) {
       int first = random.nextInt(FEATURES - 2);
-      int[] indices = random.nextBoolean() ? new int[] {first} : new int[] {first, first + 1 + random.nextInt(2)};
+      int[] indices =
+          random.nextBoolean()
+              ? new int[] {first}
+              : new int[] {first, first + 1 + random.nextInt(2)};
       double[] values = random.doubles(indices.length).map(v -> 4 * v - 2).toArray();
       double[] dense = new double[FEATURES];
       for (int k = 0; k < indices.length; k++) {
@@ -131,7 +152,8 @@ class AdaGradSGDTest {
   @ParameterizedTest(name = "l1 {0}, l2 {1}, batch {2}")
   @CsvSource({"0, 0, 1", "0, 0.05, 1", "0, 0.05, 3", "0.01, 0, 1", "0.01, 0, 2"})
   void lazyUpdatesOnSparseRowsFollowThePlainIterates(double l1, double l2, int batch) {
-    AdaGradSGD lazy = new AdaGradSGD(new double[FEATURES], 0, null, config(l1, l2, batch), false, null);
+    AdaGradSGD lazy =
+        new AdaGradSGD(new double[FEATURES], 0, null, config(l1, l2, batch), false, null);
     PlainAdaGrad plain = new PlainAdaGrad(l1, l2);
     train(lazy, plain, batch);
 
@@ -147,12 +169,15 @@ class AdaGradSGDTest {
 
   @Test
   void l1GivesExactZeros() {
-    AdaGradSGD lazy = new AdaGradSGD(new double[FEATURES], 0, null, config(0.05, 0, 1), false, null);
+    AdaGradSGD lazy =
+        new AdaGradSGD(new double[FEATURES], 0, null, config(0.05, 0, 1), false, null);
     train(lazy, new PlainAdaGrad(0.05, 0), 1);
     assertThat(lazy.coefficients()).contains(0.0);
   }
 
-  /** Without L1 the sums of iterates are exact: closed forms for the updates a coordinate missed. */
+  /**
+   * Without L1 the sums of iterates are exact: closed forms for the updates a coordinate missed.
+   */
   @ParameterizedTest(name = "l2 {0}")
   @CsvSource({"0", "0.05"})
   void theAveragedModelIsTheMeanOfThePlainIterates(double l2) {
@@ -162,17 +187,23 @@ class AdaGradSGDTest {
 
     double[] mean = lazy.coefficients();
     for (int j = 0; j < FEATURES; j++) {
-      assertThat(mean[j]).as("mean coefficient %d", j).isCloseTo(plain.sum[j] / plain.updates, within(1e-9));
+      assertThat(mean[j])
+          .as("mean coefficient %d", j)
+          .isCloseTo(plain.sum[j] / plain.updates, within(1e-9));
     }
     assertThat(lazy.intercept()).isCloseTo(plain.bSum / plain.updates, within(1e-9));
   }
 
-  /** The sums a partition starts from set its first rates: a fit goes on where the last round left off. */
+  /**
+   * The sums a partition starts from set its first rates: a fit goes on where the last round left
+   * off.
+   */
   @Test
   void startsFromTheSumsItIsGiven() {
     double[] squares = new double[FEATURES + 1];
     java.util.Arrays.fill(squares, 100);
-    AdaGradSGD carried = new AdaGradSGD(new double[FEATURES], 0, squares, config(0, 0, 1), false, null);
+    AdaGradSGD carried =
+        new AdaGradSGD(new double[FEATURES], 0, squares, config(0, 0, 1), false, null);
     FeatureVector x = FeatureVector.ofVector(0);
     x.pointTo(sparseRow(new int[] {3}, new double[] {2}));
     carried.accumulate(x, 1.0);

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code featuresCols}: training on numeric columns, without a vector column, gives the model a vector
- * of the same values gives, bit for bit; the model predicts from the columns; bad columns and bad
- * values are named.
+ * {@code featuresCols}: training on numeric columns, without a vector column, gives the model a
+ * vector of the same values gives, bit for bit; the model predicts from the columns; bad columns
+ * and bad values are named.
  */
 class FeatureColumnsTest {
   private static final int FEATURES = 4;
@@ -46,7 +46,12 @@ class FeatureColumnsTest {
   @BeforeAll
   static void data() {
     columns = TrainingData.logisticColumns(4_000, FEATURES, 11, 3).drop("margin").cache();
-    assembled = new VectorAssembler().setInputCols(NAMES).setOutputCol("features").transform(columns).cache();
+    assembled =
+        new VectorAssembler()
+            .setInputCols(NAMES)
+            .setOutputCol("features")
+            .transform(columns)
+            .cache();
   }
 
   private static SGDClassifier classifier() {
@@ -58,22 +63,33 @@ class FeatureColumnsTest {
     SGDClassificationModel onVector = classifier().fit(assembled);
     SGDClassificationModel onColumns = classifier().setFeaturesCols(NAMES).fit(columns);
 
-    assertThat(onColumns.coefficients().toArray()).containsExactly(onVector.coefficients().toArray());
+    assertThat(onColumns.coefficients().toArray())
+        .containsExactly(onVector.coefficients().toArray());
     assertThat(onColumns.intercept()).isEqualTo(onVector.intercept());
-    assertThat(onColumns.summary().objectiveHistory()).containsExactly(onVector.summary().objectiveHistory());
+    assertThat(onColumns.summary().objectiveHistory())
+        .containsExactly(onVector.summary().objectiveHistory());
     assertThat(onColumns.numFeatures()).isEqualTo(FEATURES);
   }
 
   @Test
   void regressorWithWeightsAndUnstandardizedOnColumnsEqualsRegressorOnTheirVector() {
-    Dataset<Row> data = TrainingData.linearColumns(3_000, FEATURES, 12, 2).withColumn("w", col("id").mod(3));
-    Dataset<Row> vectors = new VectorAssembler().setInputCols(NAMES).setOutputCol("features").transform(data);
+    Dataset<Row> data =
+        TrainingData.linearColumns(3_000, FEATURES, 12, 2).withColumn("w", col("id").mod(3));
+    Dataset<Row> vectors =
+        new VectorAssembler().setInputCols(NAMES).setOutputCol("features").transform(data);
     for (boolean standardization : new boolean[] {true, false}) {
-      SGDRegressor regressor = new SGDRegressor().setSeed(3).setMaxIter(2).setStepSize(0.01).setWeightCol("w")
-          .setStandardization(standardization);
+      SGDRegressor regressor =
+          new SGDRegressor()
+              .setSeed(3)
+              .setMaxIter(2)
+              .setStepSize(0.01)
+              .setWeightCol("w")
+              .setStandardization(standardization);
       SGDRegressionModel onVector = regressor.fit(vectors);
-      SGDRegressionModel onColumns = regressor.copy(ParamMap.empty()).setFeaturesCols(NAMES).fit(data);
-      assertThat(onColumns.coefficients().toArray()).containsExactly(onVector.coefficients().toArray());
+      SGDRegressionModel onColumns =
+          regressor.copy(ParamMap.empty()).setFeaturesCols(NAMES).fit(data);
+      assertThat(onColumns.coefficients().toArray())
+          .containsExactly(onVector.coefficients().toArray());
       assertThat(onColumns.intercept()).isEqualTo(onVector.intercept());
     }
   }
@@ -81,30 +97,49 @@ class FeatureColumnsTest {
   @Test
   void corgipileTableOnColumnsEqualsItsVector(@TempDir Path dir) {
     String table = dir.resolve("t").toString();
-    columns.orderBy("label").coalesce(1).write().option("parquet.block.size", 16 * 1024).parquet(table);
-    Dataset<Row> read = TrainingData.spark().read().format("corgipile").option("partitions", "2").load(table);
+    columns
+        .orderBy("label")
+        .coalesce(1)
+        .write()
+        .option("parquet.block.size", 16 * 1024)
+        .parquet(table);
+    Dataset<Row> read =
+        TrainingData.spark().read().format("corgipile").option("partitions", "2").load(table);
     SGDClassifier classifier = classifier().setMaxIter(2);
 
-    SGDClassificationModel onColumns = classifier.copy(ParamMap.empty()).setFeaturesCols(NAMES).fit(read);
-    SGDClassificationModel onVector = classifier.fit(
-        new VectorAssembler().setInputCols(NAMES).setOutputCol("features").transform(read));
+    SGDClassificationModel onColumns =
+        classifier.copy(ParamMap.empty()).setFeaturesCols(NAMES).fit(read);
+    SGDClassificationModel onVector =
+        classifier.fit(
+            new VectorAssembler().setInputCols(NAMES).setOutputCol("features").transform(read));
 
-    assertThat(onColumns.coefficients().toArray()).containsExactly(onVector.coefficients().toArray());
+    assertThat(onColumns.coefficients().toArray())
+        .containsExactly(onVector.coefficients().toArray());
     assertThat(onColumns.intercept()).isEqualTo(onVector.intercept());
   }
 
   /**
-   * A plain select of the table's double columns is read from the scan's column batches, one with an
-   * expression through Spark's projection: the same rows in the same order, so the same model.
+   * A plain select of the table's double columns is read from the scan's column batches, one with
+   * an expression through Spark's projection: the same rows in the same order, so the same model.
    */
   @Test
   void modelFromTheScansBatchesEqualsModelFromSparksRows(@TempDir Path dir) {
     String table = dir.resolve("t").toString();
-    columns.orderBy("label").withColumn("w", col("id").mod(3).cast("double")).coalesce(1).write()
-        .option("parquet.block.size", 16 * 1024).parquet(table);
+    columns
+        .orderBy("label")
+        .withColumn("w", col("id").mod(3).cast("double"))
+        .coalesce(1)
+        .write()
+        .option("parquet.block.size", 16 * 1024)
+        .parquet(table);
     for (String shuffle : new String[] {"corgipile", "none", "window"}) {
-      Dataset<Row> read = TrainingData.spark().read().format("corgipile").option("partitions", "3")
-          .option("shuffle", shuffle).load(table);
+      Dataset<Row> read =
+          TrainingData.spark()
+              .read()
+              .format("corgipile")
+              .option("partitions", "3")
+              .option("shuffle", shuffle)
+              .load(table);
       Dataset<Row> computedLabel = read.withColumn("label2", col("label").plus(0.0));
       for (boolean weighted : new boolean[] {false, true}) {
         SGDClassifier classifier = classifier().setMaxIter(2).setFeaturesCols(NAMES);
@@ -112,25 +147,39 @@ class FeatureColumnsTest {
           classifier.setWeightCol("w");
         }
         SGDClassificationModel fromBatches = classifier.fit(read);
-        SGDClassificationModel fromRows = classifier.copy(ParamMap.empty()).setLabelCol("label2").fit(computedLabel);
-        assertThat(fromBatches.coefficients().toArray()).as("%s, weighted %s", shuffle, weighted)
+        SGDClassificationModel fromRows =
+            classifier.copy(ParamMap.empty()).setLabelCol("label2").fit(computedLabel);
+        assertThat(fromBatches.coefficients().toArray())
+            .as("%s, weighted %s", shuffle, weighted)
             .containsExactly(fromRows.coefficients().toArray());
         assertThat(fromBatches.intercept()).isEqualTo(fromRows.intercept());
-        assertThat(fromBatches.summary().objectiveHistory()).containsExactly(fromRows.summary().objectiveHistory());
+        assertThat(fromBatches.summary().objectiveHistory())
+            .containsExactly(fromRows.summary().objectiveHistory());
       }
     }
   }
 
   @Test
   void columnsOfAnyNumericTypeOrBooleanAreCastToDouble() {
-    Dataset<Row> typed = columns.select(col("label"), col("x0").cast("float").as("f"), col("x1").multiply(100)
-        .cast("int").as("i"), col("x2").multiply(100).cast("long").as("l"), col("x3").gt(0).as("b"),
-        col("x3").cast("decimal(10,4)").as("d"));
+    Dataset<Row> typed =
+        columns.select(
+            col("label"),
+            col("x0").cast("float").as("f"),
+            col("x1").multiply(100).cast("int").as("i"),
+            col("x2").multiply(100).cast("long").as("l"),
+            col("x3").gt(0).as("b"),
+            col("x3").cast("decimal(10,4)").as("d"));
     String[] names = {"f", "i", "l", "b", "d"};
     SGDClassificationModel onColumns = classifier().setFeaturesCols(names).fit(typed);
-    SGDClassificationModel onVector = classifier().fit(
-        new VectorAssembler().setInputCols(names).setOutputCol("features").transform(typed));
-    assertThat(onColumns.coefficients().toArray()).containsExactly(onVector.coefficients().toArray());
+    SGDClassificationModel onVector =
+        classifier()
+            .fit(
+                new VectorAssembler()
+                    .setInputCols(names)
+                    .setOutputCol("features")
+                    .transform(typed));
+    assertThat(onColumns.coefficients().toArray())
+        .containsExactly(onVector.coefficients().toArray());
   }
 
   @Test
@@ -141,34 +190,48 @@ class FeatureColumnsTest {
     Dataset<Row> fromColumns = onColumns.transform(columns);
     Dataset<Row> fromVector = onVector.transform(assembled);
 
-    assertThat(fromColumns.columns()).containsExactly(
-        "id", "x0", "x1", "x2", "x3", "label", "rawPrediction", "probability", "prediction");
-    // the schema MLlib's model states for the vector, less the vector (MLlib's order of fields, not transform's)
-    assertThat(onColumns.transformSchema(columns.schema()).fields()).containsExactly(Arrays.stream(
-        onVector.transformSchema(assembled.schema()).fields()).filter(f -> !f.name().equals("features"))
-        .toArray(StructField[]::new));
-    List<Row> expected = fromVector.select("id", "rawPrediction", "probability", "prediction").collectAsList();
-    List<Row> actual = fromColumns.select("id", "rawPrediction", "probability", "prediction").collectAsList();
+    assertThat(fromColumns.columns())
+        .containsExactly(
+            "id", "x0", "x1", "x2", "x3", "label", "rawPrediction", "probability", "prediction");
+    // the schema MLlib's model states for the vector, less the vector (MLlib's order of fields, not
+    // transform's)
+    assertThat(onColumns.transformSchema(columns.schema()).fields())
+        .containsExactly(
+            Arrays.stream(onVector.transformSchema(assembled.schema()).fields())
+                .filter(f -> !f.name().equals("features"))
+                .toArray(StructField[]::new));
+    List<Row> expected =
+        fromVector.select("id", "rawPrediction", "probability", "prediction").collectAsList();
+    List<Row> actual =
+        fromColumns.select("id", "rawPrediction", "probability", "prediction").collectAsList();
     assertThat(actual).isEqualTo(expected);
     assertThat(fromColumns.schema().apply("prediction").metadata())
         .isEqualTo(fromVector.schema().apply("prediction").metadata());
     // predict(Vector) takes the columns' values in their order
     Row first = columns.orderBy("id").first();
-    Vector x = org.apache.spark.ml.linalg.Vectors.dense(Arrays.stream(NAMES)
-        .mapToDouble(n -> first.getDouble(first.fieldIndex(n))).toArray());
+    Vector x =
+        org.apache.spark.ml.linalg.Vectors.dense(
+            Arrays.stream(NAMES).mapToDouble(n -> first.getDouble(first.fieldIndex(n))).toArray());
     assertThat(onColumns.predictRaw(x)).isEqualTo(onVector.predictRaw(x));
   }
 
   @Test
   void regressionModelPredictsFromColumnsAndCanBePointedAtOthers() {
-    SGDRegressionModel model = new SGDRegressor().setSeed(1).setMaxIter(2).setFeaturesCols(NAMES)
-        .fit(TrainingData.linearColumns(2_000, FEATURES, 4, 2));
-    Dataset<Row> renamed = columns.select(col("id"), col("x0").as("a"), col("x1").as("b"), col("x2").as("c"),
-        col("x3").as("d"));
+    SGDRegressionModel model =
+        new SGDRegressor()
+            .setSeed(1)
+            .setMaxIter(2)
+            .setFeaturesCols(NAMES)
+            .fit(TrainingData.linearColumns(2_000, FEATURES, 4, 2));
+    Dataset<Row> renamed =
+        columns.select(
+            col("id"), col("x0").as("a"), col("x1").as("b"), col("x2").as("c"), col("x3").as("d"));
 
-    List<Row> byName = model.transform(columns).select("id", "prediction").orderBy("id").collectAsList();
+    List<Row> byName =
+        model.transform(columns).select("id", "prediction").orderBy("id").collectAsList();
     SGDRegressionModel pointed = model.copy(ParamMap.empty()).setFeaturesCols("a", "b", "c", "d");
-    List<Row> byOtherNames = pointed.transform(renamed).select("id", "prediction").orderBy("id").collectAsList();
+    List<Row> byOtherNames =
+        pointed.transform(renamed).select("id", "prediction").orderBy("id").collectAsList();
 
     assertThat(byOtherNames).isEqualTo(byName);
     assertThat(model.getFeaturesCols()).containsExactly(NAMES);
@@ -189,12 +252,20 @@ class FeatureColumnsTest {
         .isEqualTo(fitted.transform(columns).select("id", "probability").collectAsList());
 
     classifier.write().save(dir.resolve("estimator").toString());
-    assertThat(SGDClassifier.load(dir.resolve("estimator").toString()).getFeaturesCols()).containsExactly(NAMES);
+    assertThat(SGDClassifier.load(dir.resolve("estimator").toString()).getFeaturesCols())
+        .containsExactly(NAMES);
 
-    CrossValidatorModel cv = new CrossValidator().setEstimator(pipeline).setNumFolds(2).setSeed(1)
-        .setEvaluator(new BinaryClassificationEvaluator())
-        .setEstimatorParamMaps(new ParamGridBuilder().addGrid(classifier.regParam(), new double[] {0, 0.01}).build())
-        .fit(columns);
+    CrossValidatorModel cv =
+        new CrossValidator()
+            .setEstimator(pipeline)
+            .setNumFolds(2)
+            .setSeed(1)
+            .setEvaluator(new BinaryClassificationEvaluator())
+            .setEstimatorParamMaps(
+                new ParamGridBuilder()
+                    .addGrid(classifier.regParam(), new double[] {0, 0.01})
+                    .build())
+            .fit(columns);
     assertThat(Arrays.stream(cv.avgMetrics()).min().getAsDouble()).isGreaterThan(0.7);
   }
 
@@ -202,38 +273,51 @@ class FeatureColumnsTest {
   void badFeatureColumnsAreNamed() {
     assertThatThrownBy(() -> classifier().setFeaturesCols("x0", "nope").fit(columns))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Cannot train SGDClassifier: featuresCols names 'nope', which is not a column;"
-            + " the columns are [id, x0, x1, x2, x3, label]");
-    assertThatThrownBy(() -> classifier().setFeaturesCols("x0", "s").fit(columns.withColumn("s", col("id")
-        .cast("string"))))
-        .hasMessage("Cannot train SGDClassifier: feature column 's' has type string; featuresCols must be numeric"
-            + " or boolean columns");
+        .hasMessageStartingWith(
+            "Cannot train SGDClassifier: featuresCols names 'nope', which is not a column;"
+                + " the columns are [id, x0, x1, x2, x3, label]");
+    assertThatThrownBy(
+            () ->
+                classifier()
+                    .setFeaturesCols("x0", "s")
+                    .fit(columns.withColumn("s", col("id").cast("string"))))
+        .hasMessage(
+            "Cannot train SGDClassifier: feature column 's' has type string; featuresCols must be"
+                + " numeric or boolean columns");
     assertThatThrownBy(() -> classifier().setFeaturesCols("x0", "X0").fit(columns))
         .hasMessage("Cannot train SGDClassifier: featuresCols names 'X0' twice");
     assertThatThrownBy(() -> classifier().setFeaturesCols("x0", "label").fit(columns))
         .hasMessage("Cannot train SGDClassifier: featuresCols names 'label', the label column");
     SGDClassificationModel model = classifier().setFeaturesCols(NAMES).fit(columns);
     assertThatThrownBy(() -> model.transform(columns.drop("x2")))
-        .hasMessageStartingWith("Cannot transform with SGDClassificationModel: featuresCols names 'x2', which is"
-            + " not a column");
+        .hasMessageStartingWith(
+            "Cannot transform with SGDClassificationModel: featuresCols names 'x2', which is"
+                + " not a column");
   }
 
   @Test
   void nullAndNonFiniteValuesAreNamedOrSkipped() {
-    Dataset<Row> withNull = columns.withColumn("x2", when(col("id").equalTo(17), null).otherwise(col("x2")));
-    Dataset<Row> withNaN = columns.withColumn("x3", when(col("id").equalTo(17), Double.NaN).otherwise(col("x3")));
+    Dataset<Row> withNull =
+        columns.withColumn("x2", when(col("id").equalTo(17), null).otherwise(col("x2")));
+    Dataset<Row> withNaN =
+        columns.withColumn("x3", when(col("id").equalTo(17), Double.NaN).otherwise(col("x3")));
 
     assertThatThrownBy(() -> classifier().setFeaturesCols(NAMES).fit(withNull))
         .isInstanceOf(InvalidTrainingDataException.class)
-        .hasMessage("Cannot train SGDClassifier: a row has a null in feature column 'x2'; set handleInvalid to"
-            + " 'skip' to leave such rows out");
+        .hasMessage(
+            "Cannot train SGDClassifier: a row has a null in feature column 'x2'; set handleInvalid"
+                + " to 'skip' to leave such rows out");
     assertThatThrownBy(() -> classifier().setFeaturesCols(NAMES).fit(withNaN))
-        .hasMessage("Cannot train SGDClassifier: a row has NaN in feature column 'x3'; set handleInvalid to"
-            + " 'skip' to leave such rows out");
-    SGDClassificationModel skipped = classifier().setFeaturesCols(NAMES).setHandleInvalid("skip").fit(withNull);
+        .hasMessage(
+            "Cannot train SGDClassifier: a row has NaN in feature column 'x3'; set handleInvalid to"
+                + " 'skip' to leave such rows out");
+    SGDClassificationModel skipped =
+        classifier().setFeaturesCols(NAMES).setHandleInvalid("skip").fit(withNull);
     assertThat(skipped.summary().skippedRows()).isEqualTo(1);
 
     assertThatThrownBy(() -> skipped.transform(withNull).collect())
-        .hasMessageContaining("Cannot transform with SGDClassificationModel: a row has a null in feature column 'x2'");
+        .hasMessageContaining(
+            "Cannot transform with SGDClassificationModel: a row has a null in feature column"
+                + " 'x2'");
   }
 }

@@ -18,22 +18,35 @@ class LinearSGDTest {
   private static final int ROWS = 200;
 
   private static SGDConfig config(double l1, double l2, boolean averaging) {
-    return TestConfigs.logistic(new SGDClassifier().setStepSize(0.3).setStepSchedule("constant").setDecayRate(1.0)
-        .setStandardization(false).setAveraging(averaging), l1, l2);
+    return TestConfigs.logistic(
+        new SGDClassifier()
+            .setStepSize(0.3)
+            .setStepSchedule("constant")
+            .setDecayRate(1.0)
+            .setStandardization(false)
+            .setAveraging(averaging),
+        l1,
+        l2);
   }
-
 
   /** A sparse vector row, as VectorUDT stores it: (type 0, size, indices, values). */
   private static InternalRow sparseRow(int size, int[] indices, double[] values) {
-    InternalRow vector = new GenericInternalRow(new Object[] {(byte) 0, size,
-        UnsafeArrayData.fromPrimitiveArray(indices), UnsafeArrayData.fromPrimitiveArray(values)});
+    InternalRow vector =
+        new GenericInternalRow(
+            new Object[] {
+              (byte) 0,
+              size,
+              UnsafeArrayData.fromPrimitiveArray(indices),
+              UnsafeArrayData.fromPrimitiveArray(values)
+            });
     return new GenericInternalRow(new Object[] {vector});
   }
 
   /** A dense vector row, as VectorUDT stores it: (type 1, size null, indices null, values). */
   private static InternalRow denseRow(double[] values) {
-    InternalRow vector = new GenericInternalRow(new Object[] {(byte) 1, null, null,
-        UnsafeArrayData.fromPrimitiveArray(values)});
+    InternalRow vector =
+        new GenericInternalRow(
+            new Object[] {(byte) 1, null, null, UnsafeArrayData.fromPrimitiveArray(values)});
     return new GenericInternalRow(new Object[] {vector});
   }
 
@@ -44,8 +57,10 @@ class LinearSGDTest {
   @ParameterizedTest(name = "l2 = {0}")
   @CsvSource({"0.0", "0.5", "3.0"})
   void theAveragedModelIsTheMeanOfTheIterates(double l2) {
-    LinearSGD averaged = new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0, 1, true, null);
-    LinearSGD plain = new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0, 1, false, null);
+    LinearSGD averaged =
+        new LinearSGD(new double[FEATURES], 0, config(0, l2, true), 1, 0, 1, true, null);
+    LinearSGD plain =
+        new LinearSGD(new double[FEATURES], 0, config(0, l2, false), 1, 0, 1, false, null);
     double[] meanCoefficients = new double[FEATURES];
     double meanIntercept = 0;
     Random random = new Random(3);
@@ -76,7 +91,8 @@ class LinearSGDTest {
   @ParameterizedTest(name = "epoch {0}, averaging {1}")
   @CsvSource({"0, true", "1, false"})
   void withoutIterateAveragingTheCoefficientsAreTheLastIterate(int epoch, boolean averaging) {
-    LinearSGD sgd = new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, 1, false, null);
+    LinearSGD sgd =
+        new LinearSGD(new double[FEATURES], 0, config(0, 0.1, averaging), epoch, 0, 1, false, null);
     FeatureVector x = FeatureVector.ofVector(0);
     x.pointTo(denseRow(new double[] {1, 2, 3, 4, 5}));
     sgd.accumulate(x, 1.0);
@@ -96,10 +112,15 @@ class LinearSGDTest {
    * sparse rows, and a constant feature (deviation 0) that must keep coefficient 0.
    */
   @ParameterizedTest(name = "centered {0}, l2 {1}, averaging {2}, batch {3}")
-  @CsvSource({"true, 0.0, false, 1", "true, 0.5, true, 1", "true, 3.0, true, 4", "false, 0.0, true, 1",
-      "false, 3.0, false, 4"})
-  void trainingUnderAScalingEqualsTrainingOnScaledFeatures(boolean centered, double l2, boolean averaging,
-      int batch) {
+  @CsvSource({
+    "true, 0.0, false, 1",
+    "true, 0.5, true, 1",
+    "true, 3.0, true, 4",
+    "false, 0.0, true, 1",
+    "false, 3.0, false, 4"
+  })
+  void trainingUnderAScalingEqualsTrainingOnScaledFeatures(
+      boolean centered, double l2, boolean averaging, int batch) {
     double[] mean = {5, -2, 0.5, 0, 7};
     double[] std = {10, 0.1, 1, 3, 0};
     double[] inverseStd = new double[FEATURES];
@@ -109,8 +130,17 @@ class LinearSGDTest {
       scaledMean[j] = mean[j] * inverseStd[j];
     }
     FeatureScaling scaling = new FeatureScaling(inverseStd, centered ? scaledMean : null);
-    SGDConfig config = TestConfigs.logistic(new SGDClassifier().setStepSize(0.3).setStepSchedule("invsqrt")
-        .setDecayRate(1.0).setBatchSize(batch).setStandardization(true).setAveraging(averaging), 0, l2);
+    SGDConfig config =
+        TestConfigs.logistic(
+            new SGDClassifier()
+                .setStepSize(0.3)
+                .setStepSchedule("invsqrt")
+                .setDecayRate(1.0)
+                .setBatchSize(batch)
+                .setStandardization(true)
+                .setAveraging(averaging),
+            0,
+            l2);
     LinearSGD lazy = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, scaling);
     LinearSGD explicit = new LinearSGD(new double[FEATURES], 0, config, 1, 0, 1, averaging, null);
     Random random = new Random(5);
@@ -120,7 +150,10 @@ class LinearSGDTest {
     for (int i = 0; i < ROWS; i++) {
       double[] raw = new double[FEATURES];
       for (int j = 0; j < FEATURES; j++) {
-        raw[j] = j == 4 ? mean[j] : random.nextInt(3) == 0 ? 0 : mean[j] + std[j] * random.nextGaussian();
+        raw[j] =
+            j == 4
+                ? mean[j]
+                : random.nextInt(3) == 0 ? 0 : mean[j] + std[j] * random.nextGaussian();
       }
       double[] scaled = new double[FEATURES];
       for (int j = 0; j < FEATURES; j++) {
@@ -131,7 +164,8 @@ class LinearSGDTest {
       double label = raw[0] + 20 * raw[1] > 0 ? 1 : 0;
       double lazyMargin = lazy.margin(x);
       double explicitMargin = explicit.margin(z);
-      assertThat(lazyMargin).isCloseTo(explicitMargin, within(1e-9 * (1 + Math.abs(explicitMargin))));
+      assertThat(lazyMargin)
+          .isCloseTo(explicitMargin, within(1e-9 * (1 + Math.abs(explicitMargin))));
       lazy.accumulate(x, loss.derivative(lazyMargin, label));
       explicit.accumulate(z, loss.derivative(explicitMargin, label));
       if (lazy.batchFull()) {
@@ -145,13 +179,18 @@ class LinearSGDTest {
       assertThat(w[j]).isCloseTo(expected[j], within(1e-9 * (1 + Math.abs(expected[j]))));
     }
     assertThat(w[4]).isZero();
-    assertThat(lazy.intercept()).isCloseTo(explicit.intercept(), within(1e-9 * (1 + Math.abs(explicit.intercept()))));
+    assertThat(lazy.intercept())
+        .isCloseTo(explicit.intercept(), within(1e-9 * (1 + Math.abs(explicit.intercept()))));
     assertThat(expected[0]).isNotZero();
   }
 
   /** The non-zeros of {@code values} as a sparse row. */
   private static InternalRow sparseRowOf(double[] values) {
-    int[] indices = java.util.stream.IntStream.range(0, values.length).filter(j -> values[j] != 0).toArray();
-    return sparseRow(values.length, indices, java.util.Arrays.stream(indices).mapToDouble(j -> values[j]).toArray());
+    int[] indices =
+        java.util.stream.IntStream.range(0, values.length).filter(j -> values[j] != 0).toArray();
+    return sparseRow(
+        values.length,
+        indices,
+        java.util.Arrays.stream(indices).mapToDouble(j -> values[j]).toArray());
   }
 }

@@ -21,28 +21,40 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The step chosen when stepSize is not set: from the first rows of partition 0, the same for a seed. */
+/**
+ * The step chosen when stepSize is not set: from the first rows of partition 0, the same for a
+ * seed.
+ */
 class StepCalibrationTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   private static Dataset<Row> corgipile;
 
   @BeforeAll
   static void writeTable() {
     String table = dir.resolve("sorted").toString();
-    TrainingData.logistic(12_000, 6, 51, 2).orderBy("label", "id").coalesce(1).write()
-        .option("parquet.block.row.count.limit", 400).parquet(table);
-    corgipile = TrainingData.spark().read().format("corgipile").option("partitions", "3").load(table);
+    TrainingData.logistic(12_000, 6, 51, 2)
+        .orderBy("label", "id")
+        .coalesce(1)
+        .write()
+        .option("parquet.block.row.count.limit", 400)
+        .parquet(table);
+    corgipile =
+        TrainingData.spark().read().format("corgipile").option("partitions", "3").load(table);
   }
 
-  /** The sample of {@code data}'s training rows ({@link TrainingRow}'s layout) for {@code config}. */
+  /**
+   * The sample of {@code data}'s training rows ({@link TrainingRow}'s layout) for {@code config}.
+   */
   private static List<InternalRow> sample(Dataset<Row> data, SGDConfig config) {
-    return new StepCalibration(config, null).sample(DatasetInternals.internalRows(
-        data.select(TrainingRow.columns(config, data))).toJavaRDD());
+    return new StepCalibration(config, null)
+        .sample(
+            DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
+                .toJavaRDD());
   }
 
   private static SGDConfig config(SGDParams estimator, SGDTask task, MarginsLoss loss) {
-    return SGDConfig.of(estimator, task, "features", "label", task == SGDTask.CLASSIFICATION ? 2 : 0, loss);
+    return SGDConfig.of(
+        estimator, task, "features", "label", task == SGDTask.CLASSIFICATION ? 2 : 0, loss);
   }
 
   @ParameterizedTest
@@ -52,11 +64,15 @@ class StepCalibrationTest {
     if (calibrationRows != SGDParams.DEFAULT_CALIBRATION_ROWS) {
       classifier.setCalibrationRows(calibrationRows);
     }
-    List<InternalRow> sample = sample(corgipile, config(classifier, SGDTask.CLASSIFICATION,
-        new LossFunction.Logistic()));
-    List<Row> first = corgipile.select("features", "label").javaRDD()
-        .mapPartitionsWithIndex((i, it) -> i == 0 ? it : java.util.Collections.emptyIterator(), true)
-        .take(calibrationRows);
+    List<InternalRow> sample =
+        sample(corgipile, config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic()));
+    List<Row> first =
+        corgipile
+            .select("features", "label")
+            .javaRDD()
+            .mapPartitionsWithIndex(
+                (i, it) -> i == 0 ? it : java.util.Collections.emptyIterator(), true)
+            .take(calibrationRows);
     assertThat(sample).hasSize(calibrationRows);
     for (int i = 0; i < sample.size(); i++) {
       assertThat(sample.get(i).getDouble(TrainingRow.LABEL)).isEqualTo(first.get(i).getDouble(1));
@@ -66,7 +82,8 @@ class StepCalibrationTest {
   @Test
   void aFitChoosesOnCalibrationRows() {
     // on these rows, 50 choose another step than the default 2,000: the fit must use the 50
-    SGDClassifier few = new SGDClassifier().setCalibrationRows(50).setStandardization(false).setMaxIter(1);
+    SGDClassifier few =
+        new SGDClassifier().setCalibrationRows(50).setStandardization(false).setMaxIter(1);
     SGDClassifier many = new SGDClassifier().setStandardization(false).setMaxIter(1);
     double chosenOnFew = choice(few).stepSize();
     assertThat(chosenOnFew).isNotEqualTo(choice(many).stepSize());
@@ -81,8 +98,10 @@ class StepCalibrationTest {
   @Test
   void keepsTheStepOfTheLowestObjectiveAndSkipsStepsThatDiverge() {
     // the squared loss at a constant step: the largest steps blow up to infinite margins
-    Dataset<Row> wide = TrainingData.linear(3_000, 4, 52, 2).selectExpr("features", "label * 10 as label");
-    SGDRegressor regressor = new SGDRegressor().setStandardization(false).setStepSchedule("constant");
+    Dataset<Row> wide =
+        TrainingData.linear(3_000, 4, 52, 2).selectExpr("features", "label * 10 as label");
+    SGDRegressor regressor =
+        new SGDRegressor().setStandardization(false).setStepSchedule("constant");
     SGDConfig config = config(regressor, SGDTask.REGRESSION, new LossFunction.Squared());
     StepCalibration.Choice choice = new StepCalibration(config, null).choose(sample(wide, config));
 
@@ -109,7 +128,8 @@ class StepCalibrationTest {
 
   @Test
   void aStepSizeSetIsUsedAsItIs() {
-    SGDClassificationModel model = new SGDClassifier().setStepSize(0.05).setMaxIter(1).fit(corgipile);
+    SGDClassificationModel model =
+        new SGDClassifier().setStepSize(0.05).setMaxIter(1).fit(corgipile);
     assertThat(model.summary().stepSize()).isEqualTo(0.05);
   }
 
@@ -118,7 +138,8 @@ class StepCalibrationTest {
     SGDClassifier classifier = new SGDClassifier().setHandleInvalid("skip");
     Dataset<Row> invalid = corgipile.selectExpr("features", "-1.0 as label");
     SGDConfig config = config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic());
-    StepCalibration.Choice choice = new StepCalibration(config, null).choose(sample(invalid, config));
+    StepCalibration.Choice choice =
+        new StepCalibration(config, null).choose(sample(invalid, config));
     assertThat(choice.sampleRows()).isZero();
     assertThat(choice.stepSize()).isEqualTo(SGDClassifierParams.DEFAULT_STEP_SIZE);
   }

@@ -2,7 +2,10 @@ package io.corgipile.ml.sgd;
 
 import io.corgipile.ml.SGDClassifier;
 
-/** Run settings for the tests of the update rules, made as a fit makes them: from an estimator's params. */
+/**
+ * Run settings for the tests of the update rules, made as a fit makes them: from an estimator's
+ * params.
+ */
 public final class TestConfigs {
   private TestConfigs() {}
 
@@ -13,6 +16,7 @@ public final class TestConfigs {
   public static SGDConfig logistic(SGDClassifier params, double l1, double l2) {
     double reg = l1 + l2;
     params.setRegParam(reg).setElasticNetParam(reg == 0 ? 0 : l1 / reg);
-    return SGDConfig.of(params, SGDTask.CLASSIFICATION, "features", "label", 2, new LossFunction.Logistic());
+    return SGDConfig.of(
+        params, SGDTask.CLASSIFICATION, "features", "label", 2, new LossFunction.Logistic());
   }
 }

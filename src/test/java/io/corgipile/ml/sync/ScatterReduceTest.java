@@ -16,8 +16,14 @@ import org.junit.jupiter.api.Test;
 /** Partition models summed by slices of coordinates give what collecting them gives. */
 class ScatterReduceTest {
   private static LinearFit fit(SGDRegressor estimator, Dataset<Row> data, long directBytes) {
-    SGDConfig config = SGDConfig.of(estimator, SGDTask.REGRESSION, "features", "label", 0,
-        LossFunction.named(estimator.getLoss(), estimator.getEpsilon()));
+    SGDConfig config =
+        SGDConfig.of(
+            estimator,
+            SGDTask.REGRESSION,
+            "features",
+            "label",
+            0,
+            LossFunction.named(estimator.getLoss(), estimator.getEpsilon()));
     // in a fit's jobs, as the estimators run the optimizer: the thread's scope is restored after
     return FitJobs.run(data, "test", () -> new SGDOptimizer(config, directBytes).optimize(data));
   }
@@ -28,8 +34,10 @@ class ScatterReduceTest {
     SGDRegressor estimator = new SGDRegressor().setMaxIter(3).setTol(0).setRegParam(0.01);
     LinearFit collected = fit(estimator, data, Long.MAX_VALUE);
     LinearFit reduced = fit(estimator, data, 0);
-    assertThat(reduced.coefficients("r").toArray()).containsExactly(collected.coefficients("c").toArray());
+    assertThat(reduced.coefficients("r").toArray())
+        .containsExactly(collected.coefficients("c").toArray());
     assertThat(reduced.intercept("r")).isEqualTo(collected.intercept("c"));
-    assertThat(reduced.summary("r").objectiveHistory()).containsExactly(collected.summary("c").objectiveHistory());
+    assertThat(reduced.summary("r").objectiveHistory())
+        .containsExactly(collected.summary("c").objectiveHistory());
   }
 }

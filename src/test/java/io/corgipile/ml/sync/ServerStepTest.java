@@ -14,8 +14,9 @@ class ServerStepTest {
   @Test
   void stepOneWithoutMomentumGivesTheMeanItself() {
     double[] w = {0.1, -0.3};
-    StartingModel next = new ServerStep(1, 0).next(new StartingModel(new double[] {5, 5}, new double[] {2}, 3, null),
-        mean(w, 0.7));
+    StartingModel next =
+        new ServerStep(1, 0)
+            .next(new StartingModel(new double[] {5, 5}, new double[] {2}, 3, null), mean(w, 0.7));
     assertThat(next.coefficients()).isSameAs(w);
     assertThat(next.intercepts()).containsExactly(0.7);
     assertThat(next.updatesPerPartition()).isEqualTo(7);
