@@ -17,6 +17,23 @@ import java.util.function.Supplier;
 public final class FitFailures {
   private FitFailures() {}
 
+  /**
+   * Rows (or partitions) whose feature vectors differ in size, found by a fit whose errors start
+   * with {@code cannotTrain} ("Cannot train SGDClassifier: ").
+   */
+  public static InvalidTrainingDataException featureSizeMismatch(
+      String cannotTrain, String featuresCol, int size, int otherSize) {
+    return new InvalidTrainingDataException(
+        cannotTrain
+            + "features in column '"
+            + featuresCol
+            + "' have size "
+            + size
+            + " in one row and "
+            + otherSize
+            + " in another");
+  }
+
   /** Runs a fit, reporting the data's problems found in its jobs as the driver's own exceptions. */
   static <T> T reportingDataErrors(Supplier<T> fit) {
     try {

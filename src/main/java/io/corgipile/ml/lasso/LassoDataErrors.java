@@ -2,6 +2,7 @@ package io.corgipile.ml.lasso;
 
 import io.corgipile.ml.InvalidTrainingDataException;
 import io.corgipile.ml.ScheduledLasso;
+import io.corgipile.ml.common.FitFailures;
 import java.io.Serializable;
 
 /**
@@ -45,14 +46,6 @@ public record LassoDataErrors(String labelCol, String featuresCol) implements Se
   }
 
   InvalidTrainingDataException sizes(int size, int otherSize) {
-    return new InvalidTrainingDataException(
-        CANNOT_TRAIN
-            + "features in column '"
-            + featuresCol
-            + "' have size "
-            + size
-            + " in one row and "
-            + otherSize
-            + " in another");
+    return FitFailures.featureSizeMismatch(CANNOT_TRAIN, featuresCol, size, otherSize);
   }
 }

@@ -2,6 +2,7 @@ package io.corgipile.ml.sgd;
 
 import io.corgipile.ml.InvalidTrainingDataException;
 import io.corgipile.ml.SGDParams;
+import io.corgipile.ml.common.FitFailures;
 import io.corgipile.ml.compress.DeltaCompression;
 import io.corgipile.ml.param.ParamSpec;
 import io.corgipile.shuffle.SyncInterval;
@@ -225,15 +226,7 @@ public final class SGDConfig implements Serializable {
 
   /** Rows (or partitions) whose feature vectors differ in size. */
   public InvalidTrainingDataException featureSizeMismatch(int size, int otherSize) {
-    return new InvalidTrainingDataException(
-        cannotTrain()
-            + "features in column '"
-            + featuresCol
-            + "' have size "
-            + size
-            + " in one row and "
-            + otherSize
-            + " in another");
+    return FitFailures.featureSizeMismatch(cannotTrain(), featuresCol, size, otherSize);
   }
 
   /**
