@@ -91,27 +91,12 @@ public final class PartitionTrainer
       }
     }
     long updates = sgd[0].updates(); // the same in every margin's model: they see the same rows
-    if (config.deltaCompression() == DeltaCompression.NONE) {
-      return List.of(
-              new PartitionResult(
-                  partition,
-                  w,
-                  null,
-                  w.length,
-                  intercepts,
-                  pass.weightSum,
-                  pass.lossSum,
-                  pass.count,
-                  pass.skipped,
-                  updates,
-                  squares))
-          .iterator();
-    }
+    boolean compressed = config.deltaCompression() != DeltaCompression.NONE;
     return List.of(
             new PartitionResult(
                 partition,
-                null,
-                compress(w, model.coefficients(), partition),
+                compressed ? null : w,
+                compressed ? compress(w, model.coefficients(), partition) : null,
                 w.length,
                 intercepts,
                 pass.weightSum,
