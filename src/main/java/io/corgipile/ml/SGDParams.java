@@ -208,8 +208,9 @@ public interface SGDParams extends Params {
   ParamSpec<Integer> CALIBRATION_ROWS =
       ParamSpec.atLeast(
           "calibrationRows",
-          "when stepSize is not set, the rows it"
-              + " is chosen on: the first of partition 0 in epoch 0's order",
+          "when stepSize is not set, the rows it is chosen on: with standardization drawn at"
+              + " random, as many from every partition, in the pass that summarizes the features;"
+              + " without, the first of partition 0 in epoch 0's order",
           1,
           DEFAULT_CALIBRATION_ROWS);
   ParamSpec<Integer> MIN_PARTITION_ROWS =
@@ -264,7 +265,8 @@ public interface SGDParams extends Params {
             + " down to "
             + StepCalibration.CANDIDATES[StepCalibration.CANDIDATES.length - 1]
             + " that trains best in one pass over the"
-            + " first calibrationRows rows of partition 0 (summary().stepSize() says which)",
+            + " calibrationRows rows of the sample that param describes (summary().stepSize() says"
+            + " which)",
         defaultValue);
   }
 
@@ -548,10 +550,12 @@ public interface SGDParams extends Params {
   }
 
   /**
-   * When {@code stepSize} is not set, the rows {@link StepCalibration} chooses it on: the first of
-   * partition 0 in epoch 0's order (default {@value #DEFAULT_CALIBRATION_ROWS}). More rows, a
-   * choice less swayed by the first rows' mix, at the cost of a pass per candidate step over them
-   * on the driver; partition 0 gives at most its rows.
+   * When {@code stepSize} is not set, the rows {@link StepCalibration} chooses it on (default
+   * {@value #DEFAULT_CALIBRATION_ROWS}): with standardization a random sample, as many rows from
+   * every partition, drawn in the pass that summarizes the features; without, the first of
+   * partition 0 in epoch 0's order, which over clustered data are a few blocks. More rows, a choice
+   * less swayed by the sample's mix, at the cost of a pass per candidate step over them on the
+   * driver.
    */
   default IntParam calibrationRows() {
     return sgdParams().get(CALIBRATION_ROWS);

@@ -151,6 +151,11 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return Math.min(partitions, maxPartitions.orElse(partitions));
   }
 
+  /** The scan's seed option. */
+  long seed() {
+    return conf.seed();
+  }
+
   /** The rows the scan reads per epoch, as its footers count them. */
   long rows() {
     return plan().totalRows();

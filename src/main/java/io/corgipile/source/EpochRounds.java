@@ -34,6 +34,16 @@ public final class EpochRounds {
   }
 
   /**
+   * The seed option of {@code scan}, which a job's {@link ReadScope#setSeed} overrides; empty when
+   * {@code scan} is not a {@code corgipile} scan.
+   */
+  public static OptionalLong seed(Scan scan) {
+    return scan instanceof CorgiPileScan corgipile
+        ? OptionalLong.of(corgipile.seed())
+        : OptionalLong.empty();
+  }
+
+  /**
    * The rows an epoch of {@code scan} reads, as its footers count them; empty when {@code scan} is
    * not a {@code corgipile} scan.
    */

@@ -207,7 +207,7 @@ class TrainTest {
     assertThat(all.get(0)).startsWith("SGDClassifier: features summarized for standardization in ");
     assertThat(all.get(1))
         .startsWith("SGDClassifier: stepSize ")
-        .contains(" chosen on 2,000 rows of partition 0 in ");
+        .contains(" chosen on 2,000 rows drawn from every partition in ");
     List<String> lines = all.subList(2, all.size());
     assertThat(lines).hasSize(epochs);
     assertThat(lines.get(0))

@@ -24,6 +24,7 @@ import org.apache.spark.ml.linalg.Vectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,11 @@ class StandardizationTest {
 
   private static FeatureScaling scaling(
       Dataset<Row> data, SGDClassifier classifier, long directBytes) {
+    return summary(data, classifier, directBytes).scaling();
+  }
+
+  private static FeatureSummary.Result summary(
+      Dataset<Row> data, SGDClassifier classifier, long directBytes) {
     SGDConfig config =
         SGDConfig.of(
             classifier,
@@ -96,7 +102,34 @@ class StandardizationTest {
     return FeatureSummary.scaling(
         DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data))).toJavaRDD(),
         config,
-        directBytes);
+        directBytes,
+        config.seed() == null ? SGDParams.SEED.defaultValue() : config.seed());
+  }
+
+  @Test
+  void theSummaryDrawsTheCalibrationSampleFromEveryPartitionInARandomOrder() {
+    List<Row> rows = rows(4_000, 3); // label-sorted: partition 0 of 2 holds mostly label 0
+    double ones = rows.stream().filter(r -> r.getDouble(1) == 1).count() / 4_000.0;
+    List<InternalRow> sample =
+        summary(frame(rows), new SGDClassifier(), SGDOptimizer.DIRECT_BYTES).sample();
+
+    assertThat(sample).hasSize(SGDParams.DEFAULT_CALIBRATION_ROWS); // 1,000 from each partition
+    double sampledOnes =
+        sample.stream().filter(r -> TrainingRow.label(r) == 1).count() / (double) sample.size();
+    assertThat(sampledOnes).isCloseTo(ones, within(0.05));
+    assertThat(sample.subList(0, 100).stream().map(r -> TrainingRow.label(r))).contains(0.0, 1.0);
+    assertThat(labels(summary(frame(rows), new SGDClassifier(), 0).sample()))
+        .as("the same seed draws the same sample, also when reduced by slices")
+        .containsExactly(labels(sample));
+    assertThat(
+            labels(
+                summary(frame(rows), new SGDClassifier().setSeed(5), SGDOptimizer.DIRECT_BYTES)
+                    .sample()))
+        .isNotEqualTo(labels(sample));
+  }
+
+  private static double[] labels(List<InternalRow> sample) {
+    return sample.stream().mapToDouble(r -> TrainingRow.label(r)).toArray();
   }
 
   @Test

@@ -12,9 +12,9 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * The initial step when {@code stepSize} is not set, as Bottou ("Stochastic Gradient Descent
  * Tricks", 2012) advises: train one pass over a small sample with each of {@link #CANDIDATES}, on
  * the schedule training will use, and keep the step whose model has the lowest objective on the
- * sample. The sample is the first {@code calibrationRows} rows of partition 0 in epoch 0's order
- * (over {@code corgipile}, rows of its first shuffled buffers), so the step is the same for the
- * same seed, data and partitions.
+ * sample. The sample is the one the feature summary drew from every partition under
+ * standardization, else the first {@code calibrationRows} rows of partition 0 in epoch 0's order
+ * ({@link #sample}); either way the step is the same for the same seed, data and partitions.
  */
 public final class StepCalibration {
   /** Steps tried, largest first, each about a third of the one before. */

@@ -155,6 +155,11 @@ public final class TrainingRow {
         : "allowed labels are the integers 0 to " + (numClasses - 1);
   }
 
+  /** The row's label. */
+  public static double label(InternalRow row) {
+    return row.getDouble(LABEL);
+  }
+
   /** The row's weight: 1 without a weight column. */
   public static double weight(InternalRow row) {
     return row.getDouble(WEIGHT);

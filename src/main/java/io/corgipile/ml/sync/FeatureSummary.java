@@ -6,10 +6,13 @@ import io.corgipile.ml.sgd.FeatureScaling;
 import io.corgipile.ml.sgd.SGDConfig;
 import io.corgipile.ml.sgd.TrainingRow;
 import io.corgipile.spark.FeatureVector;
+import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Random;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -44,12 +47,17 @@ public final class FeatureSummary {
    * @param rows the training rows, {@link TrainingRow}'s layout
    * @param directBytes the most bytes of partition moments the driver collects
    */
-  public static FeatureScaling scaling(
-      JavaRDD<InternalRow> rows, SGDConfig config, long directBytes) {
+  public static Result scaling(
+      JavaRDD<InternalRow> rows, SGDConfig config, long directBytes, long seed) {
+    int perPartition = samplePerPartition(config, rows.getNumPartitions());
+    JavaRDD<PartitionSummary> summaries =
+        rows.mapPartitionsWithIndex(
+            (partition, it) -> summarize(partition, it, config, perPartition, seed), true);
+    summaries.persist(StorageLevel.MEMORY_AND_DISK());
     JavaRDD<Moments> parts =
-        rows.mapPartitionsWithIndex((partition, it) -> summarize(partition, it, config), true);
-    parts.persist(StorageLevel.MEMORY_AND_DISK());
+        summaries.filter(p -> p.moments() != null).map(PartitionSummary::moments);
     Moments total;
+    List<InternalRow> sample = new ArrayList<>();
     try {
       int numFeatures = parts.map(Moments::numFeatures).fold(0, Math::max);
       int partitions = rows.getNumPartitions();
@@ -58,10 +66,40 @@ public final class FeatureSummary {
       } else {
         total = reduceBySlices(parts, ScatterReduce.slices(partitions, numFeatures), config);
       }
+      for (List<InternalRow> part : summaries.map(PartitionSummary::sample).collect()) {
+        sample.addAll(part); // in partition order
+      }
     } finally {
-      parts.unpersist(false);
+      summaries.unpersist(false);
     }
-    return total == null || !(total.weight() > 0) ? null : scaling(total, config);
+    Collections.shuffle(sample, new Random(sampleSeed(seed, -1)));
+    return new Result(
+        total == null || !(total.weight() > 0) ? null : scaling(total, config), sample);
+  }
+
+  /**
+   * What the pass found.
+   *
+   * @param scaling the scaling training applies, or null when no row has a positive weight
+   * @param sample about {@code calibrationRows} valid rows of positive weight, drawn uniformly
+   *     within each partition, the same number from each, in a random order: for {@link
+   *     io.corgipile.ml.sgd.StepCalibration}, a sample of all the data where the first rows of a
+   *     partition are the few blocks of its first buffers, on clustered data a few labels
+   */
+  public record Result(FeatureScaling scaling, List<InternalRow> sample) {}
+
+  /** A partition's moments (absent when it has no row of positive weight) and sampled rows. */
+  private record PartitionSummary(Moments moments, List<InternalRow> sample)
+      implements Serializable {}
+
+  private static int samplePerPartition(SGDConfig config, int partitions) {
+    int rows = config.get(SGDParams.CALIBRATION_ROWS);
+    return (int) Math.ceil((double) rows / Math.max(1, partitions));
+  }
+
+  /** The seed of partition {@code partition}'s draws, and of the sample's order (-1). */
+  private static long sampleSeed(long seed, int partition) {
+    return seed * 31 + partition;
   }
 
   private static FeatureScaling scaling(Moments total, SGDConfig config) {
@@ -81,9 +119,11 @@ public final class FeatureSummary {
     return new FeatureScaling(inverseStd, scaledMean);
   }
 
-  private static Iterator<Moments> summarize(
-      int partition, Iterator<InternalRow> it, SGDConfig config) {
+  private static Iterator<PartitionSummary> summarize(
+      int partition, Iterator<InternalRow> it, SGDConfig config, int sampleSize, long seed) {
     FeatureVector x = TrainingRow.features(config);
+    List<InternalRow> sample = new ArrayList<>(sampleSize);
+    Random draws = new Random(sampleSeed(seed, partition));
     double weight = 0;
     long rows = 0;
     long nonZeros = 0;
@@ -116,6 +156,15 @@ public final class FeatureSummary {
       }
       weight += w;
       rows++;
+      // reservoir sampling (Algorithm R): every row of the partition kept with equal chance
+      if (sample.size() < sampleSize) {
+        sample.add(row.copy());
+      } else {
+        long slot = (long) (draws.nextDouble() * rows);
+        if (slot < sampleSize) {
+          sample.set((int) slot, row.copy());
+        }
+      }
       for (int k = 0, n = x.numStored(); k < n; k++) {
         double value = x.value(k);
         if (value == 0) {
@@ -130,7 +179,7 @@ public final class FeatureSummary {
       }
     }
     if (mean == null || weight == 0) {
-      return List.<Moments>of().iterator();
+      return List.of(new PartitionSummary(null, sample)).iterator();
     }
     // the zeros the loop skipped: fold them into each feature's mean and squared deviations
     for (int j = 0; j < mean.length; j++) {
@@ -143,7 +192,9 @@ public final class FeatureSummary {
       m2[j] += nz * shift * shift + (weight - nz) * full * full;
       mean[j] = full;
     }
-    return List.of(new Moments(partition, mean.length, 0, weight, rows, nonZeros, mean, m2))
+    return List.of(
+            new PartitionSummary(
+                new Moments(partition, mean.length, 0, weight, rows, nonZeros, mean, m2), sample))
         .iterator();
   }
 

@@ -82,9 +82,13 @@ public final class SGDOptimizer {
         UUID.randomUUID()
             .toString(); // names this run's rounds and residuals, never enters the model
     SyncSchedule schedule = SyncSchedule.of(config, trained, ReadScope.seed(sc));
-    FeatureScaling scaling =
-        config.get(SGDParams.STANDARDIZATION) ? featureScaling(rows, sc) : null;
-    SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
+    FeatureSummary.Result summary =
+        config.get(SGDParams.STANDARDIZATION) ? featureSummary(rows, sc, input.seed()) : null;
+    FeatureScaling scaling = summary == null ? null : summary.scaling();
+    SGDConfig run =
+        config.stepSizeSet()
+            ? config
+            : calibrated(rows, sc, scaling, summary == null ? null : summary.sample());
     Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
     try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
       return epochs(run, rows, sc, jsc, schedule, meter, runId, scalingBroadcast);
@@ -102,16 +106,18 @@ public final class SGDOptimizer {
    * its blocks straight through, at the cost of a plain scan, not of an epoch). Null when no row
    * has a positive weight.
    */
-  private FeatureScaling featureScaling(JavaRDD<InternalRow> rows, SparkContext sc) {
+  private FeatureSummary.Result featureSummary(
+      JavaRDD<InternalRow> rows, SparkContext sc, long seed) {
     readEpochZero(sc, "feature summary (standardization)");
     long began = System.nanoTime();
-    FeatureScaling scaling;
+    FeatureSummary.Result summary;
     ReadScope.setAnyOrder(sc, true);
     try {
-      scaling = FeatureSummary.scaling(rows, config, directBytes);
+      summary = FeatureSummary.scaling(rows, config, directBytes, seed);
     } finally {
       ReadScope.setAnyOrder(sc, false);
     }
+    FeatureScaling scaling = summary.scaling();
     LOG.info(
         String.format(
             Locale.ROOT,
@@ -121,7 +127,7 @@ public final class SGDOptimizer {
             scaling == null
                 ? "no row of positive weight"
                 : scaling.centered() ? "scaled and centered" : "scaled"));
-    return scaling;
+    return summary;
   }
 
   /**
@@ -136,20 +142,28 @@ public final class SGDOptimizer {
 
   /**
    * The run's settings with {@code stepSize} chosen by {@link StepCalibration}, as it was not set.
+   *
+   * @param drawn the sample the feature summary drew, or null: then the first rows of partition 0
    */
-  private SGDConfig calibrated(JavaRDD<InternalRow> rows, SparkContext sc, FeatureScaling scaling) {
-    readEpochZero(sc, "step size calibration");
+  private SGDConfig calibrated(
+      JavaRDD<InternalRow> rows, SparkContext sc, FeatureScaling scaling, List<InternalRow> drawn) {
     long began = System.nanoTime();
     StepCalibration calibration = new StepCalibration(config, scaling);
-    StepCalibration.Choice choice = calibration.choose(calibration.sample(rows));
+    List<InternalRow> sample = drawn;
+    if (sample == null) {
+      readEpochZero(sc, "step size calibration");
+      sample = calibration.sample(rows);
+    }
+    StepCalibration.Choice choice = calibration.choose(sample);
     LOG.info(
         String.format(
             Locale.ROOT,
-            "%s: stepSize %s chosen on %,d rows of partition 0 in %.2f s (objective"
+            "%s: stepSize %s chosen on %,d rows %s in %.2f s (objective"
                 + " after one pass per step: %s)",
             config.task().estimatorName(),
             choice.stepSize(),
             choice.sampleRows(),
+            drawn == null ? "of partition 0" : "drawn from every partition",
             (System.nanoTime() - began) / 1e9,
             choice.describe()));
     return config.withStepSize(choice.stepSize());
