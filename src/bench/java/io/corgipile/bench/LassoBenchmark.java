@@ -250,6 +250,10 @@ public final class LassoBenchmark {
       double secondsToTarget) {}
 
   public static void main(String[] args) throws IOException {
+    if (args.length > 0 && args[0].equals("grid")) {
+      LassoGrid.run(Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     Settings s = Settings.parse(args);
     SparkSession spark =
         SparkSession.builder()

@@ -25,8 +25,16 @@ public interface ScheduledLassoParams extends Params {
   /** Default of {@link #elasticNetParam()}. */
   double DEFAULT_ELASTIC_NET_PARAM = 1.0;
 
-  /** Default of {@link #scheduleSize()}. */
-  int DEFAULT_SCHEDULE_SIZE = 32;
+  /**
+   * The value of {@link #scheduleSize()} that chooses L from the data ({@link #scheduleSizeFor}).
+   */
+  int AUTO_SCHEDULE_SIZE = 0;
+
+  /** Default of {@link #scheduleSize()}: automatic. */
+  int DEFAULT_SCHEDULE_SIZE = AUTO_SCHEDULE_SIZE;
+
+  /** The schedule size that {@link #AUTO_SCHEDULE_SIZE} means without the dependency check. */
+  int AUTO_SCHEDULE_SIZE_UNCHECKED = 32;
 
   /** Default of {@link #candidateFactor()}. */
   double DEFAULT_CANDIDATE_FACTOR = 2.0;
@@ -38,7 +46,7 @@ public interface ScheduledLassoParams extends Params {
   double DEFAULT_CORRELATION_THRESHOLD = 0.1;
 
   /** Default of {@link #maxIter()}. */
-  int DEFAULT_MAX_ITER = 1000;
+  int DEFAULT_MAX_ITER = 100_000;
 
   /** Default of {@link #tol()}. */
   double DEFAULT_TOL = 1e-6;
@@ -65,8 +73,12 @@ public interface ScheduledLassoParams extends Params {
   ParamSpec<Integer> SCHEDULE_SIZE =
       ParamSpec.atLeast(
           "scheduleSize",
-          "coefficients updated together in a round" + " (L)",
-          1,
+          "coefficients updated together in a round (L); 0 chooses them from the data: with the"
+              + " dependency check every candidate it keeps, the candidates of a pass twice the"
+              + " non-zero coefficients and 32 more (64 to 256), swept until they stop paying;"
+              + " without it, 32",
+          0,
+          ", 0: automatic",
           DEFAULT_SCHEDULE_SIZE);
   ParamSpec<Double> CANDIDATE_FACTOR =
       ParamSpec.number(
@@ -175,8 +187,8 @@ public interface ScheduledLassoParams extends Params {
   }
 
   /**
-   * Coefficients updated together in a round, L (default {@value #DEFAULT_SCHEDULE_SIZE}, as
-   * STRADS).
+   * Coefficients updated together in a round, L (default {@value #DEFAULT_SCHEDULE_SIZE}:
+   * automatic, see {@link #scheduleSizeFor}).
    */
   default IntParam scheduleSize() {
     return lassoParams().get(SCHEDULE_SIZE);
@@ -184,6 +196,18 @@ public interface ScheduledLassoParams extends Params {
 
   default int getScheduleSize() {
     return (Integer) $(scheduleSize());
+  }
+
+  /**
+   * The schedule size a fit uses: {@code size} when set, else (0, automatic) 0 with the dependency
+   * check (a round keeps every candidate the check lets through; the solver picks the candidates
+   * from the support) and {@value #AUTO_SCHEDULE_SIZE_UNCHECKED} without it.
+   */
+  static int scheduleSizeFor(int size, String scheduler) {
+    if (size != AUTO_SCHEDULE_SIZE) {
+      return size;
+    }
+    return scheduler.equals(SCHEDULERS.get(0)) ? AUTO_SCHEDULE_SIZE : AUTO_SCHEDULE_SIZE_UNCHECKED;
   }
 
   /**

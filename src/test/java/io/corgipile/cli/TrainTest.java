@@ -380,7 +380,7 @@ class TrainTest {
             "(in [0, 1]; default "
                 + TrainArguments.text(ScheduledLassoParams.DEFAULT_ELASTIC_NET_PARAM)
                 + ")",
-            "(>= 1; default " + ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE + ")",
+            "(>= 0, 0: automatic; default " + ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE + ")",
             "(>= 1; default "
                 + TrainArguments.text(ScheduledLassoParams.DEFAULT_CANDIDATE_FACTOR)
                 + ")",

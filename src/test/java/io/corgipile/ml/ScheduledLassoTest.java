@@ -412,9 +412,9 @@ class ScheduledLassoTest {
                 + lasso.uid()
                 + " to 'shotgun': allowed values are"
                 + " priority+dependency, priority, random");
-    assertThatThrownBy(() -> lasso.setScheduleSize(0))
+    assertThatThrownBy(() -> lasso.setScheduleSize(-1))
         .hasMessageContaining("param scheduleSize")
-        .hasMessageContaining("allowed values are integers >= 1");
+        .hasMessageContaining("allowed values are integers >= 0, 0: automatic");
     assertThatThrownBy(() -> lasso.setCorrelationThreshold(1.5))
         .hasMessageContaining("param correlationThreshold")
         .hasMessageContaining("numbers in [0, 1]");
@@ -435,7 +435,8 @@ class ScheduledLassoTest {
     assertThat(lasso.getScheduler()).isEqualTo("priority+dependency");
     assertThat(lasso.getScheduleSize())
         .isEqualTo(ScheduledLassoParams.DEFAULT_SCHEDULE_SIZE)
-        .isEqualTo(32);
+        .isEqualTo(ScheduledLassoParams.AUTO_SCHEDULE_SIZE)
+        .isZero();
     assertThat(lasso.getPriorityFloor()).isEqualTo(1e-3);
     assertThat(lasso.getCorrelationThreshold()).isEqualTo(0.1);
     assertThat(lasso.getElasticNetParam()).isEqualTo(1.0);

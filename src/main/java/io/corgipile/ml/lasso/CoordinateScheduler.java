@@ -19,7 +19,10 @@ import java.util.SplittableRandom;
  */
 public final class CoordinateScheduler {
   private final CoordinateSchedule schedule;
+
+  /** The most coefficients a round keeps; every eligible one when the size is automatic. */
   private final int size;
+
   private final int candidates;
   private final double floor;
   private final double threshold;
@@ -40,10 +43,11 @@ public final class CoordinateScheduler {
       int numFeatures,
       long seed) {
     this.schedule = schedule;
-    this.size = Math.min(size, eligible.length);
+    // 0: automatic (the dependency check alone bounds a round; the solver picks the candidates)
+    this.size = size == 0 ? eligible.length : Math.min(size, eligible.length);
     this.candidates =
         schedule.checksDependency()
-            ? (int) Math.min(eligible.length, Math.ceil(candidateFactor * size))
+            ? (int) Math.min(eligible.length, Math.ceil(candidateFactor * this.size))
             : this.size;
     this.floor = floor;
     this.threshold = threshold;
@@ -57,9 +61,26 @@ public final class CoordinateScheduler {
    * replacement, the largest keys log(u) / weight.
    */
   int[] draw() {
+    return draw(candidates);
+  }
+
+  /** As {@link #draw()}, {@code candidates} of them (at most every eligible one). */
+  int[] draw(int candidates) {
+    return draw(candidates, null);
+  }
+
+  /**
+   * As {@link #draw(int)}, leaving out the coefficients {@code excluded} marks (null: none), which
+   * the caller schedules anyway.
+   */
+  int[] draw(int candidates, boolean[] excluded) {
+    candidates = Math.min(candidates, eligible.length);
     PriorityQueue<double[]> top =
         new PriorityQueue<>(candidates + 1, (a, b) -> Double.compare(a[0], b[0]));
     for (int j : eligible) {
+      if (excluded != null && excluded[j]) {
+        continue;
+      }
       double weight = schedule.byPriority() ? priority[j] + floor : 1.0;
       double u = 1.0 - random.nextDouble(); // in (0, 1]
       double key = Math.log(u) / weight;

@@ -48,6 +48,17 @@ public final class LassoSolver {
    */
   static final double DIVERGED = 1e6;
 
+  /**
+   * With the automatic schedule size, the most sweeps over a pass's candidates before the next pass
+   * (they stop sooner once a sweep lowers the objective by less than {@code tol}, relative).
+   */
+  static final int MAX_SWEEPS_PER_PASS = 50;
+
+  /** With the automatic schedule size, the fewest and the most candidates of a pass. */
+  static final int MIN_AUTO_CANDIDATES = 64;
+
+  static final int MAX_AUTO_CANDIDATES = 1024;
+
   /** The fitted coefficients and intercept, in the features' original scale. */
   public record Result(double[] coefficients, double intercept, ScheduledLassoSummary summary) {}
 
@@ -140,6 +151,15 @@ public final class LassoSolver {
     private final double labelScale;
 
     private final CoordinateScheduler scheduler;
+
+    /**
+     * {@code scheduleSize} 0 with the dependency check: every pass computes every feature's product
+     * with the residuals (its optimality check and the next draw's priorities), draws its
+     * candidates from the current support ({@link #autoCandidates}) and sweeps them until they stop
+     * paying.
+     */
+    private final boolean auto;
+
     private final int sweep;
     private final GramCache gramCache = new GramCache();
     private JavaRDD<double[]> residuals;
@@ -180,17 +200,23 @@ public final class LassoSolver {
         }
       }
       int[] movable = eligible.stream().mapToInt(Integer::intValue).toArray();
+      int size =
+          ScheduledLassoParams.scheduleSizeFor(params.getScheduleSize(), params.getScheduler());
+      auto = size == 0;
       scheduler =
           new CoordinateScheduler(
               CoordinateSchedule.of(params.getScheduler()),
-              params.getScheduleSize(),
+              size,
               params.getCandidateFactor(),
               params.getPriorityFloor(),
               params.getCorrelationThreshold(),
               movable,
               p,
               params.getSeed());
-      sweep = Math.max(1, (int) Math.ceil((double) movable.length / params.getScheduleSize()));
+      sweep =
+          auto
+              ? Math.max(1, movable.length)
+              : Math.max(1, (int) Math.ceil((double) movable.length / size));
     }
 
     Result run() {
@@ -206,9 +232,16 @@ public final class LassoSolver {
       long updated = 0;
       int lastCheck = -sweep;
       Pass pass = null;
+      if (auto) {
+        // one pass for every feature's possible move from zero: the first candidates' priorities
+        optimal(Double.MAX_VALUE);
+      }
       for (int round = 0; round < params.getMaxIter(); round++) {
         String what = "round " + (round + 1) + " of at most " + params.getMaxIter();
         FitJobs.describe(blocks.context(), LassoDataErrors.ESTIMATOR, what);
+        if (pass != null && pass.remaining.isEmpty() && auto && pass.sweepAgain(objectives)) {
+          pass.refill();
+        }
         if (pass == null || pass.remaining.isEmpty()) {
           pass = new Pass();
           if (round == 0) {
@@ -217,6 +250,10 @@ public final class LassoSolver {
           if (pass.drawn.length == 0) {
             break; // no feature varies: the intercept alone is the model
           }
+          if (pass.optimal && round > 0) {
+            break;
+          }
+          pass.sweepStart = objectives.get(objectives.size() - 1);
         }
         Pass current = pass;
         int[] kept =
@@ -260,7 +297,7 @@ public final class LassoSolver {
             objective,
             kept.length,
             considered - kept.length);
-        if (stalled(objectives) && round - lastCheck >= sweep) {
+        if (!auto && stalled(objectives) && round - lastCheck >= sweep) {
           lastCheck = round;
           pass = null; // the check's pass changes priorities: the next round draws anew
           if (optimal(objective)) {
@@ -301,13 +338,29 @@ public final class LassoSolver {
 
       double rss;
 
+      /**
+       * With the automatic size: no coefficient could lower the objective by more than {@code tol}
+       * (relative) at the pass's start.
+       */
+      boolean optimal;
+
+      /** The objective when the current sweep over the candidates began, and sweeps so far. */
+      double sweepStart;
+
+      int sweeps = 1;
+
       Pass() {
-        drawn = scheduler.draw();
+        drawn = auto ? autoCandidates() : scheduler.draw();
         int k = drawn.length;
         int[] missing = missingPairs(drawn);
-        CandidateSums sums = sums(drawn, missing);
+        int[] features = auto ? withTheRest(drawn) : drawn;
+        CandidateSums sums = sums(features, missing);
         rss = centeredSquares(sums);
-        gradient = centeredProducts(sums, drawn);
+        double[] products = centeredProducts(sums, features);
+        gradient = java.util.Arrays.copyOf(products, k);
+        if (auto) {
+          optimal = optimal(features, products, rss / (2 * n) + penalty());
+        }
         for (int i = 0; i < missing.length / 2; i++) {
           gramCache.put(drawn[missing[2 * i]], drawn[missing[2 * i + 1]], sums.gram()[i]);
         }
@@ -323,9 +376,31 @@ public final class LassoSolver {
                 (Double.isNaN(raw) ? gram[at] : raw) - n * center[drawn[a]] * center[drawn[b]];
           }
         }
-        for (int a = 0; a < k; a++) {
+        refill();
+      }
+
+      /** Every candidate again, in draw order, for another sweep. */
+      void refill() {
+        remaining.clear();
+        for (int a = 0; a < drawn.length; a++) {
           remaining.add(a);
         }
+      }
+
+      /**
+       * Whether the sweep that just ended lowered the objective enough to sweep the candidates
+       * again before the next pass (starting one if so).
+       */
+      boolean sweepAgain(List<Double> objectives) {
+        double now = objectives.get(objectives.size() - 1);
+        boolean again =
+            sweeps < MAX_SWEEPS_PER_PASS
+                && sweepStart - now > Math.max(params.getTol(), 1e-12) * Math.abs(now);
+        if (again) {
+          sweeps++;
+          sweepStart = now;
+        }
+        return again;
       }
 
       double gram(int a, int b) {
@@ -359,9 +434,18 @@ public final class LassoSolver {
           }
           remaining.remove(Integer.valueOf(kept[i]));
         }
-        for (int b : remaining) {
-          for (int i = 0; i < kept.length; i++) {
-            gradient[b] -= gram(b, kept[i]) * delta[i];
+        if (auto) {
+          // every candidate's product stays current: a later sweep updates them all again
+          for (int b = 0; b < drawn.length; b++) {
+            for (int i = 0; i < kept.length; i++) {
+              gradient[b] -= gram(b, kept[i]) * delta[i];
+            }
+          }
+        } else {
+          for (int b : remaining) {
+            for (int i = 0; i < kept.length; i++) {
+              gradient[b] -= gram(b, kept[i]) * delta[i];
+            }
           }
         }
         if (!scheduler.checksDependency()) {
@@ -414,19 +498,69 @@ public final class LassoSolver {
      */
     private boolean optimal(double objective) {
       int[] all = scheduler.eligible();
-      double[] gradient = centeredProducts(sums(all, new int[0]), all);
+      return optimal(all, centeredProducts(sums(all, new int[0]), all), objective);
+    }
+
+    /**
+     * As {@link #optimal(double)}, from the products {@code gradient} of {@code all} with the
+     * current residuals.
+     */
+    private boolean optimal(int[] all, double[] gradient, double objective) {
       boolean optimal = true;
       for (int a = 0; a < all.length; a++) {
         int j = all[a];
         double move = minimizer(j, gradient[a]) - beta[j];
         double l2 = lambda * (1 - alpha) * penaltyScale[j] * penaltyScale[j];
         // moving beta_j to its minimizer lowers the objective by (c_j + l2)/2 move^2 at least
-        if ((curvature[j] + l2) / 2 * move * move > params.getTol() * Math.abs(objective)) {
-          optimal = false;
+        boolean couldMove =
+            (curvature[j] + l2) / 2 * move * move > params.getTol() * Math.abs(objective);
+        optimal &= !couldMove;
+        if (couldMove || auto) {
+          // with the automatic size every pass sets every priority: the next draw's candidates
           scheduler.changed(j, move * Math.sqrt(curvature[j]) / labelScale);
         }
       }
       return optimal;
+    }
+
+    /**
+     * A pass's candidates with the automatic size: every coefficient now non-zero (the support,
+     * which must adjust to whatever joins it, as in glmnet's active set), then as many more again,
+     * at least {@value #MIN_AUTO_CANDIDATES}, drawn by priority (the last pass's possible moves),
+     * in all at most {@value #MAX_AUTO_CANDIDATES}.
+     */
+    private int[] autoCandidates() {
+      boolean[] support = new boolean[p];
+      List<Integer> drawn = new ArrayList<>();
+      for (int j : scheduler.eligible()) {
+        if (beta[j] != 0 && drawn.size() < MAX_AUTO_CANDIDATES) {
+          support[j] = true;
+          drawn.add(j);
+        }
+      }
+      int more =
+          Math.min(MAX_AUTO_CANDIDATES - drawn.size(), Math.max(MIN_AUTO_CANDIDATES, drawn.size()));
+      for (int j : scheduler.draw(more, support)) {
+        drawn.add(j);
+      }
+      return drawn.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** {@code drawn}, then every other eligible feature, in index order. */
+    private int[] withTheRest(int[] drawn) {
+      int[] eligible = scheduler.eligible();
+      boolean[] in = new boolean[p];
+      for (int j : drawn) {
+        in[j] = true;
+      }
+      int[] all = java.util.Arrays.copyOf(drawn, eligible.length);
+      int at = drawn.length;
+      for (int j : eligible) {
+        if (!in[j]) {
+          all[at++] = j;
+        }
+      }
+      return all;
     }
 
     /**

@@ -23,7 +23,12 @@ final class CheckedParams {
 
   /** An int param of at least {@code min}. */
   static IntParam atLeast(String uid, String name, String doc, int min) {
-    return new CheckedInt(uid, name, doc, min);
+    return new CheckedInt(uid, name, doc, min, "");
+  }
+
+  /** As {@link #atLeast(String, String, String, int)}, {@code note} after the bound. */
+  static IntParam atLeast(String uid, String name, String doc, int min, String note) {
+    return new CheckedInt(uid, name, doc, min, note);
   }
 
   /**
@@ -126,16 +131,18 @@ final class CheckedParams {
   private static final class CheckedInt extends IntParam {
     private static final long serialVersionUID = 1L;
     private final int min;
+    private final String note;
 
-    CheckedInt(String uid, String name, String doc, int min) {
-      super(uid, name, doc + " (>= " + min + ")", ParamValidators.gtEq(min));
+    CheckedInt(String uid, String name, String doc, int min, String note) {
+      super(uid, name, doc + " (>= " + min + note + ")", ParamValidators.gtEq(min));
       this.min = min;
+      this.note = note;
     }
 
     @Override
     public void validate(Object value) {
       if ((Integer) value < min) {
-        throw invalid(this, value, "integers >= " + min);
+        throw invalid(this, value, "integers >= " + min + note);
       }
     }
   }

@@ -43,6 +43,16 @@ public final class ParamSpec<T> {
   }
 
   /**
+   * An int param of at least {@code min}, {@code note} (", 0: automatic") after the bound in its
+   * doc and its validation error.
+   */
+  public static ParamSpec<Integer> atLeast(
+      String name, String doc, int min, String note, int defaultValue) {
+    return new ParamSpec<>(
+        name, uid -> CheckedParams.atLeast(uid, name, doc, min, note), defaultValue);
+  }
+
+  /**
    * A double param that {@code isValid} accepts, {@code allowed} saying which in words ("in [0,
    * 1]").
    */
