@@ -74,8 +74,8 @@ public interface ScheduledLassoParams extends Params {
       ParamSpec.atLeast(
           "scheduleSize",
           "coefficients updated together in a round (L); 0 chooses them from the data: with the"
-              + " dependency check every candidate it keeps, the candidates of a pass twice the"
-              + " non-zero coefficients and 32 more (64 to 256), swept until they stop paying;"
+              + " dependency check a round keeps every candidate it lets through and a pass's"
+              + " candidates are the non-zero coefficients and as many more drawn by priority;"
               + " without it, 32",
           0,
           ", 0: automatic",

@@ -404,11 +404,13 @@ class TrainTest {
         .contains(
             "  --scheduler NAME          how a round's coefficients are picked:"
                 + " priority+dependency, priority, random (default priority+dependency)\n",
-            "  --schedule-size N         coefficients updated together in a round (L) (>= 1;"
-                + " default 32)\n",
+            "  --schedule-size N         coefficients updated together in a round (L); 0 chooses"
+                + " them from the data: with the dependency check a round keeps every candidate it"
+                + " lets through and a pass's candidates are the non-zero coefficients and as many"
+                + " more drawn by priority; without it, 32 (>= 0, 0: automatic; default 0)\n",
             "  --max-iter N              the most rounds (a round updates the coefficients the"
                 + " scheduler picks together; with the dependency check one pass over the data"
-                + " serves several) (>= 1; default 1000)\n",
+                + " serves several) (>= 1; default 100000)\n",
             "(>= 0; default 0.000001)\n",
             "  --fit-intercept BOOL      whether to fit an intercept term (true or false; default"
                 + " true)\n");
@@ -480,8 +482,8 @@ class TrainTest {
         Arguments.of("--reg-param", "1e400", "a number >= 0"),
         Arguments.of("--elastic-net-param", "1.5", "a number in [0, 1]"),
         Arguments.of("--scheduler", "shotgun", "priority+dependency, priority, random"),
-        Arguments.of("--schedule-size", "0", "an integer >= 1"),
-        Arguments.of("--schedule-size", "2.5", "an integer >= 1"),
+        Arguments.of("--schedule-size", "-1", "an integer >= 0, 0: automatic"),
+        Arguments.of("--schedule-size", "2.5", "an integer >= 0, 0: automatic"),
         Arguments.of("--candidate-factor", "0.5", "a number >= 1"),
         Arguments.of("--correlation-threshold", "-0.1", "a number in [0, 1]"),
         Arguments.of("--priority-floor", "0", "a number > 0"),
