@@ -430,6 +430,34 @@ class ScheduledLassoTest {
   }
 
   @Test
+  void theAutomaticScheduleSizeIsWhatItsDocSays() {
+    // with the dependency check, no fixed L; without it, 32
+    assertThat(ScheduledLassoParams.scheduleSizeFor(0, "priority+dependency")).isZero();
+    assertThat(ScheduledLassoParams.scheduleSizeFor(0, "priority")).isEqualTo(32);
+    assertThat(ScheduledLassoParams.scheduleSizeFor(0, "random")).isEqualTo(32);
+    assertThat(ScheduledLassoParams.scheduleSizeFor(7, "priority+dependency")).isEqualTo(7);
+    ScheduledLasso random = lasso().setScheduler("random").setMaxIter(15).setTol(0);
+    assertThat(random.setScheduleSize(0).fit(SMALL.frame(2, false)).summary().objectiveHistory())
+        .containsExactly(
+            random.setScheduleSize(32).fit(SMALL.frame(2, false)).summary().objectiveHistory());
+  }
+
+  @Test
+  void theAutomaticScheduleSizeSweepsEachPassAndStopsAtTheOptimum() {
+    Data strong = Data.correlated(400, 12, 0.8, 0, 4);
+    ScheduledLassoModel model = lasso().setRegParam(0.01).setTol(1e-9).fit(strong.frame(2, false));
+    ScheduledLassoSummary summary = model.summary();
+    int[] passes = summary.passesHistory();
+    // a pass serves several sweeps over its candidates: many more rounds than passes
+    assertThat(summary.totalIterations()).isGreaterThan(3 * passes[passes.length - 1]);
+    // the dependency check still turns correlated candidates away from a round
+    assertThat(java.util.Arrays.stream(summary.rejectedPerRound()).max().orElse(0)).isPositive();
+    LassoReference reference = new LassoReference(strong.x(), strong.y(), 0.01, 1.0, true, true);
+    double optimum = objectiveOf(reference.coefficients, reference.intercept, strong, 0.01, 1.0);
+    assertThat(objectiveOf(model, strong, 0.01, 1.0)).isCloseTo(optimum, within(1e-7 * optimum));
+  }
+
+  @Test
   void defaultsAreTheDocumentedOnes() {
     ScheduledLasso lasso = new ScheduledLasso();
     assertThat(lasso.getScheduler()).isEqualTo("priority+dependency");
