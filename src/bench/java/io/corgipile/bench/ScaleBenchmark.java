@@ -271,7 +271,7 @@ public final class ScaleBenchmark {
   }
 
   /** A prepared dataset: Parquet of (features, label) sorted by label, and test rows in memory. */
-  record Prepared(String name, String train, Vector[] testX, double[] testY) {}
+  record Prepared(String name, String train, TestSet test) {}
 
   public static void main(String[] args) throws IOException {
     Settings parsed = Settings.parse(args);
@@ -332,7 +332,7 @@ public final class ScaleBenchmark {
                           "none",
                           e + 1,
                           r.steps(),
-                          accuracy(r.coefficients(), r.intercept(), data),
+                          data.test().accuracy(r.coefficients(), r.intercept()),
                           r.seconds(),
                           r.bytesToExecutors(),
                           r.bytesFromExecutors()));
@@ -370,7 +370,7 @@ public final class ScaleBenchmark {
                             compression,
                             e + 1,
                             s.roundsPerEpoch()[e],
-                            accuracy(history[e].toArray(), s.interceptHistory()[e], data),
+                            data.test().accuracy(history[e].toArray(), s.interceptHistory()[e]),
                             s.secondsPerEpoch()[e],
                             s.bytesToExecutorsPerEpoch()[e],
                             s.bytesFromExecutorsPerEpoch()[e]));
@@ -660,42 +660,12 @@ public final class ScaleBenchmark {
         e.seconds());
   }
 
-  private static double accuracy(double[] w, double b, Prepared data) {
-    int right = 0;
-    for (int i = 0; i < data.testY().length; i++) {
-      double margin = b;
-      // the wide set's test rows as sparse as they are stored: 20,000 dense rows of 32,768 doubles
-      // would take 5.2 GB of the driver's heap. Skipping the zeros changes no margin's sign.
-      if (data.testX()[i] instanceof org.apache.spark.ml.linalg.SparseVector x) {
-        for (int k = 0; k < x.indices().length; k++) {
-          margin += w[x.indices()[k]] * x.values()[k];
-        }
-      } else {
-        double[] x = data.testX()[i].toArray();
-        for (int j = 0; j < w.length; j++) {
-          margin += w[j] * x[j];
-        }
-      }
-      right += (margin > 0 ? 1.0 : 0.0) == data.testY()[i] ? 1 : 0;
-    }
-    return (double) right / data.testY().length;
-  }
-
   private static Prepared prepare(SparkSession spark, Settings settings, String name) {
     Path dir = generate(spark, settings, name);
-    List<Row> testRows =
-        spark
-            .read()
-            .parquet(dir.resolve("test").toString())
-            .select("features", "label")
-            .collectAsList();
-    Vector[] x = new Vector[testRows.size()];
-    double[] y = new double[testRows.size()];
-    for (int i = 0; i < y.length; i++) {
-      x[i] = (Vector) testRows.get(i).get(0);
-      y[i] = testRows.get(i).getDouble(1);
-    }
-    return new Prepared(name, dir.resolve("train-sorted-by-label").toString(), x, y);
+    return new Prepared(
+        name,
+        dir.resolve("train-sorted-by-label").toString(),
+        TestSet.read(spark, dir.resolve("test").toString()));
   }
 
   /**
