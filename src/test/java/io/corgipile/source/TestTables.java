@@ -29,8 +29,11 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.apache.spark.sql.execution.metric.SQLMetric;
 import scala.jdk.javaapi.CollectionConverters;
 
-/** Parquet fixtures generated in code, and helpers to look at what a scan returned. */
-final class TestTables {
+/**
+ * Parquet fixtures generated in code, and helpers to look at what a scan returned; public for the
+ * bench's tests, which count row groups too.
+ */
+public final class TestTables {
   private TestTables() {}
 
   static SparkSession spark() {
@@ -165,7 +168,7 @@ final class TestTables {
   }
 
   /** Row groups per file of a Parquet directory. */
-  static int rowGroups(String dir) {
+  public static int rowGroups(String dir) {
     try (Stream<Path> files = Files.walk(Path.of(dir))) {
       int groups = 0;
       for (Path p :
