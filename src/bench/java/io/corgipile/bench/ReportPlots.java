@@ -229,9 +229,14 @@ final class ReportPlots {
     XYSeries s = line(c, name, new double[] {x0, x1}, new double[] {y, y});
     if (s != null) {
       s.setMarker(SeriesMarkers.NONE);
-      s.setLineStyle(DASHED);
+      dash(s);
     }
     return s;
+  }
+
+  /** Draws the series dashed. */
+  static void dash(XYSeries s) {
+    s.setLineStyle(DASHED);
   }
 
   private static void point(XYChart c, String name, double x, double y) {
