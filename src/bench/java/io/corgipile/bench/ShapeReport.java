@@ -431,14 +431,19 @@ final class ShapeReport {
                 LAST_EPOCH_MARGIN,
                 MULTICLASS_MARGIN,
                 MULTICLASS_LOG_LOSS_RATIO));
-    int[][] counts = new int[4][2];
+    // per goal and P: met, not met
+    List<TreeMap<Integer, int[]>> counts = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      counts.add(new TreeMap<>());
+    }
     for (Cell c : cells) {
       for (int p : c.byPartitions().keySet()) {
         Goals g = goals(c, p);
         List<Check> all = g.all();
         for (int i = 0; i < all.size(); i++) {
           if (all.get(i).verdict() != Verdict.NOT_APPLICABLE) {
-            counts[i][all.get(i).verdict() == Verdict.MET ? 0 : 1]++;
+            counts.get(i)
+                .computeIfAbsent(p, k -> new int[2])[all.get(i).verdict() == Verdict.MET ? 0 : 1]++;
           }
         }
         out.append(
@@ -455,22 +460,47 @@ final class ShapeReport {
                 verdict(g.logLossToLr(), "%.2fx")));
       }
     }
-    String[] names = {
-      "epoch 1 within 1 point of P=2",
-      "last epoch within 0.3 point of P=2",
-      "multiclass accuracy within 0.5 point of LogisticRegression",
-      "multiclass log-loss within 10% of LogisticRegression's"
-    };
-    out.append("\nCounts:\n\n");
-    for (int i = 0; i < names.length; i++) {
-      out.append(
-          String.format(
-              Locale.ROOT,
-              "- %s: met in %d of %d cells, not met in %d%n",
-              names[i],
-              counts[i][0],
-              counts[i][0] + counts[i][1],
-              counts[i][1]));
+    return out.append('\n').append(counts(cells, counts)).toString();
+  }
+
+  private static final List<String> GOAL_NAMES =
+      List.of(
+          "epoch 1 within 1 point of P=2",
+          "last epoch within 0.3 point of P=2",
+          "multiclass accuracy within 0.5 point of LogisticRegression",
+          "multiclass log-loss within 10% of LogisticRegression's");
+
+  /** Per goal, the cells that met it of those it applies to: at every P, then in all. */
+  private static String counts(List<Cell> cells, List<TreeMap<Integer, int[]>> counts) {
+    List<Integer> ps =
+        cells.stream()
+            .flatMap(c -> c.byPartitions().keySet().stream())
+            .distinct()
+            .sorted()
+            .toList();
+    StringBuilder out =
+        new StringBuilder("Cells that met each goal, of those it applies to:\n\n| goal |");
+    StringBuilder rule = new StringBuilder("|---|");
+    for (int p : ps) {
+      out.append(String.format(Locale.ROOT, " P=%d |", p));
+      rule.append("---:|");
+    }
+    out.append(" all |\n").append(rule).append("---:|\n");
+    for (int i = 0; i < GOAL_NAMES.size(); i++) {
+      out.append("| ").append(GOAL_NAMES.get(i)).append(" |");
+      int met = 0;
+      int total = 0;
+      for (int p : ps) {
+        int[] c = counts.get(i).get(p);
+        if (c == null) {
+          out.append(" n/a |");
+        } else {
+          out.append(String.format(Locale.ROOT, " %d of %d |", c[0], c[0] + c[1]));
+          met += c[0];
+          total += c[0] + c[1];
+        }
+      }
+      out.append(String.format(Locale.ROOT, " %d of %d |%n", met, total));
     }
     return out.toString();
   }
@@ -485,7 +515,7 @@ final class ShapeReport {
     XYChart chart = ReportPlots.chart("rows per partition (log scale)", "gap to P=2 (points)");
     chart.setTitle("Accuracy after the last epoch: gap to P=2 of the same shape and size");
     chart.getStyler().setXAxisLogarithmic(true);
-    chart.getStyler().setXAxisLogarithmicDecadeOnly(false);
+    chart.getStyler().setXAxisDecimalPattern("#,###");
     List<String> shapes = cells.stream().map(Cell::shape).distinct().toList();
     Map<String, Long> largest = new LinkedHashMap<>();
     for (Cell c : cells) {

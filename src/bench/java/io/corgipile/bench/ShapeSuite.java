@@ -154,7 +154,7 @@ public final class ShapeSuite {
     SparkSession spark =
         SparkSession.builder()
             .appName("corgipile-shapes")
-            .master(System.getProperty("spark.master", "local[2]"))
+            .master(master())
             .config("spark.ui.enabled", "false")
             .getOrCreate();
     List<Fit> records = new ArrayList<>();
@@ -183,17 +183,23 @@ public final class ShapeSuite {
         String.format(Locale.ROOT, "measured in %.1f minutes", (System.nanoTime() - start) / 60e9));
   }
 
+  /** Spark's master: local[2] unless the system property spark.master says otherwise. */
+  private static String master() {
+    return System.getProperty("spark.master", "local[2]");
+  }
+
   /** Writes the summary and the chart of {@code records} into the results folder. */
   private static void report(Settings settings, List<Fit> records, String how) throws IOException {
     String header =
         String.format(
             Locale.ROOT,
-            "Command: `%s` (%s), %s, Spark local[2] on a %d-core machine, %s. SGDClassifier at its"
+            "Command: `%s` (%s), %s, Spark %s on a %d-core machine, %s. SGDClassifier at its"
                 + " defaults except maxIter %d and tol 0; test accuracy and log-loss on %,d other"
                 + " rows per shape and size.%n%n%s",
             System.getenv().getOrDefault("BENCH_COMMAND", "ShapeSuite"),
             System.getenv().getOrDefault("BENCH_CODE", "code unknown"),
             how,
+            master(),
             Runtime.getRuntime().availableProcessors(),
             java.time.LocalDate.now(),
             settings.epochs(),

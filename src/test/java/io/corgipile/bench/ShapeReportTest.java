@@ -121,14 +121,16 @@ class ShapeReportTest {
         .contains(
             "| classes | 1,000 | 8 | 125 | met (-1.00) | met (-0.10) | **not met** (-0.60) |"
                 + " **not met** (1.11x) |")
-        .contains("- epoch 1 within 1 point of P=2: met in 3 of 4 cells, not met in 1")
-        .contains("- last epoch within 0.3 point of P=2: met in 3 of 4 cells, not met in 1")
+        .contains("| goal | P=2 | P=8 | P=32 | P=128 | all |")
+        .contains("| epoch 1 within 1 point of P=2 | n/a | 2 of 2 | 0 of 1 | 1 of 1 | 3 of 4 |")
         .contains(
-            "- multiclass accuracy within 0.5 point of LogisticRegression: met in 1 of 2 cells,"
-                + " not met in 1")
+            "| last epoch within 0.3 point of P=2 | n/a | 2 of 2 | 1 of 1 | 0 of 1 | 3 of 4 |")
         .contains(
-            "- multiclass log-loss within 10% of LogisticRegression's: met in 1 of 2 cells, not"
-                + " met in 1");
+            "| multiclass accuracy within 0.5 point of LogisticRegression | 1 of 1 | 0 of 1 | n/a"
+                + " | n/a | 1 of 2 |")
+        .contains(
+            "| multiclass log-loss within 10% of LogisticRegression's | 1 of 1 | 0 of 1 | n/a |"
+                + " n/a | 1 of 2 |");
   }
 
   @Test
