@@ -54,7 +54,9 @@ final class ShapeReport {
 
   /**
    * One line of {@code shapes.csv}: an epoch of an SGD fit, or the one record of a batch fit
-   * (LogisticRegression: epoch 0, rounds its iterations, no step size).
+   * (LogisticRegression: epoch 0, rounds its iterations, no step size). Accuracy to 4 decimals, as
+   * the tables show it; log-loss to 6 significant digits, as LogisticRegression's on separable data
+   * is below 1e-4.
    */
   record Fit(
       String shape,
@@ -71,7 +73,7 @@ final class ShapeReport {
     String csv() {
       return String.format(
           Locale.ROOT,
-          "%s,%d,%d,%s,%d,%d,%d,%s,%.4f,%.4f,%.3f",
+          "%s,%d,%d,%s,%d,%d,%d,%s,%.4f,%.6g,%.3f",
           shape,
           rows,
           classes,
@@ -323,7 +325,8 @@ final class ShapeReport {
             "## The whole grid\n\nGaps in points: to the smallest P of the same shape and size"
                 + " (after epoch 1, after the last), and after the last epoch to"
                 + " LogisticRegression and to the full shuffle's last epoch; log-loss after the"
-                + " last epoch and its ratio to LogisticRegression's; rounds an epoch (the first"
+                + " last epoch and its ratio to LogisticRegression's (n/a where that is 0);"
+                + " rounds an epoch (the first"
                 + " and the last where they differ); step the initial step size training used;"
                 + " s/epoch the mean.\n\n"
                 + "| shape | rows | P | rows/partition | rounds/epoch | step | epoch 1 | last"
@@ -339,7 +342,9 @@ final class ShapeReport {
             c.lr() == null
                 ? ""
                 : points(gap(end.accuracy(), c.lr().accuracy()))
-                    + String.format(Locale.ROOT, ", %.2fx", end.logLoss() / c.lr().logLoss());
+                    + (c.lr().logLoss() > 0
+                        ? String.format(Locale.ROOT, ", %.2fx", end.logLoss() / c.lr().logLoss())
+                        : ", n/a");
         String toFull =
             c.fullShuffle().isEmpty()
                 ? ""

@@ -181,7 +181,7 @@ final class Shapes {
               8,
               "784 pixels in [0, 1] (28 x 28), most 0: two prototype rings sharing most pixels,"
                   + " a row mixes the two where they differ, keeps 80% of its pixels and gets"
-                  + " speckle (the issue's data)",
+                  + " speckle (shaped like the issue's data)",
               Shapes::images));
 
   /** The shape of that name; the message lists the names. */

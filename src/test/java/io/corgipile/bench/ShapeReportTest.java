@@ -23,7 +23,8 @@ class ShapeReportTest {
    * Two shapes of 1,000 rows, 2 epochs. noisy (2 classes), epoch 1 and 2 per P: P=2 0.9000 and
    * 0.9100; P=8 -0.50 and -0.20 points from it; P=32 -1.10 and exactly -0.30; P=128 exactly -1.00
    * and -0.31. classes (10 classes) against LogisticRegression's 0.8050 and log-loss 0.5500: P=2
-   * exactly -0.50 points and 1.09x; P=8 -0.60 points and 1.11x.
+   * exactly -0.50 points and 1.09x; P=8 -0.60 points and 1.11x. separable: one epoch at P=2,
+   * LogisticRegression's log-loss 0.
    */
   private static final List<String> CSV =
       List.of(
@@ -43,7 +44,9 @@ class ShapeReportTest {
           "classes,1000,10,corgipile,2,2,4,1,0.8000,0.6000,0.500",
           "classes,1000,10,corgipile,8,1,11,1,0.7700,0.7000,1.000",
           "classes,1000,10,corgipile,8,2,4,1,0.7990,0.6100,0.500",
-          "classes,1000,10,mllib-lr,2,0,41,,0.8050,0.5500,5.000");
+          "classes,1000,10,mllib-lr,2,0,41,,0.8050,0.5500,5.000",
+          "separable,1000,2,corgipile,2,1,11,10,0.9990,0.0300,1.000",
+          "separable,1000,2,mllib-lr,1,0,49,,1.0000,0,1.000");
 
   private static List<Fit> records() {
     return CSV.subList(1, CSV.size()).stream().map(Fit::parse).toList();
@@ -115,6 +118,10 @@ class ShapeReportTest {
             "| classes | 1,000 | 8 | 125 | 11, 4 | 1.00 | 0.7700 | 0.7990 | -1.00, -0.10 |"
                 + " 0.6100 | -0.60, 1.11x |  | 0.75 |")
         .contains("| noisy | 1,000 | 2 | 0.9050 | 0.9120 | 0.2800 | 0.9150 | 0.2700 | 9 | 3.00 |")
+        // a ratio to a log-loss of 0 (LogisticRegression on separable data) is none
+        .contains(
+            "| separable | 1,000 | 2 | 500 | 11 | 10.0 | 0.9990 | 0.9990 | +0.00, +0.00 |"
+                + " 0.0300 | -0.10, n/a |  | 1.00 |")
         .contains("| noisy | 1,000 | 32 | 31 | **not met** (-1.10) | met (-0.30) | n/a | n/a |")
         .contains("| noisy | 1,000 | 128 | 8 | met (-1.00) | **not met** (-0.31) | n/a | n/a |")
         .contains("| classes | 1,000 | 2 | 500 | n/a | n/a | met (-0.50) | met (1.09x) |")
@@ -154,6 +161,9 @@ class ShapeReportTest {
       assertThat(Fit.parse(f.csv())).isEqualTo(f);
     }
     assertThat(Fit.parse("noisy,1000,2,mllib-lr,1,0,9,,0.9150,0.2700,3.000").stepSize()).isNaN();
+    // log-loss to 6 significant digits: LogisticRegression's on separable data is tiny
+    assertThat(new Fit("s", 1000, 2, "mllib-lr", 1, 0, 49, Double.NaN, 1, 1.23456789e-5, 1).csv())
+        .isEqualTo("s,1000,2,mllib-lr,1,0,49,,1.0000,1.23457e-05,1.000");
     assertThatThrownBy(() -> Fit.parse("noisy,1000"))
         .hasMessageStartingWith("Cannot read shapes.csv line 'noisy,1000': expected the columns");
   }

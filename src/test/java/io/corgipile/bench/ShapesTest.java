@@ -20,11 +20,15 @@ import org.apache.spark.ml.linalg.SparseVector;
 import org.apache.spark.ml.linalg.Vector;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Each shape of the suite has the rows, classes, sparsity and storage order it documents. */
+/**
+ * Each shape of the suite has the rows, classes, sparsity and storage order it documents, and is
+ * the same when generated again.
+ */
 class ShapesTest {
   private static final long ROWS = 1_024;
   private static final long TEST_ROWS = 200;
@@ -71,6 +75,15 @@ class ShapesTest {
     assertThat(Arrays.stream(column(shuffled, "id")).boxed().collect(Collectors.toSet()))
         .isEqualTo(trainIds);
     assertThat(Arrays.stream(column(test, "id")).boxed().toList()).noneMatch(trainIds::contains);
+    // the same rows when generated again
+    assertThat(
+            shape
+                .rows(spark, ROWS + TEST_ROWS)
+                .where("id >= " + TEST_ROWS)
+                .orderBy("id")
+                .collectAsList())
+        .isEqualTo(
+            train.stream().sorted(java.util.Comparator.comparingLong(r -> r.getLong(0))).toList());
     // 512 row groups: several for every partition at P=128
     assertThat(TestTables.rowGroups(t.train())).isEqualTo(Shapes.ROW_GROUPS);
 
@@ -117,17 +130,7 @@ class ShapesTest {
     }
   }
 
-  @ParameterizedTest
-  @MethodSource("shapes")
-  void generatesTheSameRowsAgain(String name) {
-    SparkSession spark = SharedSpark.get();
-    Shape shape = Shapes.named(name);
-    List<Row> a = shape.rows(spark, 300).orderBy("id").collectAsList();
-    List<Row> b = shape.rows(spark, 300).orderBy("id").collectAsList();
-    assertThat(a).isEqualTo(b);
-  }
-
-  @org.junit.jupiter.api.Test
+  @Test
   void scalesSpanTheDocumentedRange() {
     SparkSession spark = SharedSpark.get();
     List<Row> rows = Shapes.named("scales").rows(spark, 2_000).collectAsList();
@@ -143,7 +146,7 @@ class ShapesTest {
     assertThat(sd[19]).isBetween(0.8e4, 1.2e4);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void imagesArePixelsInTheUnitInterval() {
     SparkSession spark = SharedSpark.get();
     List<Row> rows = Shapes.named("images").rows(spark, 500).collectAsList();
@@ -157,7 +160,7 @@ class ShapesTest {
     assertThat((double) shared / lit).as("pixels the prototypes share").isGreaterThan(0.8);
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void aWrongNameIsRefusedWithTheNames() {
     assertThatThrownBy(() -> Shapes.named("blobs"))
         .isInstanceOf(IllegalArgumentException.class)
