@@ -15,6 +15,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.lines.SeriesLines;
 
 /**
  * The report of {@code scripts/bench shapes} ({@link ShapeSuite}) from its records: {@code
@@ -550,8 +551,11 @@ final class ShapeReport {
         java.awt.Color color = ReportPlots.color(shapes.indexOf(c.shape()));
         s.setLineColor(color);
         s.setMarkerColor(color);
+        // set either way: past the palette's 8 colours XChart would pick another line style
         if (c.rows() < largest.get(c.shape())) {
           ReportPlots.dash(s);
+        } else {
+          s.setLineStyle(SeriesLines.SOLID);
         }
       }
     }

@@ -215,20 +215,21 @@ public final class ShapeSuite {
   static String shapeTable(List<Shape> asked, List<Fit> records) {
     StringBuilder out =
         new StringBuilder(
-            "| shape | classes | features | stored | sorted by | what it is |\n"
-                + "|---|---:|---:|---|---|---|\n");
+            "| shape | classes | features | stored | sorted by | seed | what it is |\n"
+                + "|---|---:|---:|---|---|---:|---|\n");
     List<String> names = records.stream().map(Fit::shape).distinct().toList();
     for (String name : names.isEmpty() ? asked.stream().map(Shape::name).toList() : names) {
       Shape s = Shapes.named(name);
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %d | %,d | %s | %s | %s |%n",
+              "| %s | %d | %,d | %s | %s | %d | %s |%n",
               s.name(),
               s.classes(),
               s.features(),
               s.sparse() ? "sparse" : "dense",
               s.order(),
+              s.seed(),
               s.description()));
     }
     return out.toString();
