@@ -191,7 +191,7 @@ def test_lasso_getters_and_setters(spark):
     )
     lasso.setParams(elasticNetParam=0.5, correlationThreshold=0.2)
     assert (lasso.getElasticNetParam(), lasso.getCorrelationThreshold(), lasso.getRegParam()) == (0.5, 0.2, 0.5)
-    assert lasso.getMaxIter() == 1000 and lasso.getScheduler() == "random"  # the Java default, and what was set
+    assert lasso.getMaxIter() == 100_000 and lasso.getScheduler() == "random"  # the Java default, and what was set
 
 
 # Run in a process of its own over a copy of the installed package whose catalog has a param more, as
