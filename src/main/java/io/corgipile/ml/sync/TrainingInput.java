@@ -26,12 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * @param trained the rows as training selects them, planned in {@code rows}' partitions
  * @param rows {@code trained}'s internal rows
- * @param inputPartitions the partitions the input was planned in
  * @param seed the seed the input is read with: the estimator's, else a {@code corgipile} scan's
  *     option, else the param's default; what else training draws at random draws from it too
  */
-record TrainingInput(
-    Dataset<?> trained, JavaRDD<InternalRow> rows, int inputPartitions, long seed) {
+record TrainingInput(Dataset<?> trained, JavaRDD<InternalRow> rows, long seed) {
   private static final Logger LOG = LoggerFactory.getLogger(TrainingInput.class);
 
   static TrainingInput of(SGDConfig config, Dataset<?> dataset) {
@@ -47,12 +45,9 @@ record TrainingInput(
                 .orElse(OptionalLong.empty())
                 .orElse(SGDParams.SEED.defaultValue());
     OptionalLong total = scan.map(EpochRounds::rows).orElse(OptionalLong.empty());
-    if (total.isEmpty()) {
-      return new TrainingInput(trained, rows, partitions, seed);
-    }
-    int wanted = partitions(total.getAsLong(), partitions, config);
+    int wanted = total.isEmpty() ? partitions : partitions(total.getAsLong(), partitions, config);
     if (wanted == partitions) {
-      return new TrainingInput(trained, rows, partitions, seed);
+      return new TrainingInput(trained, rows, seed);
     }
     ReadScope.setMaxPartitions(sc, wanted);
     try {
@@ -68,7 +63,7 @@ record TrainingInput(
         partitions,
         total.getAsLong(),
         config.get(SGDParams.MIN_PARTITION_ROWS));
-    return new TrainingInput(trained, rows, partitions, seed);
+    return new TrainingInput(trained, rows, seed);
   }
 
   /** The partitions {@code rows} rows train in, given the input's {@code partitions}. */
