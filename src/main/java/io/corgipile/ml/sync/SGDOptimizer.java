@@ -5,7 +5,6 @@ import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDTrainingSummary;
 import io.corgipile.ml.common.FitJobs;
 import io.corgipile.ml.common.LinearFit;
-import io.corgipile.ml.compress.ResidualStore;
 import io.corgipile.ml.sgd.FeatureScaling;
 import io.corgipile.ml.sgd.PartitionTrainer;
 import io.corgipile.ml.sgd.SGDConfig;
@@ -75,9 +74,7 @@ public final class SGDOptimizer {
     JavaRDD<InternalRow> rows = DatasetInternals.internalRows(trained).toJavaRDD();
     SparkContext sc = dataset.sparkSession().sparkContext();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    String runId =
-        UUID.randomUUID()
-            .toString(); // names this run's rounds and residuals, never enters the model
+    String runId = UUID.randomUUID().toString(); // names this run's rounds, never enters the model
     if (config.seed() != null) {
       ReadScope.setSeed(sc, config.seed());
     }
@@ -87,9 +84,8 @@ public final class SGDOptimizer {
     SGDConfig run = config.stepSizeSet() ? config : calibrated(rows, sc, scaling);
     Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
     try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
-      return epochs(run, rows, sc, jsc, schedule, meter, runId, scalingBroadcast);
+      return epochs(run, rows, sc, jsc, schedule, meter, scalingBroadcast);
     } finally {
-      ResidualStore.clear(runId); // the driver's own, in local mode the only executor
       if (scalingBroadcast != null) {
         scalingBroadcast.destroy();
       }
@@ -165,7 +161,6 @@ public final class SGDOptimizer {
       JavaSparkContext jsc,
       SyncSchedule schedule,
       TaskResultMeter meter,
-      String run,
       Broadcast<FeatureScaling> scaling) {
     String name = config.task().estimatorName();
     StartingModel model = StartingModel.initial(config.numMargins());
@@ -173,9 +168,9 @@ public final class SGDOptimizer {
         new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());
     EarlyStopping stopping =
         new EarlyStopping(config.get(SGDParams.TOL), config.get(SGDParams.N_ITER_NO_CHANGE));
+    int partitions = rows.getNumPartitions();
     RoundJob job =
-        new RoundJob(
-            config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
+        new RoundJob(config, directBytes, partitions, schedule.sliced() ? partitions : 1, scaling);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
     ServerStep server =
         new ServerStep(config.get(SGDParams.SYNC_STEP_SIZE), config.get(SGDParams.SYNC_MOMENTUM));
@@ -270,7 +265,6 @@ public final class SGDOptimizer {
 
     long bytesToExecutors;
     long bytesFromExecutors;
-    int residualsLost;
 
     void add(RoundJob.Result round) {
       weightSum += round.weightSum();
@@ -281,7 +275,6 @@ public final class SGDOptimizer {
       roundSeconds.add(round.seconds());
       bytesToExecutors += round.bytesToExecutors();
       bytesFromExecutors += round.bytesFromExecutors();
-      residualsLost += round.residualsLost();
     }
 
     /** Fails when the epoch had no row, or no positive weight, to train on. */
@@ -316,7 +309,6 @@ public final class SGDOptimizer {
     final List<double[]> coefficients = new ArrayList<>();
     final List<double[]> intercepts = new ArrayList<>();
     long skipped;
-    int residualsLost;
 
     /**
      * @param scaling the scaling training's models are in, or null
@@ -341,7 +333,6 @@ public final class SGDOptimizer {
       seconds.add(epoch.seconds);
       roundSeconds.add(epoch.roundSeconds.stream().mapToDouble(Double::doubleValue).toArray());
       bytes.add(new long[] {epoch.bytesToExecutors, epoch.bytesFromExecutors});
-      residualsLost += epoch.residualsLost;
       coefficients.add(original(w));
       intercepts.add(original(w, b));
       skipped = epoch.skipped;
@@ -362,7 +353,6 @@ public final class SGDOptimizer {
           roundSeconds.toArray(new double[0][]),
           bytes.stream().mapToLong(b -> b[0]).toArray(),
           bytes.stream().mapToLong(b -> b[1]).toArray(),
-          residualsLost,
           stepSize);
     }
   }
