@@ -19,7 +19,7 @@ class FaultToleranceIT {
 
   @Test
   void aKilledExecutorAndAKilledWorkerLeaveTheModelAsItWas() throws Exception {
-    List<FaultRuns.Run> runs = new FaultRuns(dir, 40_000, 6).campaign(1, 1, 7, line -> {});
+    List<FaultRuns.Run> runs = new FaultRuns(dir, 40_000, 6, "none").campaign(1, 1, 7, line -> {});
     assertThat(runs).extracting(FaultRuns.Run::kind).containsExactly("executor", "worker");
     for (FaultRuns.Run run : runs) {
       assertThat(run.exitStatus()).as("%s kill: the job's exit status", run.kind()).isZero();
