@@ -183,6 +183,25 @@ class ErrorFeedbackTest {
     }
   }
 
+  /**
+   * What the driver sends a task arrives whole. (Through Java serialization: Spark's Kryo cannot
+   * write records, the partitions' results included, so training needs the default serializer.)
+   */
+  @Test
+  void aPartitionsResidualTravelsWhole() throws Exception {
+    QuantizedDelta residual =
+        ErrorFeedback.dense(biasedDelta(3), null, DeltaCompression.INT8).residual();
+    for (PartitionResidual sent :
+        new PartitionResidual[] {
+          new PartitionResidual(5, residual), new PartitionResidual(2, null)
+        }) {
+      PartitionResidual read = QuantizedDeltaTest.deserialize(serialize(sent));
+      assertThat(read.partition()).isEqualTo(sent.partition());
+      assertThat(read.residual() == null ? null : serialize(read.residual()))
+          .isEqualTo(sent.residual() == null ? null : serialize(sent.residual()));
+    }
+  }
+
   @Test
   void theResidualCostsAboutOneByteACoordinate() {
     int n = 4096;
