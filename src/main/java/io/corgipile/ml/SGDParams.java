@@ -89,6 +89,13 @@ public interface SGDParams extends Params {
   /** Default of {@link #calibrationRows()}. */
   int DEFAULT_CALIBRATION_ROWS = 2_000;
 
+  /**
+   * Default of {@link #minPartitionRows()}: partitions of 100 rows left the averaged model 1.2 and
+   * 19.6 points of test accuracy behind 2 partitions after the first epoch (docs: Small
+   * partitions), while at 10,000 rows each the same sets trained within 0.23 points of 2.
+   */
+  int DEFAULT_MIN_PARTITION_ROWS = 10_000;
+
   /** Default of {@link #syncInterval()}: one round per shuffle buffer, at most a few per epoch. */
   String DEFAULT_SYNC_INTERVAL = SyncInterval.AUTO.toString();
 
@@ -205,6 +212,15 @@ public interface SGDParams extends Params {
               + " is chosen on: the first of partition 0 in epoch 0's order",
           1,
           DEFAULT_CALIBRATION_ROWS);
+  ParamSpec<Integer> MIN_PARTITION_ROWS =
+      ParamSpec.atLeast(
+          "minPartitionRows",
+          "the fewest rows a partition trains on, on average: a corgipile input of R rows planned"
+              + " in more than R / minPartitionRows partitions is read in that many (at least 1)"
+              + " instead; other inputs train in their own partitions; 1 trains in the input's"
+              + " partitions",
+          1,
+          DEFAULT_MIN_PARTITION_ROWS);
 
   /** The params of both estimators and both models but {@code loss} and {@code stepSize}. */
   List<ParamSpec<?>> COMMON_SPECS =
@@ -229,7 +245,8 @@ public interface SGDParams extends Params {
           ERROR_FEEDBACK,
           SYNC_STEP_SIZE,
           SYNC_MOMENTUM,
-          CALIBRATION_ROWS);
+          CALIBRATION_ROWS,
+          MIN_PARTITION_ROWS);
 
   /** The {@code loss} of an estimator whose losses are {@code losses}, the first the default. */
   static ParamSpec<String> lossSpec(List<String> losses) {
@@ -549,6 +566,20 @@ public interface SGDParams extends Params {
   }
 
   /**
+   * The fewest rows a partition trains on, on average (default {@value
+   * #DEFAULT_MIN_PARTITION_ROWS}): the models of small partitions take few steps before they are
+   * averaged, so an input in more partitions than its rows fill at this many trains in fewer, and
+   * the model no longer depends on how finely the input happens to be split.
+   */
+  default IntParam minPartitionRows() {
+    return sgdParams().get(MIN_PARTITION_ROWS);
+  }
+
+  default int getMinPartitionRows() {
+    return (Integer) $(minPartitionRows());
+  }
+
+  /**
    * The setters of the training params, typed to return the estimator: one copy for both
    * estimators. Models have the params too (copied from their estimator) but not these setters.
    *
@@ -673,6 +704,11 @@ public interface SGDParams extends Params {
 
     default E setCalibrationRows(int value) {
       set(calibrationRows(), value);
+      return self();
+    }
+
+    default E setMinPartitionRows(int value) {
+      set(minPartitionRows(), value);
       return self();
     }
   }

@@ -8,6 +8,7 @@ import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.spark.sql.SparkSession;
@@ -34,6 +35,10 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   private final TaskMemory memory;
   private final ScanWarnings warnings;
   private final String id = UUID.randomUUID().toString();
+
+  /** The cap of {@link ReadScope#setMaxPartitions} when the scan was planned. */
+  private final OptionalInt maxPartitions;
+
   private BlockPlan plan;
   private FillLayout layout;
 
@@ -57,6 +62,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     this.settings = settings;
     this.memory = memory;
     this.warnings = warnings;
+    this.maxPartitions = ReadScope.maxPartitions(session.sparkContext());
   }
 
   @Override
@@ -70,6 +76,7 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
         + conf
         + "] files="
         + listing.files().size()
+        + (maxPartitions.isPresent() ? ", maxPartitions=" + maxPartitions.getAsInt() : "")
         + (pushedFilters.length == 0 ? "" : ", pushedFilters=" + Arrays.toString(pushedFilters));
   }
 
@@ -132,11 +139,21 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
     return settings;
   }
 
-  /** The option if set, else Spark's default parallelism, at most the number of blocks. */
+  /**
+   * The option if set, else Spark's default parallelism, at most the number of blocks; at most the
+   * cap the scan was planned under.
+   */
   private int partitions(BlockPlan p) {
     int blocks = p.blocks().size();
-    return conf.partitions()
-        .orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
+    int partitions =
+        conf.partitions()
+            .orElse(Math.max(1, Math.min(session.sparkContext().defaultParallelism(), blocks)));
+    return Math.min(partitions, maxPartitions.orElse(partitions));
+  }
+
+  /** The rows the scan reads per epoch, as its footers count them. */
+  long rows() {
+    return plan().totalRows();
   }
 
   private FillLayout layoutOf(BlockPlan p) {

@@ -2,6 +2,7 @@ package io.corgipile.source;
 
 import io.corgipile.shuffle.SyncInterval;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.apache.spark.sql.connector.read.Scan;
 
 /**
@@ -30,5 +31,15 @@ public final class EpochRounds {
       return OptionalInt.empty();
     }
     return OptionalInt.of(corgipile.rounds(epoch, seed, interval));
+  }
+
+  /**
+   * The rows an epoch of {@code scan} reads, as its footers count them; empty when {@code scan} is
+   * not a {@code corgipile} scan.
+   */
+  public static OptionalLong rows(Scan scan) {
+    return scan instanceof CorgiPileScan corgipile
+        ? OptionalLong.of(corgipile.rows())
+        : OptionalLong.empty();
   }
 }

@@ -3,6 +3,7 @@ package io.corgipile.source;
 import io.corgipile.options.Integers;
 import io.corgipile.shuffle.SyncInterval;
 import java.util.List;
+import java.util.OptionalInt;
 import org.apache.spark.SparkContext;
 import org.apache.spark.TaskContext;
 
@@ -42,6 +43,13 @@ public final class ReadScope {
   static final String ROW_ORDER = "corgipile.rowOrder";
 
   static final String ANY_ORDER = "any";
+
+  /**
+   * The most partitions a {@code corgipile} scan planned by the thread has; see {@link
+   * #setMaxPartitions}. Read when Spark plans the scan, not by its tasks.
+   */
+  static final String MAX_PARTITIONS = "corgipile.maxPartitions";
+
   private static final List<String> KEYS =
       List.of(EPOCH, SEED, ROUND, ROUNDS, SYNC_INTERVAL, ROW_ORDER);
 
@@ -94,6 +102,27 @@ public final class ReadScope {
    */
   public static void setAnyOrder(SparkContext sc, boolean anyOrder) {
     sc.setLocalProperty(ROW_ORDER, anyOrder ? ANY_ORDER : null);
+  }
+
+  /**
+   * The most partitions the {@code corgipile} scans the thread plans next have (fewer when the
+   * {@code partitions} option or the default gives fewer); null: no cap. A scan keeps the cap it
+   * was planned with, so a training loop sets it, plans its input, and unsets it.
+   */
+  public static void setMaxPartitions(SparkContext sc, Integer partitions) {
+    if (partitions != null && partitions < 1) {
+      throw new IllegalArgumentException(
+          "Cannot plan a scan in at most " + partitions + " partitions: at least 1 is needed");
+    }
+    sc.setLocalProperty(MAX_PARTITIONS, partitions == null ? null : partitions.toString());
+  }
+
+  /** The cap {@link #setMaxPartitions} set for the thread's scans, if any. */
+  static OptionalInt maxPartitions(SparkContext sc) {
+    String value = sc.getLocalProperty(MAX_PARTITIONS);
+    return value == null
+        ? OptionalInt.empty()
+        : OptionalInt.of((int) parse(MAX_PARTITIONS, value, 1, Integer.MAX_VALUE));
   }
 
   /** The seed the thread's next jobs read with, or null for the scan's own option. */

@@ -68,25 +68,6 @@ class AdaGradTrainingTest {
    * less.
    */
   @Test
-  void laterEpochsMoveTheModelLess() {
-    SGDTrainingSummary summary =
-        adagrad().setMaxIter(6).setTol(0).setAveraging(false).fit(corgipile).summary();
-    double[][] w =
-        java.util.Arrays.stream(summary.coefficientsHistory())
-            .map(v -> v.toArray())
-            .toArray(double[][]::new);
-    assertThat(distance(w[5], w[4])).isLessThan(distance(w[2], w[1]));
-  }
-
-  private static double distance(double[] a, double[] b) {
-    double d = 0;
-    for (int j = 0; j < a.length; j++) {
-      d += (a[j] - b[j]) * (a[j] - b[j]);
-    }
-    return Math.sqrt(d);
-  }
-
-  @Test
   void trainsMultinomialAndWithL1() {
     Dataset<Row> classes = MultinomialTest.clusters(6_000, 4, 5, 1, 2);
     Dataset<Row> classesTest = MultinomialTest.clusters(3_000, 4, 5, 2, 2);

@@ -90,6 +90,7 @@ class SyncTrainingTest {
             0x3fc45af74ed2035eL);
     SGDRegressionModel regressor =
         new SGDRegressor()
+            .setMinPartitionRows(1)
             .setMaxIter(3)
             .setTol(0)
             .setBatchSize(4)
@@ -127,9 +128,10 @@ class SyncTrainingTest {
    */
   @Test
   void autoIsARoundPerBufferUpToFourRoundsPerEpoch() {
-    SGDRegressor auto = new SGDRegressor().setMaxIter(2).setTol(0);
+    SGDRegressor auto = new SGDRegressor().setMinPartitionRows(1).setMaxIter(2).setTol(0);
     assertThat(auto.getSyncInterval()).isEqualTo("auto");
-    SGDRegressor perBuffer = new SGDRegressor().setMaxIter(2).setTol(0).setSyncInterval("buffer");
+    SGDRegressor perBuffer =
+        new SGDRegressor().setMinPartitionRows(1).setMaxIter(2).setTol(0).setSyncInterval("buffer");
     Dataset<Row> twoBuffers =
         corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
     SGDLinearModelView fewBuffers = SGDLinearModelView.of(auto.fit(twoBuffers));
@@ -171,6 +173,7 @@ class SyncTrainingTest {
     assertThatThrownBy(
             () ->
                 new SGDRegressor()
+                    .setMinPartitionRows(1)
                     .setSyncInterval("5000")
                     .fit(corgipile("corgipile").repartition(2)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -214,7 +217,10 @@ class SyncTrainingTest {
   void roundsReadEveryRowOncePerEpochAndGiveTheSameModelOnEveryRun(
       String interval, String compression) {
     SGDRegressor regressor =
-        new SGDRegressor().setSyncInterval(interval).setDeltaCompression(compression);
+        new SGDRegressor()
+            .setMinPartitionRows(1)
+            .setSyncInterval(interval)
+            .setDeltaCompression(compression);
     SGDLinearModelView first = fit(regressor, corgipile("corgipile"));
     SGDLinearModelView second = fit(regressor, corgipile("corgipile"));
     assertThat(model(second)).containsExactly(model(first));
@@ -222,7 +228,9 @@ class SyncTrainingTest {
     assertThat(Arrays.stream(first.summary().roundsPerEpoch()).min().getAsInt()).isGreaterThan(1);
     assertThat(first.summary().secondsPerRound()[0]).hasSize(first.summary().roundsPerEpoch()[0]);
     SGDLinearModelView byEpoch =
-        fit(new SGDRegressor().setSyncInterval("epoch"), corgipile("corgipile"));
+        fit(
+            new SGDRegressor().setMinPartitionRows(1).setSyncInterval("epoch"),
+            corgipile("corgipile"));
     assertThat(model(first)).isNotEqualTo(model(byEpoch));
   }
 
@@ -232,7 +240,8 @@ class SyncTrainingTest {
    */
   @Test
   void buffersFilledAheadOfTheirRoundGiveTheModelOfRoundsThatReadTheirOwn() {
-    SGDRegressor regressor = new SGDRegressor().setSyncInterval("buffer").setMaxIter(2).setTol(0);
+    SGDRegressor regressor =
+        new SGDRegressor().setMinPartitionRows(1).setSyncInterval("buffer").setMaxIter(2).setTol(0);
     SGDLinearModelView[] models = new SGDLinearModelView[2];
     for (int i = 0; i < 2; i++) {
       Dataset<Row> data =
@@ -256,9 +265,15 @@ class SyncTrainingTest {
    */
   @Test
   void theFirstEpochEndsOnTheMeanOfItsSecondHalfOfRounds() {
-    SGDRegressor averaging = new SGDRegressor().setMaxIter(1).setTol(0).setSyncInterval("buffer");
+    SGDRegressor averaging =
+        new SGDRegressor().setMinPartitionRows(1).setMaxIter(1).setTol(0).setSyncInterval("buffer");
     SGDRegressor lastRound =
-        new SGDRegressor().setMaxIter(1).setTol(0).setAveraging(false).setSyncInterval("buffer");
+        new SGDRegressor()
+            .setMinPartitionRows(1)
+            .setMaxIter(1)
+            .setTol(0)
+            .setAveraging(false)
+            .setSyncInterval("buffer");
     Dataset<Row> twoRounds =
         corgipile("corgipile"); // buffers of 1200 and 800 of a partition's 2000 rows
     SGDLinearModelView averaged = SGDLinearModelView.of(averaging.fit(twoRounds));
@@ -289,7 +304,8 @@ class SyncTrainingTest {
   @ParameterizedTest(name = "{0}, {1} partitions")
   @CsvSource({"none, 3", "int8, 3", "none, 2"})
   void aTaskRetriedAfterAFailureInARoundGivesTheSameModel(String compression, String partitions) {
-    SGDRegressor regressor = new SGDRegressor().setDeltaCompression(compression);
+    SGDRegressor regressor =
+        new SGDRegressor().setMinPartitionRows(1).setDeltaCompression(compression);
     SGDLinearModelView clean = fit(regressor, corgipile("corgipile", partitions));
     // Fails the first attempt of partition 1 midway in every round; local[2,2] retries it once.
     UDF1<Double, Double> failOnce =
@@ -319,7 +335,7 @@ class SyncTrainingTest {
   @ParameterizedTest(name = "failing at row {0}")
   @CsvSource({"1", "150"})
   void anInt8FitWhoseTasksAllFailOnceInEveryRoundGivesTheUndisturbedModel(long failAt) {
-    SGDRegressor regressor = new SGDRegressor().setDeltaCompression("int8");
+    SGDRegressor regressor = new SGDRegressor().setMinPartitionRows(1).setDeltaCompression("int8");
     SGDLinearModelView clean = fit(regressor, corgipile("corgipile"));
     assertThat(clean.summary().roundsPerEpoch()[1]).isGreaterThan(1);
     // Fails the first attempt of every task at its failAt-th row; local[2,2] retries it once.
@@ -369,7 +385,11 @@ class SyncTrainingTest {
   }
 
   private static SGDClassifier classifier() {
-    return new SGDClassifier().setMaxIter(3).setTol(0).setSyncInterval("buffer");
+    return new SGDClassifier()
+        .setMinPartitionRows(1)
+        .setMaxIter(3)
+        .setTol(0)
+        .setSyncInterval("buffer");
   }
 
   private static double accuracy(SGDClassificationModel model, Dataset<Row> test) {
@@ -409,9 +429,15 @@ class SyncTrainingTest {
         TrainingData.spark().read().format("corgipile").option("partitions", "2").load(path);
     // Without standardization: with it this sparse set's objective falls from 27 to 6.8 to 3.5 in
     // epochs 1 to 3, so two epochs compare how fast each run moves, not what compression loses.
-    SGDLinearModelView none = fit(new SGDRegressor().setStandardization(false), data);
+    SGDLinearModelView none =
+        fit(new SGDRegressor().setMinPartitionRows(1).setStandardization(false), data);
     SGDLinearModelView int8 =
-        fit(new SGDRegressor().setStandardization(false).setDeltaCompression("int8"), data);
+        fit(
+            new SGDRegressor()
+                .setMinPartitionRows(1)
+                .setStandardization(false)
+                .setDeltaCompression("int8"),
+            data);
     long noneBytes = Arrays.stream(none.summary().bytesFromExecutorsPerEpoch()).sum();
     long int8Bytes = Arrays.stream(int8.summary().bytesFromExecutorsPerEpoch()).sum();
     // a coordinate costs 8 bytes in float64, and 1 with int8 plus 1 for error feedback's residual,
@@ -428,6 +454,7 @@ class SyncTrainingTest {
     SGDLinearModelView withoutFeedback =
         fit(
             new SGDRegressor()
+                .setMinPartitionRows(1)
                 .setStandardization(false)
                 .setDeltaCompression("int8")
                 .setErrorFeedback(false),

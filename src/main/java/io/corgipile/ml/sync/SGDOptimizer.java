@@ -10,7 +10,6 @@ import io.corgipile.ml.sgd.PartitionTrainer;
 import io.corgipile.ml.sgd.SGDConfig;
 import io.corgipile.ml.sgd.StartingModel;
 import io.corgipile.ml.sgd.StepCalibration;
-import io.corgipile.ml.sgd.TrainingRow;
 import io.corgipile.source.ReadScope;
 import io.corgipile.spark.DatasetInternals;
 import io.corgipile.spark.TaskResultMeter;
@@ -70,14 +69,15 @@ public final class SGDOptimizer {
               + " so there this is expected).",
           config.task().estimatorName());
     }
-    Dataset<?> trained = dataset.select(TrainingRow.columns(config, dataset));
-    JavaRDD<InternalRow> rows = DatasetInternals.internalRows(trained).toJavaRDD();
     SparkContext sc = dataset.sparkSession().sparkContext();
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    String runId = UUID.randomUUID().toString(); // names this run's rounds, never enters the model
     if (config.seed() != null) {
       ReadScope.setSeed(sc, config.seed());
     }
+    TrainingInput input = TrainingInput.of(config, dataset);
+    Dataset<?> trained = input.trained();
+    JavaRDD<InternalRow> rows = input.rows();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+    String runId = UUID.randomUUID().toString(); // names this run's rounds, never enters the model
     SyncSchedule schedule = SyncSchedule.of(config, trained, ReadScope.seed(sc));
     FeatureScaling scaling =
         config.get(SGDParams.STANDARDIZATION) ? featureScaling(rows, sc) : null;
