@@ -99,10 +99,6 @@ class SGDTrainingSummary(_JavaSummary):
         return self._ints("bytesFromExecutorsPerEpoch")
 
     @property
-    def residualsLost(self) -> int:
-        return int(self._call_java("residualsLost"))
-
-    @property
     def stepSize(self) -> float:
         """The initial step training used: stepSize when set, else the one calibration chose."""
         return float(self._call_java("stepSize"))

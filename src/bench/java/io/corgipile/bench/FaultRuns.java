@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.corgipile.examples.HiggsShapedData;
 import io.corgipile.ml.SGDClassificationModel;
+import io.corgipile.ml.SGDParams;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -27,8 +28,9 @@ import org.apache.spark.sql.SparkSession;
  * undisturbed and then with an executor JVM, or a whole worker process, killed with SIGKILL during
  * an epoch chosen at random (seeded): Spark reschedules the lost tasks, and each run's model and
  * scores must equal the undisturbed run's (the AUC to 1e-5, see Outcome). A worker's kill takes its
- * executor with it; the cluster is started again after it. Writes {@code runs.csv} and {@code
- * summary.md}.
+ * executor with it; the cluster is started again after it. The job's {@code deltaCompression} is an
+ * option ({@code int8}: error feedback's residuals must survive the kills too). Writes {@code
+ * runs.csv} and {@code summary.md}.
  */
 public final class FaultRuns {
   /** One kill: what, after which epoch's line, how long after it, and what came of it. */
@@ -48,6 +50,7 @@ public final class FaultRuns {
 
   private final Path dir;
   private final int epochs;
+  private final String deltaCompression;
   private final Map<String, String> clusterEnv;
   private final String master;
   private final Path train;
@@ -55,11 +58,12 @@ public final class FaultRuns {
 
   /**
    * A cluster and its data in {@code dir}: {@code rows} training rows, jobs of {@code epochs}
-   * epochs.
+   * epochs, training with {@code deltaCompression}.
    */
-  public FaultRuns(Path dir, int rows, int epochs) throws IOException {
+  public FaultRuns(Path dir, int rows, int epochs, String deltaCompression) throws IOException {
     this.dir = dir;
     this.epochs = epochs;
+    this.deltaCompression = deltaCompression;
     String port = Integer.toString(freePort());
     this.clusterEnv =
         Map.of(
@@ -100,6 +104,7 @@ public final class FaultRuns {
     long seed = 1;
     int rows = 200_000;
     int epochs = 8;
+    String deltaCompression = SGDParams.DEFAULT_DELTA_COMPRESSION;
     Path out = BenchReport.RESULTS.resolve("faults");
     for (int i = 0; i < argv.length; i += 2) {
       String value = i + 1 < argv.length ? argv[i + 1] : null;
@@ -112,13 +117,14 @@ public final class FaultRuns {
         case "--seed" -> seed = Long.parseLong(value);
         case "--rows" -> rows = Integer.parseInt(value);
         case "--epochs" -> epochs = Integer.parseInt(value);
+        case "--delta-compression" -> deltaCompression = value;
         case "--out" -> out = Path.of(value);
         default -> usage("unknown option " + argv[i]);
       }
     }
     Files.createDirectories(out);
     Path work = Files.createDirectories(Path.of("target/fault-runs"));
-    FaultRuns runs = new FaultRuns(work, rows, epochs);
+    FaultRuns runs = new FaultRuns(work, rows, epochs, deltaCompression);
     List<Run> done = runs.campaign(executorKills, workerKills, seed, System.out::println);
     String command =
         System.getenv()
@@ -305,6 +311,8 @@ public final class FaultRuns {
             "4",
             "--epochs",
             Integer.toString(epochs),
+            "--delta-compression",
+            deltaCompression,
             "--test",
             test.toString(),
             "--model",
@@ -401,7 +409,9 @@ public final class FaultRuns {
             + " label-sorted HIGGS-shaped rows,"
             + " 4 partitions, "
             + epochs
-            + " epochs, corgipile at its defaults) on scripts/local-cluster (2 workers of 1 core),"
+            + " epochs, deltaCompression "
+            + deltaCompression
+            + ", corgipile at its defaults) on scripts/local-cluster (2 workers of 1 core),"
             + " one executor JVM or one worker process killed with SIGKILL during an epoch drawn"
             + " with seed "
             + seed

@@ -4,6 +4,7 @@ import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDRegressor;
 import io.corgipile.ml.ScheduledLasso;
+import io.corgipile.ml.compress.DeltaCompression;
 import io.corgipile.options.CommandLine;
 import io.corgipile.options.CommandLine.Arguments;
 import io.corgipile.options.CommandLine.Option;
@@ -37,6 +38,8 @@ import org.apache.spark.ml.param.Param;
  * <p>An option that belongs to some tasks only ({@link #ONLY_FOR}) is refused with the others,
  * rather than ignored.
  *
+ * @param deltaCompression for the SGD tasks, the {@code deltaCompression} param when given; null
+ *     for the estimator's default
  * @param lassoParams for {@code --task lasso}, the {@link ScheduledLasso} params the command line
  *     set, by param name, in the order of {@link #LASSO_OPTIONS}; empty for the other tasks
  */
@@ -47,6 +50,7 @@ record TrainArguments(
     Task task,
     String loss,
     int epochs,
+    DeltaCompression deltaCompression,
     Map<String, Object> lassoParams,
     String buffer,
     ShuffleMode shuffle,
@@ -241,7 +245,14 @@ record TrainArguments(
                     "N",
                     "most epochs to train (default "
                         + SGDParams.DEFAULT_MAX_ITER
-                        + "; training may stop earlier, see tol)")));
+                        + "; training may stop earlier, see tol)"),
+                new Option(
+                    "delta-compression",
+                    "NAME",
+                    "how a partition's model change travels to the driver each round: "
+                        + EnumChoice.withDefault(
+                            SGDParams.DELTA_COMPRESSIONS, SGDParams.DEFAULT_DELTA_COMPRESSION)
+                        + " (with error feedback)")));
     LASSO_OPTIONS.forEach(o -> options.add(o.option()));
     options.addAll(
         List.of(
@@ -289,6 +300,7 @@ record TrainArguments(
     Map<String, Set<Task>> only = new LinkedHashMap<>();
     only.put("loss", SGD_TASKS);
     only.put("epochs", SGD_TASKS);
+    only.put("delta-compression", SGD_TASKS);
     LASSO_OPTIONS.forEach(o -> only.put(o.name(), Set.of(Task.LASSO)));
     return Collections.unmodifiableMap(only);
   }
@@ -403,6 +415,8 @@ record TrainArguments(
       throw Arguments.invalid("buffer", buffer, BufferSize.FORMAT);
     }
     int epochs = values.atLeast("epochs", SGDParams.DEFAULT_MAX_ITER, 1);
+    DeltaCompression deltaCompression =
+        values.choice("delta-compression", (DeltaCompression) null, DeltaCompression.values());
     String loss = values.optional("loss").orElse(null);
     if (loss != null && !task.losses.contains(loss)) {
       throw Arguments.invalid(
@@ -419,6 +433,7 @@ record TrainArguments(
         task,
         loss,
         epochs,
+        deltaCompression,
         lassoParams,
         buffer,
         shuffle,

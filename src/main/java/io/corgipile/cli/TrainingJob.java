@@ -8,6 +8,7 @@ import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDRegressor;
 import io.corgipile.ml.ScheduledLasso;
 import io.corgipile.ml.ScheduledLassoModel;
+import io.corgipile.options.EnumChoice;
 import io.corgipile.source.ReadOptions;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -164,6 +165,9 @@ final class TrainingJob {
     if (args.loss() != null) {
       estimator.setLoss(args.loss());
     }
+    if (args.deltaCompression() != null) {
+      estimator.setDeltaCompression(EnumChoice.text(args.deltaCompression()));
+    }
     if (args.seed() != null) {
       estimator.setSeed(args.seed());
     }
@@ -186,6 +190,7 @@ final class TrainingJob {
           "loss",
           sgd instanceof SGDClassificationModel c && c.isMultinomial() ? "softmax" : sgd.getLoss());
       params.put("maxEpochs", args.epochs());
+      params.put("deltaCompression", sgd.getDeltaCompression());
     }
     return new TrainingMetrics.Settings(
         args.task().estimatorName(),

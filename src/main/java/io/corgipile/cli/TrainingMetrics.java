@@ -32,8 +32,8 @@ record TrainingMetrics(
    * How the model was trained.
    *
    * @param params the estimator's own settings, written after {@code estimator} in this order: for
-   *     the SGD tasks {@code loss} and {@code maxEpochs}; for the lasso every param of its model
-   *     (the defaults too) but the seed, by param name
+   *     the SGD tasks {@code loss}, {@code maxEpochs} and {@code deltaCompression}; for the lasso
+   *     every param of its model (the defaults too) but the seed, by param name
    * @param partitions null (written as such) when the source chose them
    * @param seed null (written as such) when the default seed was used
    */

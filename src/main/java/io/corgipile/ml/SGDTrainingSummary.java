@@ -30,7 +30,6 @@ public final class SGDTrainingSummary implements Serializable {
   private final double[][] roundSeconds;
   private final long[] bytesToExecutors;
   private final long[] bytesFromExecutors;
-  private final int residualsLost;
   private final double stepSize;
 
   public SGDTrainingSummary(
@@ -43,13 +42,11 @@ public final class SGDTrainingSummary implements Serializable {
       double[][] roundSeconds,
       long[] bytesToExecutors,
       long[] bytesFromExecutors,
-      int residualsLost,
       double stepSize) {
     this.stepSize = stepSize;
     this.roundSeconds = roundSeconds;
     this.bytesToExecutors = bytesToExecutors;
     this.bytesFromExecutors = bytesFromExecutors;
-    this.residualsLost = residualsLost;
     this.objectiveHistory = objectiveHistory;
     this.rows = rows;
     this.seconds = seconds;
@@ -96,7 +93,8 @@ public final class SGDTrainingSummary implements Serializable {
 
   /**
    * Per epoch: bytes of the models broadcast to the executors, each round's serialized model times
-   * the executors it reaches (in local mode, one).
+   * the executors it reaches (in local mode, one), and with {@code deltaCompression=int8} and
+   * {@code errorFeedback}, of the residuals sent to the tasks, each partition's to its own task.
    */
   public long[] bytesToExecutorsPerEpoch() {
     return bytesToExecutors.clone();
@@ -104,20 +102,12 @@ public final class SGDTrainingSummary implements Serializable {
 
   /**
    * Per epoch: bytes the executors sent back, from Spark's task metrics: the task results
-   * (partition models, with the metrics Spark adds to every result) and, when the models are summed
-   * by slices, the shuffle's bytes.
+   * (partition models, or their compressed deltas and with {@code errorFeedback} their residuals,
+   * with the metrics Spark adds to every result) and, when the models are summed by slices, the
+   * shuffle's bytes.
    */
   public long[] bytesFromExecutorsPerEpoch() {
     return bytesFromExecutors.clone();
-  }
-
-  /**
-   * With {@code deltaCompression=int8} and {@code errorFeedback}: the partition rounds that found
-   * no residual of their previous round, because the task ran on another executor (or the executor
-   * was lost), and so started error feedback again from zero.
-   */
-  public int residualsLost() {
-    return residualsLost;
   }
 
   /**

@@ -176,6 +176,8 @@ class TrainTest {
     assertThat(m.get("task").asText()).isEqualTo("classification");
     assertThat(m.get("settings").get("estimator").asText()).isEqualTo("SGDClassifier");
     assertThat(m.get("settings").get("loss").asText()).isEqualTo("logistic");
+    assertThat(m.get("settings").get("deltaCompression").asText())
+        .isEqualTo(io.corgipile.ml.SGDParams.DEFAULT_DELTA_COMPRESSION);
     assertThat(m.get("settings").get("seed").asLong()).isEqualTo(7);
     JsonNode training = m.get("training");
     assertThat(training.get("rowsPerEpoch").asLong()).isEqualTo(20_000);
@@ -238,6 +240,8 @@ class TrainTest {
             "huber",
             "--epochs",
             "5",
+            "--delta-compression",
+            "INT8",
             "--test",
             vectors,
             "--metrics",
@@ -247,6 +251,7 @@ class TrainTest {
     JsonNode m = new ObjectMapper().readTree(metrics.toFile());
     assertThat(m.get("settings").get("estimator").asText()).isEqualTo("SGDRegressor");
     assertThat(m.get("settings").get("loss").asText()).isEqualTo("huber");
+    assertThat(m.get("settings").get("deltaCompression").asText()).isEqualTo("int8");
     // a model that learned nothing has r2 0; huber's linear tails converge more slowly than squared
     assertThat(m.get("test").get("r2").asDouble()).isGreaterThan(0.8);
     assertThat(m.has("model")).isFalse();
@@ -359,6 +364,8 @@ class TrainTest {
                 + " (default: the data source's, 42)",
             "--loss LOSS        classification: logistic (default) or hinge; regression: squared"
                 + " (default) or huber",
+            "--delta-compression NAME how a partition's model change travels to the driver each"
+                + " round: none (default) or int8 (with error feedback)",
             "--task TASK        classification (SGDClassifier, the default), regression"
                 + " (SGDRegressor) or lasso (ScheduledLasso)");
   }
@@ -428,11 +435,11 @@ class TrainTest {
         Arguments.of(
             new String[] {in, f, "--epoch", "3"},
             "Cannot use option --epoch: unknown; options are --input, --label, --features, --task,"
-                + " --loss, --epochs, --reg-param, --elastic-net-param, --scheduler,"
-                + " --schedule-size, --candidate-factor, --correlation-threshold, --priority-floor,"
-                + " --max-iter, --tol, --refresh-interval, --fit-intercept, --standardization,"
-                + " --buffer, --shuffle, --partitions, --seed, --test, --model, --metrics,"
-                + " --overwrite, --help"),
+                + " --loss, --epochs, --delta-compression, --reg-param, --elastic-net-param,"
+                + " --scheduler, --schedule-size, --candidate-factor, --correlation-threshold,"
+                + " --priority-floor, --max-iter, --tol, --refresh-interval, --fit-intercept,"
+                + " --standardization, --buffer, --shuffle, --partitions, --seed, --test, --model,"
+                + " --metrics, --overwrite, --help"),
         Arguments.of(
             new String[] {in, f, "--epochs"}, "Cannot use option --epochs: it needs a value (N)"),
         Arguments.of(new String[] {in, f, in}, "Cannot use option --input twice"),
@@ -463,6 +470,9 @@ class TrainTest {
         Arguments.of(
             new String[] {in, f, "--partitions", "-2"},
             "Cannot use --partitions '-2': expected an integer" + " >= 1 and <= 2147483647"),
+        Arguments.of(
+            new String[] {in, f, "--delta-compression", "fp16"},
+            "Cannot use --delta-compression 'fp16': expected none, int8"),
         Arguments.of(
             new String[] {in, f, "--seed", "1.5"},
             "Cannot use --seed '1.5': expected a 64-bit integer"),
@@ -531,6 +541,10 @@ class TrainTest {
             new String[] {"--task", "lasso", "--epochs", "3"},
             "Cannot use --epochs with --task lasso: it applies to --task classification or"
                 + " regression"),
+        Arguments.of(
+            new String[] {"--task", "lasso", "--delta-compression", "int8"},
+            "Cannot use --delta-compression with --task lasso: it applies to --task classification"
+                + " or regression"),
         Arguments.of(
             new String[] {"--scheduler", "random"},
             "Cannot use --scheduler with --task classification (the default): it applies to --task"
@@ -638,6 +652,7 @@ class TrainTest {
     assertThat(settings.get("partitions").asInt()).isEqualTo(2);
     assertThat(settings.has("loss")).isFalse();
     assertThat(settings.has("maxEpochs")).isFalse();
+    assertThat(settings.has("deltaCompression")).isFalse();
     JsonNode training = m.get("training");
     assertThat(training.get("rows").asLong()).isEqualTo(2_000);
     int rounds = training.get("rounds").asInt();

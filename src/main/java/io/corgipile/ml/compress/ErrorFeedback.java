@@ -1,144 +1,119 @@
 package io.corgipile.ml.compress;
 
 import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * Error feedback for compressed deltas (as in Bagua's and 1-bit SGD's low-precision communication):
  * a partition compresses its round's delta plus what compression lost of its earlier deltas, its
- * residual, and keeps {@code (delta + residual) - decoded} as the next residual. What the driver
- * receives over all rounds then sums to the true deltas up to the last round's quantization error,
- * instead of an error growing round by round.
+ * residual, and returns the new residual {@code (delta + residual) - decoded} with the payload.
+ * What the driver receives over all rounds then sums to the true deltas up to the last round's
+ * quantization error, instead of an error growing round by round.
  *
- * <p>One instance per task: round {@code k} of {@code partition} reads the residual written by its
- * round {@code k - 1} from this executor's {@link ResidualStore} and writes its own under {@code
- * k}, never in place, so a retried attempt of round {@code k} on the same executor reads the same
- * input and sends a bit-identical payload. When round {@code k - 1}'s residual is not on this
- * executor (Spark ran the task elsewhere, or the executor was lost), the residual restarts at zero
- * and the payload says {@link QuantizedDelta#residualLost()}: the model then differs from the
- * failure-free run's, by at most one round's quantization error, and training goes on. A partition
- * must compress every round, an empty delta too, or its next round finds no residual. With {@link
- * DeltaCompression#NONE} nothing is lost and nothing is stored.
+ * <p>Tasks keep nothing between rounds: the driver keeps each partition's latest residual and sends
+ * it with the partition's next task, so a retried task, or one that Spark runs on another executor
+ * (after its executor was lost, for one), computes from the same inputs and sends the same bytes.
+ * The residual travels as an INT8 payload itself ({@link QuantizedDelta#compact}): in float64 it
+ * would cost more than the uncompressed delta. What its own rounding loses, at most half a step of
+ * a grid about 254 times finer than the payload's, is dropped; the next round adds the decoded
+ * residual, the same bits on every run.
+ *
+ * <p>Pure functions of their arguments, bit for bit the same on every JVM.
  */
 public final class ErrorFeedback {
-  private final DeltaCompression compression;
-  private final String run;
-  private final int partition;
+  private ErrorFeedback() {}
 
   /**
-   * @param run the training run's id, chosen by the driver, the same in every round
-   * @param partition the task's partition
+   * What one round sends.
+   *
+   * @param payload the round's delta plus the previous residual, compressed
+   * @param residual what compressing lost, compressed, for the partition's next round; null with
+   *     {@link DeltaCompression#NONE}, which loses nothing
    */
-  public ErrorFeedback(DeltaCompression compression, String run, int partition) {
-    this.compression = compression;
-    this.run = run;
-    this.partition = partition;
-  }
-
-  /** What one round sends and what it keeps for the next. */
-  record Step(QuantizedDelta payload, Residual residual) {}
-
-  /** Round {@code round}'s (from 0) payload of the dense {@code delta}. */
-  public QuantizedDelta compress(int round, double[] delta) {
-    if (compression == DeltaCompression.NONE) {
-      return QuantizedDelta.dense(delta, compression);
-    }
-    Optional<Residual> previous = previous(round);
-    return keep(round, previous, dense(delta, previous.orElse(null), compression));
-  }
+  public record Step(QuantizedDelta payload, QuantizedDelta residual) {}
 
   /**
-   * Round {@code round}'s (from 0) payload of the sparse delta that is {@code values} at {@code
-   * indices} (strictly increasing) and zero elsewhere among its {@code size} coordinates; it also
-   * carries the coordinates where the residual is not zero.
+   * Compresses the dense {@code delta} plus {@code previous} (null: zero), dense.
+   *
+   * @param previous the residual the partition's previous round returned
    */
-  public QuantizedDelta compress(int round, int size, int[] indices, double[] values) {
+  public static Step dense(double[] delta, QuantizedDelta previous, DeltaCompression compression) {
     if (compression == DeltaCompression.NONE) {
-      return QuantizedDelta.sparse(size, indices, values, compression);
+      return new Step(QuantizedDelta.dense(delta, compression), null);
     }
-    Optional<Residual> previous = previous(round);
-    return keep(round, previous, sparse(size, indices, values, previous.orElse(null), compression));
-  }
-
-  private Optional<Residual> previous(int round) {
-    return round == 0 ? Optional.empty() : ResidualStore.read(run, partition, round - 1);
-  }
-
-  private QuantizedDelta keep(int round, Optional<Residual> previous, Step step) {
-    ResidualStore.write(run, partition, round, step.residual());
-    return round > 0 && previous.isEmpty() ? step.payload().withResidualLost() : step.payload();
-  }
-
-  /** Compresses {@code delta + previous} (null: zero), dense. */
-  static Step dense(double[] delta, Residual previous, DeltaCompression compression) {
     double[] combined = delta.clone();
     if (previous != null) {
-      previous.addTo(combined);
+      requireSize(previous, combined.length);
+      previous.addTo(combined, 1.0);
     }
     QuantizedDelta payload = QuantizedDelta.dense(combined, compression);
     double[] decoded = payload.decodedValues();
     for (int j = 0; j < combined.length; j++) {
       combined[j] -= decoded[j];
     }
-    return new Step(payload, new Residual(combined.length, null, combined));
+    return new Step(payload, QuantizedDelta.compact(combined.length, null, combined, compression));
   }
 
   /**
-   * Compresses {@code delta + previous} (null: zero) over the coordinates either holds, sparse; the
-   * new residual keeps only its coordinates that are not zero.
+   * Compresses the sparse delta that is {@code values} at {@code indices} (strictly increasing) and
+   * zero elsewhere among its {@code size} coordinates, plus {@code previous} (null: zero), over the
+   * coordinates either holds, sparse.
+   *
+   * @param previous the residual the partition's previous round returned
    */
-  static Step sparse(
-      int size, int[] indices, double[] values, Residual previous, DeltaCompression compression) {
-    QuantizedDelta.checkSparse(size, indices, values);
-    if (previous != null) {
-      previous.requireSize(size);
+  public static Step sparse(
+      int size,
+      int[] indices,
+      double[] values,
+      QuantizedDelta previous,
+      DeltaCompression compression) {
+    if (compression == DeltaCompression.NONE) {
+      return new Step(QuantizedDelta.sparse(size, indices, values, compression), null);
     }
-    Residual held =
-        previous == null ? new Residual(size, new int[0], new double[0]) : nonZeros(previous);
-    int[] heldIndices = held.indices();
-    double[] heldValues = held.values();
+    QuantizedDelta.checkSparse(size, indices, values);
+    int[] heldIndices = new int[0];
+    double[] heldValues = new double[0];
+    if (previous != null) {
+      requireSize(previous, size);
+      heldValues = previous.decodedValues();
+      heldIndices = previous.indices();
+      if (heldIndices == null) {
+        heldIndices = new int[size];
+        Arrays.setAll(heldIndices, j -> j);
+      }
+    }
     int[] union = new int[indices.length + heldIndices.length];
     double[] combined = new double[union.length];
     int n = 0;
-    for (int i = 0, k = 0; i < indices.length || k < heldIndices.length; n++) {
+    for (int i = 0, k = 0; i < indices.length || k < heldIndices.length; ) {
       boolean fromDelta =
           k == heldIndices.length || (i < indices.length && indices[i] <= heldIndices[k]);
       boolean fromHeld =
           i == indices.length || (k < heldIndices.length && heldIndices[k] <= indices[i]);
-      union[n] = fromDelta ? indices[i] : heldIndices[k];
-      combined[n] = (fromDelta ? values[i++] : 0) + (fromHeld ? heldValues[k++] : 0);
+      int index = fromDelta ? indices[i] : heldIndices[k];
+      double value = (fromDelta ? values[i++] : 0) + (fromHeld ? heldValues[k++] : 0);
+      if (fromDelta || value != 0) { // a residual's coordinate that decodes to 0 holds nothing
+        union[n] = index;
+        combined[n++] = value;
+      }
     }
     union = Arrays.copyOf(union, n);
     combined = Arrays.copyOf(combined, n);
     QuantizedDelta payload = QuantizedDelta.sparse(size, union, combined, compression);
     double[] decoded = payload.decodedValues();
-    int kept = 0;
     for (int i = 0; i < n; i++) {
-      double r = combined[i] - decoded[i];
-      if (r != 0) {
-        union[kept] = union[i];
-        combined[kept++] = r;
-      }
+      combined[i] -= decoded[i];
     }
-    return new Step(
-        payload, new Residual(size, Arrays.copyOf(union, kept), Arrays.copyOf(combined, kept)));
+    return new Step(payload, QuantizedDelta.compact(size, union, combined, compression));
   }
 
-  /** {@code residual} as its non-zero coordinates. */
-  private static Residual nonZeros(Residual residual) {
-    if (residual.indices() != null) {
-      return residual;
+  private static void requireSize(QuantizedDelta residual, int deltaSize) {
+    if (residual.size() != deltaSize) {
+      throw new IllegalArgumentException(
+          "Cannot add a residual of "
+              + residual.size()
+              + " coordinates to a delta of "
+              + deltaSize
+              + "; a partition's deltas must keep their number of coordinates from round to round");
     }
-    double[] values = residual.values();
-    int[] indices = new int[values.length];
-    double[] kept = new double[values.length];
-    int n = 0;
-    for (int j = 0; j < values.length; j++) {
-      if (values[j] != 0) {
-        indices[n] = j;
-        kept[n++] = values[j];
-      }
-    }
-    return new Residual(residual.size(), Arrays.copyOf(indices, n), Arrays.copyOf(kept, n));
   }
 }

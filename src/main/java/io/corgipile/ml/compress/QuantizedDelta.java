@@ -57,7 +57,6 @@ public final class QuantizedDelta implements Serializable {
   private byte[] codes; // INT8, unsigned
   private double[] chunkMins; // INT8
   private double[] chunkScales; // INT8
-  private boolean residualLost;
 
   private QuantizedDelta(
       int size,
@@ -67,8 +66,7 @@ public final class QuantizedDelta implements Serializable {
       double[] values,
       byte[] codes,
       double[] chunkMins,
-      double[] chunkScales,
-      boolean residualLost) {
+      double[] chunkScales) {
     this.size = size;
     this.count = count;
     this.indexGaps = indexGaps;
@@ -77,7 +75,6 @@ public final class QuantizedDelta implements Serializable {
     this.codes = codes;
     this.chunkMins = chunkMins;
     this.chunkScales = chunkScales;
-    this.residualLost = residualLost;
   }
 
   /** Every coordinate of {@code delta}. */
@@ -93,6 +90,48 @@ public final class QuantizedDelta implements Serializable {
       int size, int[] indices, double[] values, DeltaCompression compression) {
     checkSparse(size, indices, values);
     return encode(size, indices, values, gaps(indices), compression);
+  }
+
+  /**
+   * The delta that is {@code values} at {@code indices} (strictly increasing; null: every
+   * coordinate, in order) and zero elsewhere among its {@code size} coordinates, carrying only what
+   * is not zero: sparse while that is under a quarter of the coordinates (an INT8 value then costs
+   * its code and, while they are under 128 apart, one index byte), else dense.
+   */
+  public static QuantizedDelta compact(
+      int size, int[] indices, double[] values, DeltaCompression compression) {
+    if (indices == null && values.length != size) {
+      throw new IllegalArgumentException(
+          "Cannot compress a dense delta of "
+              + size
+              + " coordinates from "
+              + values.length
+              + " values; it needs one value per coordinate");
+    }
+    int nonZeros = 0;
+    for (double v : values) {
+      nonZeros += v != 0 ? 1 : 0;
+    }
+    if (4L * nonZeros >= size) {
+      if (indices == null) {
+        return dense(values, compression);
+      }
+      checkSparse(size, indices, values);
+      double[] dense = new double[size];
+      for (int i = 0; i < indices.length; i++) {
+        dense[indices[i]] = values[i];
+      }
+      return dense(dense, compression);
+    }
+    int[] keptIndices = new int[nonZeros];
+    double[] keptValues = new double[nonZeros];
+    for (int i = 0, k = 0; i < values.length; i++) {
+      if (values[i] != 0) {
+        keptIndices[k] = indices == null ? i : indices[i];
+        keptValues[k++] = values[i];
+      }
+    }
+    return sparse(size, keptIndices, keptValues, compression);
   }
 
   /**
@@ -150,7 +189,7 @@ public final class QuantizedDelta implements Serializable {
     }
     if (compression == DeltaCompression.NONE) {
       return new QuantizedDelta(
-          size, values.length, indexGaps, compression, values.clone(), null, null, null, false);
+          size, values.length, indexGaps, compression, values.clone(), null, null, null);
     }
     int chunks = (values.length + CHUNK - 1) / CHUNK;
     byte[] codes = new byte[values.length];
@@ -195,7 +234,7 @@ public final class QuantizedDelta implements Serializable {
       }
     }
     return new QuantizedDelta(
-        size, values.length, indexGaps, compression, null, codes, mins, scales, false);
+        size, values.length, indexGaps, compression, null, codes, mins, scales);
   }
 
   /**
@@ -215,23 +254,6 @@ public final class QuantizedDelta implements Serializable {
       previous = index;
     }
     return Arrays.copyOf(out, pos);
-  }
-
-  /**
-   * The same delta, saying its partition's residual of the previous round was lost and restarted at
-   * zero.
-   */
-  QuantizedDelta withResidualLost() {
-    return new QuantizedDelta(
-        size, count, indexGaps, compression, values, codes, chunkMins, chunkScales, true);
-  }
-
-  /**
-   * Whether its partition's residual of the previous round was missing, so error feedback restarted
-   * at zero.
-   */
-  public boolean residualLost() {
-    return residualLost;
   }
 
   /**
@@ -286,7 +308,35 @@ public final class QuantizedDelta implements Serializable {
     }
   }
 
-  /** The decoded carried values, in index order: what the driver will add, for the residual. */
+  /** Its coordinates, the whole delta's. */
+  public int size() {
+    return size;
+  }
+
+  /** The coordinates it carries, strictly increasing; null when dense (it carries every one). */
+  int[] indices() {
+    if (indexGaps == null) {
+      return null;
+    }
+    int[] indices = new int[count];
+    int pos = 0;
+    int index = -1;
+    for (int i = 0; i < count; i++) {
+      int gap = 0;
+      int shift = 0;
+      byte b;
+      do {
+        b = indexGaps[pos++];
+        gap |= (b & 0x7F) << shift;
+        shift += 7;
+      } while (b < 0);
+      index += gap + 1;
+      indices[i] = index;
+    }
+    return indices;
+  }
+
+  /** The decoded carried values, in index order: what the driver will add. */
   double[] decodedValues() {
     double[] out = new double[count];
     for (int i = 0; i < count; i++) {
@@ -326,7 +376,6 @@ public final class QuantizedDelta implements Serializable {
     codes = read.codes;
     chunkMins = read.chunkMins;
     chunkScales = read.chunkScales;
-    residualLost = read.residualLost;
   }
 
   /** Its compact form: counts, flags and the arrays' bytes. */
@@ -334,7 +383,6 @@ public final class QuantizedDelta implements Serializable {
     out.writeInt(size);
     out.writeInt(count);
     out.writeByte(compression.ordinal());
-    out.writeBoolean(residualLost);
     out.writeInt(indexGaps == null ? -1 : indexGaps.length);
     if (indexGaps != null) {
       out.write(indexGaps);
@@ -357,7 +405,6 @@ public final class QuantizedDelta implements Serializable {
     int size = in.readInt();
     int count = in.readInt();
     int ordinal = in.readByte();
-    boolean residualLost = in.readBoolean();
     int gapBytes = in.readInt();
     if (size < 0
         || count < 0
@@ -387,8 +434,7 @@ public final class QuantizedDelta implements Serializable {
       for (int i = 0; i < count; i++) {
         values[i] = in.readDouble();
       }
-      return new QuantizedDelta(
-          size, count, indexGaps, compression, values, null, null, null, residualLost);
+      return new QuantizedDelta(size, count, indexGaps, compression, values, null, null, null);
     }
     byte[] codes = new byte[count];
     in.readFully(codes);
@@ -399,7 +445,6 @@ public final class QuantizedDelta implements Serializable {
       mins[c] = in.readDouble();
       scales[c] = in.readDouble();
     }
-    return new QuantizedDelta(
-        size, count, indexGaps, compression, null, codes, mins, scales, residualLost);
+    return new QuantizedDelta(size, count, indexGaps, compression, null, codes, mins, scales);
   }
 }

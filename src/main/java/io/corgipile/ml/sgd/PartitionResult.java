@@ -22,6 +22,9 @@ import java.io.Serializable;
  * @param updates SGD updates made
  * @param squaredGradients with {@code adagrad}, the partition's squared gradient sums after its
  *     pass, laid out as {@link StartingModel#squaredGradients()}; null otherwise
+ * @param residual with error feedback, what compressing {@code delta} lost, for the driver to send
+ *     with the partition's next round ({@link io.corgipile.ml.compress.ErrorFeedback}); null
+ *     otherwise, and when it saw no valid row (the driver then keeps the partition's previous one)
  */
 public record PartitionResult(
     int partition,
@@ -34,16 +37,17 @@ public record PartitionResult(
     long rows,
     long skipped,
     long updates,
-    double[] squaredGradients)
+    double[] squaredGradients,
+    QuantizedDelta residual)
     implements Serializable {
 
   static PartitionResult empty(int partition, long skipped) {
-    return new PartitionResult(partition, null, null, 0, null, 0, 0, 0, skipped, 0, null);
+    return new PartitionResult(partition, null, null, 0, null, 0, 0, 0, skipped, 0, null, null);
   }
 
   /**
-   * Without its coefficients; with {@code adagrad}'s sums, which so reach the driver with the
-   * statistics.
+   * Without its coefficients; with {@code adagrad}'s sums and the residual, which so reach the
+   * driver with the statistics.
    */
   public PartitionResult withoutModel() {
     return new PartitionResult(
@@ -57,16 +61,12 @@ public record PartitionResult(
         rows,
         skipped,
         updates,
-        squaredGradients);
+        squaredGradients,
+        residual);
   }
 
   public boolean trained() {
     return rows > 0;
-  }
-
-  /** Whether its delta had to start without the residual of its previous round (error feedback). */
-  public boolean residualLost() {
-    return delta != null && delta.residualLost();
   }
 
   /**

@@ -1,15 +1,15 @@
 package io.corgipile.ml.sgd;
 
-import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.compress.DeltaCompression;
 import io.corgipile.ml.compress.ErrorFeedback;
+import io.corgipile.ml.compress.PartitionResidual;
 import io.corgipile.ml.compress.QuantizedDelta;
-import io.corgipile.ml.compress.ResidualStore;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.api.java.function.FlatMapFunction2;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -17,9 +17,14 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * One partition's round: an {@link SGDPass} over its rows in the order they arrive, starting from
  * the broadcast model, one {@link PartitionSGD} per margin of the loss (one per class for
  * multinomial). Under standardization the model is in the scaled features' space.
+ *
+ * <p>With error feedback ({@link SGDConfig#errorFeedback()}) it runs zipped with the residuals the
+ * driver sends, one per partition ({@link #call(Iterator, Iterator)}), and returns the new residual
+ * with its delta: a task keeps nothing between rounds.
  */
 public final class PartitionTrainer
-    implements FlatMapFunction<Iterator<InternalRow>, PartitionResult> {
+    implements FlatMapFunction<Iterator<InternalRow>, PartitionResult>,
+        FlatMapFunction2<Iterator<InternalRow>, Iterator<PartitionResidual>, PartitionResult> {
   private static final long serialVersionUID = 1L;
 
   private final Broadcast<StartingModel> start;
@@ -28,15 +33,11 @@ public final class PartitionTrainer
   private final int epoch;
   private final int averaged;
   private final boolean averageIterates;
-  private final String run;
-  private final int round;
 
   /**
    * @param averaged the partitions the driver averages every round, for the rate ({@link
    *     StepSchedule#rate})
    * @param averageIterates whether to return the mean of the round's iterates rather than the last
-   * @param run names the training run, for the residuals of error feedback kept on the executor
-   * @param round the round's number in the whole run, counted over epochs
    * @param scaling the features' scaling, null for none
    */
   public PartitionTrainer(
@@ -45,21 +46,52 @@ public final class PartitionTrainer
       SGDConfig config,
       int epoch,
       int averaged,
-      boolean averageIterates,
-      String run,
-      int round) {
+      boolean averageIterates) {
     this.start = start;
     this.scaling = scaling;
     this.config = config;
     this.epoch = epoch;
     this.averaged = averaged;
     this.averageIterates = averageIterates;
-    this.run = run;
-    this.round = round;
   }
 
+  /** The round without error feedback. */
   @Override
   public Iterator<PartitionResult> call(Iterator<InternalRow> rows) {
+    if (config.errorFeedback()) {
+      throw new IllegalStateException(
+          "Cannot train a partition with error feedback without its residual: zip its rows with"
+              + " the residuals the driver keeps");
+    }
+    return train(rows, null);
+  }
+
+  /**
+   * The round with error feedback: {@code residuals} holds the one the driver sends this partition,
+   * the residual its previous round returned.
+   */
+  @Override
+  public Iterator<PartitionResult> call(
+      Iterator<InternalRow> rows, Iterator<PartitionResidual> residuals) {
+    int partition = TaskContext.getPartitionId();
+    PartitionResidual own = residuals.hasNext() ? residuals.next() : null;
+    boolean more = residuals.hasNext();
+    if (own == null || own.partition() != partition || more) {
+      String got = own == null ? "none" : more ? "several" : "that of partition " + own.partition();
+      throw new IllegalStateException(
+          "Cannot train partition "
+              + partition
+              + " with error feedback: it needs the residual of its own previous round, and got "
+              + got);
+    }
+    return train(rows, own.residual());
+  }
+
+  /**
+   * @param previous the residual of the partition's previous round; null without error feedback or
+   *     before its first compressed round
+   */
+  private Iterator<PartitionResult> train(Iterator<InternalRow> rows, QuantizedDelta previous) {
     int partition = TaskContext.getPartitionId();
     StartingModel model = start.value();
     SGDPass pass =
@@ -71,9 +103,7 @@ public final class PartitionTrainer
             true);
     pass.train(rows);
     if (pass.count == 0) { // also when a model was made for a row later found invalid
-      if (errorFeedback()) {
-        ResidualStore.carry(run, partition, round);
-      }
+      // no residual: the driver keeps this partition's previous one for its next round
       return List.of(PartitionResult.empty(partition, pass.skipped)).iterator();
     }
     PartitionSGD[] sgd = pass.models();
@@ -92,11 +122,12 @@ public final class PartitionTrainer
     }
     long updates = sgd[0].updates(); // the same in every margin's model: they see the same rows
     boolean compressed = config.deltaCompression() != DeltaCompression.NONE;
+    ErrorFeedback.Step sent = compressed ? compress(w, model.coefficients(), previous) : null;
     return List.of(
             new PartitionResult(
                 partition,
                 compressed ? null : w,
-                compressed ? compress(w, model.coefficients(), partition) : null,
+                compressed ? sent.payload() : null,
                 w.length,
                 intercepts,
                 pass.weightSum,
@@ -104,20 +135,17 @@ public final class PartitionTrainer
                 pass.count,
                 pass.skipped,
                 updates,
-                squares))
+                squares,
+                compressed ? sent.residual() : null))
         .iterator();
   }
 
-  private boolean errorFeedback() {
-    return config.get(SGDParams.ERROR_FEEDBACK)
-        && config.deltaCompression() != DeltaCompression.NONE;
-  }
-
   /**
-   * The change from {@code start} (null: zeros), compressed; sparse when it touches under a quarter
-   * of the coordinates, as a round over sparse rows does.
+   * The change from {@code start} (null: zeros), compressed, with error feedback plus {@code
+   * previous}; sparse when it touches under a quarter of the coordinates, as a round over sparse
+   * rows does. The step's residual is null without error feedback.
    */
-  private QuantizedDelta compress(double[] w, double[] start, int partition) {
+  private ErrorFeedback.Step compress(double[] w, double[] start, QuantizedDelta previous) {
     double[] delta = new double[w.length];
     int nonZeros = 0;
     for (int j = 0; j < w.length; j++) {
@@ -125,12 +153,11 @@ public final class PartitionTrainer
       nonZeros += delta[j] != 0 ? 1 : 0;
     }
     DeltaCompression compression = config.deltaCompression();
-    ErrorFeedback feedback =
-        errorFeedback() ? new ErrorFeedback(compression, run, partition) : null;
+    boolean feedback = config.errorFeedback();
     if (4L * nonZeros >= w.length) {
-      return feedback != null
-          ? feedback.compress(round, delta)
-          : QuantizedDelta.dense(delta, compression);
+      return feedback
+          ? ErrorFeedback.dense(delta, previous, compression)
+          : new ErrorFeedback.Step(QuantizedDelta.dense(delta, compression), null);
     }
     int[] indices = new int[nonZeros];
     double[] values = new double[nonZeros];
@@ -140,9 +167,10 @@ public final class PartitionTrainer
         values[k++] = delta[j];
       }
     }
-    return feedback != null
-        ? feedback.compress(round, w.length, indices, values)
-        : QuantizedDelta.sparse(w.length, indices, values, compression);
+    return feedback
+        ? ErrorFeedback.sparse(w.length, indices, values, previous, compression)
+        : new ErrorFeedback.Step(
+            QuantizedDelta.sparse(w.length, indices, values, compression), null);
   }
 
   /**

@@ -163,6 +163,14 @@ public final class SGDConfig implements Serializable {
     return deltaCompression;
   }
 
+  /**
+   * Whether partitions send compressed deltas with error feedback, so each round returns a residual
+   * the driver sends back with the partition's next round.
+   */
+  public boolean errorFeedback() {
+    return deltaCompression != DeltaCompression.NONE && get(SGDParams.ERROR_FEEDBACK);
+  }
+
   public SyncInterval syncInterval() {
     return syncInterval;
   }

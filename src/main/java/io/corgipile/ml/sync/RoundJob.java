@@ -1,5 +1,6 @@
 package io.corgipile.ml.sync;
 
+import io.corgipile.ml.compress.PartitionResidual;
 import io.corgipile.ml.compress.QuantizedDelta;
 import io.corgipile.ml.sgd.FeatureScaling;
 import io.corgipile.ml.sgd.PartitionResult;
@@ -7,6 +8,7 @@ import io.corgipile.ml.sgd.PartitionTrainer;
 import io.corgipile.ml.sgd.SGDConfig;
 import io.corgipile.ml.sgd.StartingModel;
 import io.corgipile.ml.sgd.StepSchedule;
+import io.corgipile.spark.PartitionValues;
 import io.corgipile.spark.RoundTraffic;
 import io.corgipile.spark.SerializedSize;
 import io.corgipile.spark.TaskResultMeter;
@@ -23,17 +25,21 @@ import org.apache.spark.storage.StorageLevel;
  * same bit for bit on every run. Partition models are collected when all of them fit in {@code
  * directBytes}, else summed by {@link ScatterReduce}; both add in partition order, so they give the
  * same model.
+ *
+ * <p>With error feedback every task also gets its partition's residual of the previous round
+ * ({@link PartitionValues}: to its task only) and returns the new one with its delta, by either way
+ * of merging; the job keeps them for the next round ({@link PartitionResiduals}).
  */
 public final class RoundJob {
   private final SGDConfig config;
   private final long directBytes;
-  private final String run;
   private final int averaged;
   private final Broadcast<FeatureScaling> scaling;
+  private final PartitionResiduals residuals; // null without error feedback
 
   /**
    * @param directBytes the most bytes of partition models the driver collects in a round
-   * @param run names the training run, for the residuals of error feedback
+   * @param partitions the partitions every round trains
    * @param averaged the partitions averaged every round, 1 when once an epoch ({@link
    *     StepSchedule#rate})
    * @param scaling the features' scaling, null for none
@@ -41,21 +47,22 @@ public final class RoundJob {
   RoundJob(
       SGDConfig config,
       long directBytes,
-      String run,
+      int partitions,
       int averaged,
       Broadcast<FeatureScaling> scaling) {
     this.scaling = scaling;
     this.config = config;
     this.directBytes = directBytes;
-    this.run = run;
     this.averaged = averaged;
+    this.residuals = config.errorFeedback() ? new PartitionResiduals(partitions) : null;
   }
 
   /**
    * A round's partition models averaged; coefficients null when no partition trained on a row of
    * positive weight.
    *
-   * @param bytesToExecutors the broadcast model's serialized size, times the executors it reaches
+   * @param bytesToExecutors the broadcast model's serialized size, times the executors it reaches,
+   *     plus the residuals sent to the tasks
    * @param bytesFromExecutors task results and shuffle writes of the round's jobs
    */
   record Result(
@@ -66,7 +73,6 @@ public final class RoundJob {
       long rows,
       long skipped,
       long updatesPerPartition,
-      int residualsLost,
       long bytesToExecutors,
       long bytesFromExecutors,
       double seconds,
@@ -86,7 +92,6 @@ public final class RoundJob {
           rows,
           skipped,
           updatesPerPartition,
-          residualsLost,
           bytesToExecutors,
           bytesFromExecutors,
           seconds,
@@ -95,7 +100,8 @@ public final class RoundJob {
   }
 
   /**
-   * @param round the round's number in the whole run, counted over epochs
+   * @param round the round's number in the whole run, counted over epochs, naming its jobs for the
+   *     meter
    * @param partitionsAverage whether each partition returns the mean of its iterates
    */
   Result run(
@@ -109,14 +115,22 @@ public final class RoundJob {
     String roundId = Integer.toString(round);
     meter.beginRound(roundId);
     long began = System.nanoTime();
-    long broadcastBytes = SerializedSize.broadcast(jsc.sc(), model);
+    long bytesToExecutors = SerializedSize.broadcast(jsc.sc(), model);
     Broadcast<StartingModel> start = jsc.broadcast(model);
     Result merged;
     try {
-      JavaRDD<PartitionResult> results =
-          rows.mapPartitions(
-              new PartitionTrainer(
-                  start, scaling, config, epoch, averaged, partitionsAverage, run, round));
+      PartitionTrainer trainer =
+          new PartitionTrainer(start, scaling, config, epoch, averaged, partitionsAverage);
+      JavaRDD<PartitionResult> results;
+      if (residuals == null) {
+        results = rows.mapPartitions(trainer);
+      } else {
+        List<PartitionResidual> sent = residuals.toSend();
+        for (PartitionResidual residual : sent) {
+          bytesToExecutors += SerializedSize.of(residual); // each to one task
+        }
+        results = PartitionValues.zip(rows, sent, trainer);
+      }
       merged = merge(results, start, model, rows.getNumPartitions());
     } finally {
       start.destroy();
@@ -124,7 +138,7 @@ public final class RoundJob {
     double seconds = (System.nanoTime() - began) / 1e9;
     RoundTraffic traffic = meter.awaitRound(roundId);
     return merged.withCost(
-        broadcastBytes, traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
+        bytesToExecutors, traffic.resultBytes() + traffic.shuffleBytesWritten(), seconds);
   }
 
   /**
@@ -155,9 +169,11 @@ public final class RoundJob {
       int partitions,
       int numFeatures) {
     // a dense model's values, as a partition sends it (coefficients in float64, or a compressed
-    // delta)
-    if (partitions * QuantizedDelta.valueBytes(numFeatures, config.deltaCompression())
-        <= directBytes) {
+    // delta, and with error feedback as many again for the residual)
+    long perPartition =
+        QuantizedDelta.valueBytes(numFeatures, config.deltaCompression())
+            * (residuals == null ? 1 : 2);
+    if (partitions * perPartition <= directBytes) {
       return merge(results.collect(), null, model);
     }
     int slices = ScatterReduce.slices(partitions, numFeatures);
@@ -167,7 +183,7 @@ public final class RoundJob {
   }
 
   /**
-   * @param results in partition order
+   * @param results in partition order, with their residuals, which it keeps for the next round
    * @param reduced the models' sums from {@link ScatterReduce}, or null to add up the results'
    *     models
    */
@@ -182,10 +198,11 @@ public final class RoundJob {
     long skipped = 0;
     long updates = 0;
     int trained = 0;
-    int residualsLost = 0;
     for (PartitionResult r : results) {
       skipped += r.skipped();
-      residualsLost += r.residualLost() ? 1 : 0;
+      if (residuals != null) {
+        residuals.keep(r);
+      }
       if (!r.trained()) {
         continue;
       }
@@ -224,7 +241,6 @@ public final class RoundJob {
           rows,
           skipped,
           start.updatesPerPartition(),
-          residualsLost,
           0,
           0,
           0,
@@ -244,7 +260,6 @@ public final class RoundJob {
         rows,
         skipped,
         start.updatesPerPartition() + updates / trained,
-        residualsLost,
         0,
         0,
         0,

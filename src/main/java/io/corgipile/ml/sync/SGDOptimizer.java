@@ -5,7 +5,6 @@ import io.corgipile.ml.SGDParams;
 import io.corgipile.ml.SGDTrainingSummary;
 import io.corgipile.ml.common.FitJobs;
 import io.corgipile.ml.common.LinearFit;
-import io.corgipile.ml.compress.ResidualStore;
 import io.corgipile.ml.sgd.FeatureScaling;
 import io.corgipile.ml.sgd.PartitionTrainer;
 import io.corgipile.ml.sgd.SGDConfig;
@@ -78,9 +77,7 @@ public final class SGDOptimizer {
     Dataset<?> trained = input.trained();
     JavaRDD<InternalRow> rows = input.rows();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-    String runId =
-        UUID.randomUUID()
-            .toString(); // names this run's rounds and residuals, never enters the model
+    String runId = UUID.randomUUID().toString(); // names this run's rounds, never enters the model
     SyncSchedule schedule = SyncSchedule.of(config, trained, ReadScope.seed(sc));
     FeatureSummary.Result summary =
         config.get(SGDParams.STANDARDIZATION) ? featureSummary(rows, sc, input.seed()) : null;
@@ -91,9 +88,8 @@ public final class SGDOptimizer {
             : calibrated(rows, sc, scaling, summary == null ? null : summary.sample());
     Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
     try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
-      return epochs(run, rows, sc, jsc, schedule, meter, runId, scalingBroadcast);
+      return epochs(run, rows, sc, jsc, schedule, meter, scalingBroadcast);
     } finally {
-      ResidualStore.clear(runId); // the driver's own, in local mode the only executor
       if (scalingBroadcast != null) {
         scalingBroadcast.destroy();
       }
@@ -179,7 +175,6 @@ public final class SGDOptimizer {
       JavaSparkContext jsc,
       SyncSchedule schedule,
       TaskResultMeter meter,
-      String run,
       Broadcast<FeatureScaling> scaling) {
     String name = config.task().estimatorName();
     StartingModel model = StartingModel.initial(config.numMargins());
@@ -187,9 +182,9 @@ public final class SGDOptimizer {
         new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());
     EarlyStopping stopping =
         new EarlyStopping(config.get(SGDParams.TOL), config.get(SGDParams.N_ITER_NO_CHANGE));
+    int partitions = rows.getNumPartitions();
     RoundJob job =
-        new RoundJob(
-            config, directBytes, run, schedule.sliced() ? rows.getNumPartitions() : 1, scaling);
+        new RoundJob(config, directBytes, partitions, schedule.sliced() ? partitions : 1, scaling);
     // Between the rounds of an epoch; its velocity carries over to the next epoch's rounds.
     ServerStep server =
         new ServerStep(config.get(SGDParams.SYNC_STEP_SIZE), config.get(SGDParams.SYNC_MOMENTUM));
@@ -284,7 +279,6 @@ public final class SGDOptimizer {
 
     long bytesToExecutors;
     long bytesFromExecutors;
-    int residualsLost;
 
     void add(RoundJob.Result round) {
       weightSum += round.weightSum();
@@ -295,7 +289,6 @@ public final class SGDOptimizer {
       roundSeconds.add(round.seconds());
       bytesToExecutors += round.bytesToExecutors();
       bytesFromExecutors += round.bytesFromExecutors();
-      residualsLost += round.residualsLost();
     }
 
     /** Fails when the epoch had no row, or no positive weight, to train on. */
@@ -330,7 +323,6 @@ public final class SGDOptimizer {
     final List<double[]> coefficients = new ArrayList<>();
     final List<double[]> intercepts = new ArrayList<>();
     long skipped;
-    int residualsLost;
 
     /**
      * @param scaling the scaling training's models are in, or null
@@ -355,7 +347,6 @@ public final class SGDOptimizer {
       seconds.add(epoch.seconds);
       roundSeconds.add(epoch.roundSeconds.stream().mapToDouble(Double::doubleValue).toArray());
       bytes.add(new long[] {epoch.bytesToExecutors, epoch.bytesFromExecutors});
-      residualsLost += epoch.residualsLost;
       coefficients.add(original(w));
       intercepts.add(original(w, b));
       skipped = epoch.skipped;
@@ -376,7 +367,6 @@ public final class SGDOptimizer {
           roundSeconds.toArray(new double[0][]),
           bytes.stream().mapToLong(b -> b[0]).toArray(),
           bytes.stream().mapToLong(b -> b[1]).toArray(),
-          residualsLost,
           stepSize);
     }
   }

@@ -20,7 +20,9 @@ import scala.Tuple2;
  * partitions, and the driver receives the sums, one model in all. Each reducer adds in partition
  * order, so the sums are the same bit for bit as a driver adding all models in partition order
  * would get. A compressed delta is decoded onto the round's start before it is cut, so the shuffle
- * carries float64 slices.
+ * carries float64 slices. A partition's statistics travel whole, with its residual under error
+ * feedback; they are spread over the reducers by partition, so no reducer holds every partition's
+ * residual (or {@code adagrad}'s sums).
  */
 public final class ScatterReduce {
   private ScatterReduce() {}
@@ -62,7 +64,7 @@ public final class ScatterReduce {
             .mapPartitionsWithIndex(
                 (partition, it) -> scatter(partition, it, start.value().coefficients(), slices),
                 true)
-            .mapToPair(p -> new Tuple2<>(p.slice() + 1, p))
+            .mapToPair(p -> new Tuple2<>(reducer(p, slices), p))
             .partitionBy(new HashPartitioner(slices + 1))
             .mapPartitions(it -> reduceSlices(it, featureSizeMismatch))
             .collect();
@@ -89,6 +91,14 @@ public final class ScatterReduce {
    */
   static int slices(int partitions, int numFeatures) {
     return Math.max(1, Math.min(partitions, numFeatures));
+  }
+
+  /**
+   * The reducer of a part: {@code s + 1} for slice {@code s}, any of the {@code slices + 1} for a
+   * partition's statistics.
+   */
+  private static int reducer(Part part, int slices) {
+    return part.slice() < 0 ? part.partition() % (slices + 1) : part.slice() + 1;
   }
 
   /** Coordinates {@code [start(s), start(s + 1))} are slice s. */

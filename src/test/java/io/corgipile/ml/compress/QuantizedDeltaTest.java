@@ -219,6 +219,43 @@ class QuantizedDeltaTest {
   }
 
   @Test
+  void compactCarriesOnlyNonZerosWhileTheyAreUnderAQuarter() {
+    double[] values = new double[1000];
+    values[3] = 0.5;
+    values[998] = -2;
+    QuantizedDelta sparse = QuantizedDelta.compact(1000, null, values, DeltaCompression.INT8);
+    assertThat(sparse.indices()).containsExactly(3, 998);
+    assertThat(serialize(sparse))
+        .isEqualTo(
+            serialize(
+                QuantizedDelta.sparse(
+                    1000, new int[] {3, 998}, new double[] {0.5, -2}, DeltaCompression.INT8)));
+    QuantizedDelta fromIndices =
+        QuantizedDelta.compact(
+            1000, new int[] {3, 7, 998}, new double[] {0.5, 0, -2}, DeltaCompression.INT8);
+    assertThat(fromIndices.indices()).containsExactly(3, 998);
+    assertThat(serialize(fromIndices)).isEqualTo(serialize(sparse));
+
+    double[] quarter = new double[8];
+    quarter[1] = 1;
+    quarter[6] = -1;
+    QuantizedDelta dense = QuantizedDelta.compact(8, null, quarter, DeltaCompression.INT8);
+    assertThat(dense.indices()).isNull();
+    assertThat(serialize(dense))
+        .isEqualTo(serialize(QuantizedDelta.dense(quarter, DeltaCompression.INT8)));
+    QuantizedDelta denseFromIndices =
+        QuantizedDelta.compact(8, new int[] {1, 6}, new double[] {1, -1}, DeltaCompression.INT8);
+    assertThat(serialize(denseFromIndices)).isEqualTo(serialize(dense));
+    assertThat(QuantizedDelta.compact(8, null, new double[8], DeltaCompression.INT8).indices())
+        .isEmpty();
+    assertThatThrownBy(() -> QuantizedDelta.compact(8, null, new double[7], DeltaCompression.INT8))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Cannot compress a dense delta of 8 coordinates from 7 values; it needs one value per"
+                + " coordinate");
+  }
+
+  @Test
   void sparseDeltasAreChecked() {
     assertThatThrownBy(
             () ->
@@ -282,8 +319,7 @@ class QuantizedDeltaTest {
   @Test
   void javaSerializationWritesTheArraysBytesAndLittleElse() throws Exception {
     int n = 1 << 20;
-    QuantizedDelta delta =
-        QuantizedDelta.dense(randomDelta(n, 13), DeltaCompression.INT8).withResidualLost();
+    QuantizedDelta delta = QuantizedDelta.dense(randomDelta(n, 13), DeltaCompression.INT8);
     byte[] bytes = serialize(delta);
     assertThat(delta.payloadBytes()).isEqualTo(n + 16L * n / CHUNK);
     // ObjectOutputStream frames custom data in blocks of 1024 bytes with a 5-byte header each: 0.5%
@@ -292,7 +328,6 @@ class QuantizedDeltaTest {
         .isBetween(delta.payloadBytes(), delta.payloadBytes() + framing + 200);
     QuantizedDelta read = deserialize(bytes);
     assertThat(Arrays.equals(read.decode(), delta.decode())).as("the same decoded delta").isTrue();
-    assertThat(read.residualLost()).isTrue();
     assertThat(read.payloadBytes()).isEqualTo(delta.payloadBytes());
 
     QuantizedDelta sparse =
@@ -300,17 +335,14 @@ class QuantizedDeltaTest {
             1000, new int[] {3, 999}, new double[] {0.5, -2}, DeltaCompression.NONE);
     QuantizedDelta readSparse = deserialize(serialize(sparse));
     assertThat(readSparse.decode()).containsExactly(sparse.decode());
-    assertThat(readSparse.residualLost()).isFalse();
     assertThat(readSparse.payloadBytes()).isEqualTo(sparse.payloadBytes());
   }
 
   @Test
   void kryoCarriesTheFields() {
-    QuantizedDelta dense =
-        QuantizedDelta.dense(randomDelta(CHUNK + 1, 17), DeltaCompression.INT8).withResidualLost();
+    QuantizedDelta dense = QuantizedDelta.dense(randomDelta(CHUNK + 1, 17), DeltaCompression.INT8);
     QuantizedDelta read = throughKryo(dense);
     assertThat(read.decode()).containsExactly(dense.decode());
-    assertThat(read.residualLost()).isTrue();
     QuantizedDelta sparse =
         QuantizedDelta.sparse(
             1000, new int[] {3, 999}, new double[] {0.5, -2}, DeltaCompression.NONE);
@@ -324,7 +356,6 @@ class QuantizedDeltaTest {
       out.writeInt(10); // size
       out.writeInt(11); // count, more than size
       out.writeByte(1);
-      out.writeBoolean(false);
       out.writeInt(-1);
     }
     try (ObjectInputStream in =

@@ -11,7 +11,8 @@ import io.corgipile.ml.sgd.SGDConfig;
 import io.corgipile.ml.sgd.SGDTask;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Partition models summed by slices of coordinates give what collecting them gives. */
 class ScatterReduceTest {
@@ -28,10 +29,17 @@ class ScatterReduceTest {
     return FitJobs.run(data, "test", () -> new SGDOptimizer(config, directBytes).optimize(data));
   }
 
-  @Test
-  void reducingBySlicesGivesTheCollectedModelBitForBit() {
+  /** With int8, the residuals of error feedback come back through the reducers too. */
+  @ParameterizedTest(name = "deltaCompression {0}")
+  @ValueSource(strings = {"none", "int8"})
+  void reducingBySlicesGivesTheCollectedModelBitForBit(String compression) {
     Dataset<Row> data = TrainingData.linear(4_000, 7, 11, 5);
-    SGDRegressor estimator = new SGDRegressor().setMaxIter(3).setTol(0).setRegParam(0.01);
+    SGDRegressor estimator =
+        new SGDRegressor()
+            .setMaxIter(4)
+            .setTol(0)
+            .setRegParam(0.01)
+            .setDeltaCompression(compression);
     LinearFit collected = fit(estimator, data, Long.MAX_VALUE);
     LinearFit reduced = fit(estimator, data, 0);
     assertThat(reduced.coefficients("r").toArray())

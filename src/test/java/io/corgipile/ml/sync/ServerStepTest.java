@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class ServerStepTest {
   private static RoundJob.Result mean(double[] w, double b) {
-    return new RoundJob.Result(w, new double[] {b}, 1, 0, 1, 0, 7, 0, 0, 0, 0, null);
+    return new RoundJob.Result(w, new double[] {b}, 1, 0, 1, 0, 7, 0, 0, 0, null);
   }
 
   @Test
