@@ -79,6 +79,7 @@ def test_summary_figures_are_python_values(binary_df):
     assert summary.rowsPerEpoch == [rows] * 3
     assert summary.stepSize == 0.2
     assert summary.skippedRows == 0
+    assert summary.numPartitions == 1  # fewer rows than minPartitionRows: one partition trains
     assert all(r >= 1 for r in summary.roundsPerEpoch)
     assert [len(r) for r in summary.secondsPerRound] == summary.roundsPerEpoch
     assert all(s > 0 for s in summary.secondsPerEpoch) and all(r > 0 for r in summary.rowsPerSecond)

@@ -104,6 +104,12 @@ class SGDTrainingSummary(_JavaSummary):
         return float(self._call_java("stepSize"))
 
     @property
+    def numPartitions(self) -> int:
+        """The partitions training ran in: the input's, or fewer where they would hold less than
+        minPartitionRows rows each."""
+        return int(self._call_java("numPartitions"))
+
+    @property
     def skippedRows(self) -> int:
         """Invalid rows left out per epoch with handleInvalid=skip."""
         return int(self._call_java("skippedRows"))

@@ -216,10 +216,10 @@ public interface SGDParams extends Params {
   ParamSpec<Integer> MIN_PARTITION_ROWS =
       ParamSpec.atLeast(
           "minPartitionRows",
-          "the fewest rows a partition trains on, on average: a corgipile input of R rows planned"
-              + " in more than R / minPartitionRows partitions is read in that many (at least 1)"
-              + " instead; other inputs train in their own partitions; 1 trains in the input's"
-              + " partitions",
+          "the fewest rows a partition trains on, on average: an input of R rows in more than"
+              + " R / minPartitionRows partitions trains in that many (at least 1) instead, a"
+              + " corgipile input planned again, another coalesced in order; 1 trains in the"
+              + " input's partitions",
           1,
           DEFAULT_MIN_PARTITION_ROWS);
 

@@ -31,6 +31,7 @@ public final class SGDTrainingSummary implements Serializable {
   private final long[] bytesToExecutors;
   private final long[] bytesFromExecutors;
   private final double stepSize;
+  private final int numPartitions;
 
   public SGDTrainingSummary(
       double[] objectiveHistory,
@@ -42,8 +43,10 @@ public final class SGDTrainingSummary implements Serializable {
       double[][] roundSeconds,
       long[] bytesToExecutors,
       long[] bytesFromExecutors,
-      double stepSize) {
+      double stepSize,
+      int numPartitions) {
     this.stepSize = stepSize;
+    this.numPartitions = numPartitions;
     this.roundSeconds = roundSeconds;
     this.bytesToExecutors = bytesToExecutors;
     this.bytesFromExecutors = bytesFromExecutors;
@@ -116,6 +119,14 @@ public final class SGDTrainingSummary implements Serializable {
    */
   public double stepSize() {
     return stepSize;
+  }
+
+  /**
+   * The partitions training ran in, each training its own model between averages: the input's, or
+   * fewer where they would hold less than {@code minPartitionRows} rows each.
+   */
+  public int numPartitions() {
+    return numPartitions;
   }
 
   /** Per epoch: rows per second. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** minPartitionRows: small partitions of a corgipile input train as fewer, larger ones. */
+/** minPartitionRows: small partitions of an input train as fewer, larger ones. */
 class MinPartitionRowsTest {
   @TempDir static Path dir;
   private static String table;
@@ -63,7 +63,38 @@ class MinPartitionRowsTest {
   @Test
   void trainsOnEveryRowOnceAnEpochInFewerPartitions() {
     SGDClassificationModel model = fit(40, 1_500); // 2 partitions of 2,000 rows
+    assertThat(model.summary().numPartitions()).isEqualTo(2);
     assertThat(model.summary().rowsPerEpoch()).containsOnly(4_000L);
+    assertThat(fit(8, 500).summary().numPartitions()).isEqualTo(8);
+  }
+
+  /** 4,000 generated rows, not read by corgipile, in {@code partitions} partitions. */
+  private static Dataset<Row> generated(int partitions) {
+    return TrainingData.logistic(4_000, 6, 3, partitions);
+  }
+
+  @Test
+  void coalescesAnInputThatIsNotCorgipileToConsecutivePartitions() {
+    // without standardization a count finds the rows; the model is the one on the input coalesced
+    // in order (Spark's coalesce of a generated range has no locations to balance, so it is too)
+    SGDClassifier classifier =
+        new SGDClassifier().setMaxIter(2).setTol(0).setStandardization(false).setStepSize(0.1);
+    SGDClassificationModel coalesced = classifier.setMinPartitionRows(1_000).fit(generated(40));
+    SGDClassificationModel asIs = classifier.setMinPartitionRows(1).fit(generated(40).coalesce(4));
+    assertThat(coalesced.summary().numPartitions()).isEqualTo(4);
+    assertThat(asIs.summary().numPartitions()).isEqualTo(4);
+    assertThat(coalesced.coefficients().toArray()).containsExactly(asIs.coefficients().toArray());
+  }
+
+  @Test
+  void countsAnInputThatIsNotCorgipileInTheFeatureSummary() {
+    SGDClassificationModel model =
+        new SGDClassifier().setMaxIter(1).setMinPartitionRows(1_500).fit(generated(40));
+    assertThat(model.summary().numPartitions()).isEqualTo(2);
+    assertThat(model.summary().rowsPerEpoch()).containsOnly(4_000L);
+    SGDClassificationModel asIs =
+        new SGDClassifier().setMaxIter(1).setMinPartitionRows(1).fit(generated(40));
+    assertThat(asIs.summary().numPartitions()).isEqualTo(40);
   }
 
   @Test

@@ -70,10 +70,11 @@ class SyncTrainingTest {
    */
   @Test
   void syncIntervalEpochGivesTheModelsOfOnceAnEpochAveragingBitForBit() {
-    // pinned before standardization and the step calibration existed, so without them (the default
-    // steps then)
+    // pinned before standardization, the step calibration and minPartitionRows existed, so without
+    // them (the default steps then, the input's 3 partitions)
     SGDClassificationModel classifier =
         new SGDClassifier()
+            .setMinPartitionRows(1)
             .setMaxIter(3)
             .setTol(0)
             .setSyncInterval("epoch")

@@ -73,8 +73,9 @@ public final class FeatureSummary {
       summaries.unpersist(false);
     }
     Collections.shuffle(sample, new Random(sampleSeed(seed, -1)));
+    boolean weighted = total != null && total.weight() > 0;
     return new Result(
-        total == null || !(total.weight() > 0) ? null : scaling(total, config), sample);
+        weighted ? scaling(total, config) : null, sample, weighted ? total.rows() : 0);
   }
 
   /**
@@ -85,8 +86,9 @@ public final class FeatureSummary {
    *     within each partition, the same number from each, in a random order: for {@link
    *     io.corgipile.ml.sgd.StepCalibration}, a sample of all the data where the first rows of a
    *     partition are the few blocks of its first buffers, on clustered data a few labels
+   * @param rows the valid rows of positive weight, those training reads
    */
-  public record Result(FeatureScaling scaling, List<InternalRow> sample) {}
+  public record Result(FeatureScaling scaling, List<InternalRow> sample, long rows) {}
 
   /** A partition's moments (absent when it has no row of positive weight) and sampled rows. */
   private record PartitionSummary(Moments moments, List<InternalRow> sample)

@@ -16,6 +16,7 @@ import io.corgipile.spark.TaskResultMeter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
@@ -74,13 +75,20 @@ public final class SGDOptimizer {
       ReadScope.setSeed(sc, config.seed());
     }
     TrainingInput input = TrainingInput.of(config, dataset);
-    Dataset<?> trained = input.trained();
-    JavaRDD<InternalRow> rows = input.rows();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     String runId = UUID.randomUUID().toString(); // names this run's rounds, never enters the model
-    SyncSchedule schedule = SyncSchedule.of(config, trained, ReadScope.seed(sc));
+    SyncSchedule schedule = SyncSchedule.of(config, input.trained(), ReadScope.seed(sc));
     FeatureSummary.Result summary =
-        config.get(SGDParams.STANDARDIZATION) ? featureSummary(rows, sc, input.seed()) : null;
+        config.get(SGDParams.STANDARDIZATION)
+            ? featureSummary(input.rows(), sc, input.seed())
+            : null;
+    if (!input.sized()) {
+      FitJobs.describe(sc, config.task().estimatorName(), "row count (minPartitionRows)");
+    }
+    input =
+        input.sized(
+            config, summary == null ? OptionalLong.empty() : OptionalLong.of(summary.rows()));
+    JavaRDD<InternalRow> rows = input.rows();
     FeatureScaling scaling = summary == null ? null : summary.scaling();
     SGDConfig run =
         config.stepSizeSet()
@@ -179,7 +187,8 @@ public final class SGDOptimizer {
     String name = config.task().estimatorName();
     StartingModel model = StartingModel.initial(config.numMargins());
     TrainingHistory history =
-        new TrainingHistory(scaling == null ? null : scaling.value(), config.stepSize());
+        new TrainingHistory(
+            scaling == null ? null : scaling.value(), config.stepSize(), rows.getNumPartitions());
     EarlyStopping stopping =
         new EarlyStopping(config.get(SGDParams.TOL), config.get(SGDParams.N_ITER_NO_CHANGE));
     int partitions = rows.getNumPartitions();
@@ -315,6 +324,7 @@ public final class SGDOptimizer {
   private static final class TrainingHistory {
     private final FeatureScaling scaling;
     private final double stepSize;
+    private final int partitions;
     final List<Double> objectives = new ArrayList<>();
     final List<Long> rows = new ArrayList<>();
     final List<Double> seconds = new ArrayList<>();
@@ -327,10 +337,12 @@ public final class SGDOptimizer {
     /**
      * @param scaling the scaling training's models are in, or null
      * @param stepSize the step training used, set or calibrated
+     * @param partitions the partitions training ran in
      */
-    TrainingHistory(FeatureScaling scaling, double stepSize) {
+    TrainingHistory(FeatureScaling scaling, double stepSize, int partitions) {
       this.scaling = scaling;
       this.stepSize = stepSize;
+      this.partitions = partitions;
     }
 
     double[] original(double[] w) {
@@ -367,7 +379,8 @@ public final class SGDOptimizer {
           roundSeconds.toArray(new double[0][]),
           bytes.stream().mapToLong(b -> b[0]).toArray(),
           bytes.stream().mapToLong(b -> b[1]).toArray(),
-          stepSize);
+          stepSize,
+          partitions);
     }
   }
 
