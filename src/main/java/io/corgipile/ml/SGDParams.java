@@ -210,7 +210,7 @@ public interface SGDParams extends Params {
           "calibrationRows",
           "when stepSize is not set, the rows it is chosen on: with standardization drawn at"
               + " random, as many from every partition, in the pass that summarizes the features;"
-              + " without, the first of partition 0 in epoch 0's order",
+              + " without, as many of the first rows of every partition in epoch 0's order",
           1,
           DEFAULT_CALIBRATION_ROWS);
   ParamSpec<Integer> MIN_PARTITION_ROWS =

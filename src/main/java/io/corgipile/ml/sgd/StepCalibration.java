@@ -2,9 +2,11 @@ package io.corgipile.ml.sgd;
 
 import io.corgipile.ml.SGDParams;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -13,8 +15,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * Tricks", 2012) advises: train one pass over a small sample with each of {@link #CANDIDATES}, on
  * the schedule training will use, and keep the step whose model has the lowest objective on the
  * sample. The sample is the one the feature summary drew from every partition under
- * standardization, else the first {@code calibrationRows} rows of partition 0 in epoch 0's order
- * ({@link #sample}); either way the step is the same for the same seed, data and partitions.
+ * standardization, else the first rows of every partition in epoch 0's order ({@link #sample});
+ * either way the step is the same for the same seed, data and partitions.
  */
 public final class StepCalibration {
   /** Steps tried, largest first, each about a third of the one before. */
@@ -56,17 +58,29 @@ public final class StepCalibration {
     }
   }
 
-  /** The sample: the first rows of partition 0, copied (a scan reuses its row objects). */
-  public List<InternalRow> sample(JavaRDD<InternalRow> rows) {
+  /**
+   * The sample without a feature summary: the first {@code calibrationRows / P} rows of each of the
+   * {@code P} partitions in the order they are read, in a random order drawn from {@code seed}. In
+   * a {@code corgipile} epoch those are each partition's first buffer's rows: blocks drawn at
+   * random from all its blocks, so the sample spans every partition's data where the first rows of
+   * one partition would be a few blocks.
+   */
+  public List<InternalRow> sample(JavaRDD<InternalRow> rows, long seed) {
     int size = config.get(SGDParams.CALIBRATION_ROWS);
-    return rows.mapPartitions(partition -> first(partition, size))
-        .collectPartitions(new int[] {0})[0];
+    int perPartition = (int) Math.ceil((double) size / rows.getNumPartitions());
+    List<InternalRow> sample = new ArrayList<>();
+    for (List<InternalRow> part :
+        rows.mapPartitions(partition -> first(partition, perPartition)).glom().collect()) {
+      sample.addAll(part); // in partition order
+    }
+    Collections.shuffle(sample, new Random(seed));
+    return sample;
   }
 
   private static Iterator<InternalRow> first(Iterator<InternalRow> rows, int size) {
     List<InternalRow> first = new ArrayList<>();
     while (rows.hasNext() && first.size() < size) {
-      first.add(rows.next().copy());
+      first.add(rows.next().copy()); // a scan reuses its row objects
     }
     return first.iterator();
   }

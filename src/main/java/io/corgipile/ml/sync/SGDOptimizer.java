@@ -93,7 +93,8 @@ public final class SGDOptimizer {
     SGDConfig run =
         config.stepSizeSet()
             ? config
-            : calibrated(rows, sc, scaling, summary == null ? null : summary.sample());
+            : calibrated(
+                rows, sc, input.seed(), scaling, summary == null ? null : summary.sample());
     Broadcast<FeatureScaling> scalingBroadcast = scaling == null ? null : jsc.broadcast(scaling);
     try (TaskResultMeter meter = TaskResultMeter.start(sc, runId)) {
       return epochs(run, rows, sc, jsc, schedule, meter, scalingBroadcast);
@@ -147,16 +148,21 @@ public final class SGDOptimizer {
   /**
    * The run's settings with {@code stepSize} chosen by {@link StepCalibration}, as it was not set.
    *
-   * @param drawn the sample the feature summary drew, or null: then the first rows of partition 0
+   * @param drawn the sample the feature summary drew, or null: then the first rows of every
+   *     partition, in an order drawn from {@code seed}
    */
   private SGDConfig calibrated(
-      JavaRDD<InternalRow> rows, SparkContext sc, FeatureScaling scaling, List<InternalRow> drawn) {
+      JavaRDD<InternalRow> rows,
+      SparkContext sc,
+      long seed,
+      FeatureScaling scaling,
+      List<InternalRow> drawn) {
     long began = System.nanoTime();
     StepCalibration calibration = new StepCalibration(config, scaling);
     List<InternalRow> sample = drawn;
     if (sample == null) {
       readEpochZero(sc, "step size calibration");
-      sample = calibration.sample(rows);
+      sample = calibration.sample(rows, seed);
     }
     StepCalibration.Choice choice = calibration.choose(sample);
     LOG.info(
@@ -167,7 +173,7 @@ public final class SGDOptimizer {
             config.task().estimatorName(),
             choice.stepSize(),
             choice.sampleRows(),
-            drawn == null ? "of partition 0" : "drawn from every partition",
+            drawn == null ? "first in every partition" : "drawn from every partition",
             (System.nanoTime() - began) / 1e9,
             choice.describe()));
     return config.withStepSize(choice.stepSize());

@@ -10,8 +10,10 @@ import io.corgipile.ml.SGDRegressor;
 import io.corgipile.ml.TrainingData;
 import io.corgipile.spark.DatasetInternals;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -22,8 +24,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The step chosen when stepSize is not set: from the first rows of partition 0, the same for a
- * seed.
+ * The step chosen when stepSize is not set, without a feature summary: from the first rows of every
+ * partition, the same for a seed.
  */
 class StepCalibrationTest {
   @TempDir static Path dir;
@@ -46,10 +48,14 @@ class StepCalibrationTest {
    * The sample of {@code data}'s training rows ({@link TrainingRow}'s layout) for {@code config}.
    */
   private static List<InternalRow> sample(Dataset<Row> data, SGDConfig config) {
+    // the seed a fit without one draws with
     return new StepCalibration(config, null)
-        .sample(
-            DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
-                .toJavaRDD());
+        .sample(trainingRows(data, config), SGDParams.SEED.defaultValue());
+  }
+
+  private static JavaRDD<InternalRow> trainingRows(Dataset<Row> data, SGDConfig config) {
+    return DatasetInternals.internalRows(data.select(TrainingRow.columns(config, data)))
+        .toJavaRDD();
   }
 
   private static SGDConfig config(SGDParams estimator, SGDTask task, MarginsLoss loss) {
@@ -59,35 +65,54 @@ class StepCalibrationTest {
 
   @ParameterizedTest
   @ValueSource(ints = {SGDParams.DEFAULT_CALIBRATION_ROWS, 500})
-  void theSampleIsTheFirstCalibrationRowsOfPartitionZero(int calibrationRows) {
+  void theSampleIsTheFirstRowsOfEveryPartitionInARandomOrder(int calibrationRows) {
     SGDClassifier classifier = new SGDClassifier();
     if (calibrationRows != SGDParams.DEFAULT_CALIBRATION_ROWS) {
       classifier.setCalibrationRows(calibrationRows);
     }
-    List<InternalRow> sample =
-        sample(corgipile, config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic()));
-    List<Row> first =
-        corgipile
-            .select("features", "label")
-            .javaRDD()
-            .mapPartitionsWithIndex(
-                (i, it) -> i == 0 ? it : java.util.Collections.emptyIterator(), true)
-            .take(calibrationRows);
-    assertThat(sample).hasSize(calibrationRows);
-    for (int i = 0; i < sample.size(); i++) {
-      assertThat(sample.get(i).getDouble(TrainingRow.LABEL)).isEqualTo(first.get(i).getDouble(1));
+    SGDConfig config = config(classifier, SGDTask.CLASSIFICATION, new LossFunction.Logistic());
+    int perPartition = (calibrationRows + 2) / 3; // corgipile reads 3 partitions
+    List<InternalRow> firstRows = new ArrayList<>();
+    for (List<InternalRow> partition :
+        trainingRows(corgipile, config)
+            .mapPartitions(
+                it -> {
+                  List<InternalRow> first = new ArrayList<>();
+                  while (it.hasNext() && first.size() < perPartition) {
+                    first.add(it.next().copy());
+                  }
+                  return first.iterator();
+                })
+            .glom()
+            .collect()) {
+      assertThat(partition).hasSize(perPartition);
+      firstRows.addAll(partition);
     }
+    List<InternalRow> sample = sample(corgipile, config);
+    assertThat(sample).containsExactlyInAnyOrderElementsOf(firstRows).isNotEqualTo(firstRows);
+    assertThat(sample(corgipile, config)).isEqualTo(sample); // the same seed, the same order
   }
 
   @Test
   void aFitChoosesOnCalibrationRows() {
-    // on these rows, 50 choose another step than the default 2,000: the fit must use the 50
-    SGDClassifier few =
-        new SGDClassifier().setCalibrationRows(50).setStandardization(false).setMaxIter(1);
+    // a sample size on which the choice differs from the default 2,000's: the fit must use it
+    // (minPartitionRows 1: the fit reads corgipile's 3 partitions, as choice() does)
     SGDClassifier many = new SGDClassifier().setStandardization(false).setMaxIter(1);
-    double chosenOnFew = choice(few).stepSize();
-    assertThat(chosenOnFew).isNotEqualTo(choice(many).stepSize());
-    assertThat(few.fit(corgipile).summary().stepSize()).isEqualTo(chosenOnFew);
+    double chosenOnMany = choice(many).stepSize();
+    for (int rows : new int[] {6, 15, 30, 60, 150}) {
+      SGDClassifier few =
+          new SGDClassifier()
+              .setCalibrationRows(rows)
+              .setStandardization(false)
+              .setMaxIter(1)
+              .setMinPartitionRows(1);
+      double chosenOnFew = choice(few).stepSize();
+      if (chosenOnFew != chosenOnMany) {
+        assertThat(few.fit(corgipile).summary().stepSize()).isEqualTo(chosenOnFew);
+        return;
+      }
+    }
+    throw new AssertionError("every sample size chose the default's step " + chosenOnMany);
   }
 
   private static StepCalibration.Choice choice(SGDClassifier classifier) {
@@ -112,7 +137,7 @@ class StepCalibrationTest {
       best = objectives[i] < objectives[best] ? i : best;
     }
     assertThat(choice.stepSize()).isEqualTo(StepCalibration.CANDIDATES[best]);
-    assertThat(choice.sampleRows()).isEqualTo(1_500); // partition 0 of 3,000 rows in 2
+    assertThat(choice.sampleRows()).isEqualTo(2_000); // the first 1,000 of both partitions
     assertThat(choice.describe()).startsWith("10.0: diverged, ");
   }
 
