@@ -154,9 +154,15 @@ public final class BandwidthBenchmark {
     return lines;
   }
 
+  /**
+   * The epochs of a merged CSV: {@link #CSV_HEADER}'s columns, or those of the CSVs merged before
+   * {@code scale.csv} recorded the partitions that trained ({@link ScaleBenchmark.Epoch#parse}).
+   */
   static List<RatedEpoch> read(Path csv) throws IOException {
     List<String> lines = Files.readAllLines(csv);
-    if (lines.isEmpty() || !lines.get(0).equals(CSV_HEADER)) {
+    if (lines.isEmpty()
+        || !List.of(CSV_HEADER, "rateMbit," + ScaleBenchmark.OLD_CSV_HEADER)
+            .contains(lines.get(0))) {
       throw new IOException("Cannot read " + csv + ": its header is not " + CSV_HEADER);
     }
     return lines.subList(1, lines.size()).stream()

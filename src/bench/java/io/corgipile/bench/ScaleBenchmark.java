@@ -160,14 +160,21 @@ public final class ScaleBenchmark {
     }
   }
 
-  /** The columns of {@code scale.csv}, which {@link Epoch#parse} reads back. */
-  static final String CSV_HEADER =
+  /**
+   * The columns of {@code scale.csv} before it recorded the partitions that trained: the CSVs
+   * measured before {@code minPartitionRows}, whose runs trained in the input's partitions.
+   */
+  static final String OLD_CSV_HEADER =
       "dataset,partitions,bufferSize,syncInterval,syncStepSize,syncMomentum,"
           + "deltaCompression,epoch,rounds,testAccuracy,seconds,bytesToExecutors,bytesFromExecutors";
 
+  /** The columns of {@code scale.csv}, which {@link Epoch#parse} reads back, as the old ones. */
+  static final String CSV_HEADER = OLD_CSV_HEADER + ",trainedPartitions";
+
   /**
-   * One epoch of one run. For {@link #GRADAVG}, {@code step} is the learning rate and {@code
-   * rounds} the steps.
+   * One epoch of one run. {@code partitions} are the input's (the corgipile scan's option), {@code
+   * trainedPartitions} those that trained: fewer where {@code minPartitionRows} asked. For {@link
+   * #GRADAVG}, {@code step} is the learning rate and {@code rounds} the steps.
    */
   record Epoch(
       String dataset,
@@ -181,7 +188,8 @@ public final class ScaleBenchmark {
       double accuracy,
       double seconds,
       long bytesTo,
-      long bytesFrom) {
+      long bytesFrom,
+      int trainedPartitions) {
     String config() {
       return gradavg()
           ? "gradavg, lr=" + step
@@ -200,12 +208,16 @@ public final class ScaleBenchmark {
       return sync.equals(GRADAVG);
     }
 
-    /** One line of {@code scale.csv} ({@link #CSV_HEADER}'s columns). */
+    /**
+     * One line of {@code scale.csv}: {@link #CSV_HEADER}'s columns, or {@link #OLD_CSV_HEADER}'s,
+     * whose runs trained in the input's partitions.
+     */
     static Epoch parse(String line) {
       String[] f = line.split(",");
+      int partitions = Integer.parseInt(f[1]);
       return new Epoch(
           f[0],
-          Integer.parseInt(f[1]),
+          partitions,
           f[3],
           Double.parseDouble(f[4]),
           Double.parseDouble(f[5]),
@@ -215,7 +227,8 @@ public final class ScaleBenchmark {
           Double.parseDouble(f[9]),
           Double.parseDouble(f[10]),
           Long.parseLong(f[11]),
-          Long.parseLong(f[12]));
+          Long.parseLong(f[12]),
+          f.length > 13 ? Integer.parseInt(f[13]) : partitions);
     }
   }
 
@@ -335,7 +348,8 @@ public final class ScaleBenchmark {
                           data.test().accuracy(r.coefficients(), r.intercept()),
                           r.seconds(),
                           r.bytesToExecutors(),
-                          r.bytesFromExecutors()));
+                          r.bytesFromExecutors(),
+                          p)); // the baseline trains in the input's partitions
                 }
               }
               continue;
@@ -373,7 +387,8 @@ public final class ScaleBenchmark {
                             data.test().accuracy(history[e].toArray(), s.interceptHistory()[e]),
                             s.secondsPerEpoch()[e],
                             s.bytesToExecutorsPerEpoch()[e],
-                            s.bytesFromExecutorsPerEpoch()[e]));
+                            s.bytesFromExecutorsPerEpoch()[e],
+                            s.numPartitions()));
                   }
                 }
               }
@@ -445,7 +460,7 @@ public final class ScaleBenchmark {
     String line =
         String.format(
             Locale.ROOT,
-            "%s,%d,%s,%s,%s,%s,%s,%d,%d,%.4f,%.3f,%d,%d",
+            "%s,%d,%s,%s,%s,%s,%s,%d,%d,%.4f,%.3f,%d,%d,%d",
             e.dataset(),
             e.partitions(),
             settings.buffer(),
@@ -458,7 +473,8 @@ public final class ScaleBenchmark {
             e.accuracy(),
             e.seconds(),
             e.bytesTo(),
-            e.bytesFrom());
+            e.bytesFrom(),
+            e.trainedPartitions());
     w.println(line);
     w.flush();
     System.err.println("[scale] " + line);

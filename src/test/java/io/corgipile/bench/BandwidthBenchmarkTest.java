@@ -34,7 +34,7 @@ class BandwidthBenchmarkTest {
         lines.add(
             String.format(
                 Locale.ROOT,
-                "wide,8,auto,buffer,1.0,0.8,%s,%d,11,%.4f,%.3f,%d,%d",
+                "wide,8,auto,buffer,1.0,0.8,%s,%d,11,%.4f,%.3f,%d,%d,8",
                 compression,
                 epoch,
                 accuracy,
@@ -71,7 +71,7 @@ class BandwidthBenchmarkTest {
     assertThat(csv).hasSize(1 + 3 * 2 * 3);
     assertThat(csv.get(0)).isEqualTo("rateMbit," + ScaleBenchmark.CSV_HEADER);
     assertThat(csv.get(7))
-        .isEqualTo("100,wide,8,auto,buffer,1.0,0.8,none,1,11,0.6800,3.400,1000000,4000000");
+        .isEqualTo("100,wide,8,auto,buffer,1.0,0.8,none,1,11,0.6800,3.400,1000000,4000000,8");
 
     String summary = Files.readString(out.resolve("summary.md"));
     String none = "| wide, P=8, syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | ";
@@ -108,6 +108,23 @@ class BandwidthBenchmarkTest {
         summary.substring(0, summary.indexOf("\nThe machine's"))
             + summary.substring(summary.indexOf("\nChart:"));
     assertThat(again.resolve("summary.md")).hasContent(withoutLoads);
+  }
+
+  /** A CSV merged before scale.csv recorded the partitions that trained, as the committed one. */
+  @Test
+  void readsMergedCsvsWithoutThePartitionsThatTrained() throws Exception {
+    Path csv = dir.resolve(BandwidthBenchmark.CSV);
+    Files.write(
+        csv,
+        List.of(
+            "rateMbit," + ScaleBenchmark.OLD_CSV_HEADER,
+            "20,wide,8,auto,buffer,1.0,0.8,none,1,11,0.4897,35.636,5245982,23383596"));
+
+    List<BandwidthBenchmark.RatedEpoch> epochs = BandwidthBenchmark.read(csv);
+
+    assertThat(epochs).hasSize(1);
+    assertThat(epochs.get(0).rate()).isEqualTo("20");
+    assertThat(epochs.get(0).epoch().trainedPartitions()).isEqualTo(8);
   }
 
   @Test

@@ -48,6 +48,55 @@ class ScaleBenchmarkTest {
   }
 
   @Test
+  void readsThePartitionsThatTrainedFromTheLastColumn() {
+    ScaleBenchmark.Epoch e =
+        ScaleBenchmark.Epoch.parse(
+            "higgs,32,auto,buffer,1.0,0.0,none,2,8,0.6438,1.270,3174,724684,10");
+
+    assertThat(e.partitions()).isEqualTo(32);
+    assertThat(e.trainedPartitions()).isEqualTo(10);
+    assertThat(e.bytesFrom()).isEqualTo(724_684);
+  }
+
+  /** A line of a CSV from before minPartitionRows, which trained in the input's partitions. */
+  @Test
+  void readsOldLinesAsTrainedInTheInputsPartitions() {
+    ScaleBenchmark.Epoch e =
+        ScaleBenchmark.Epoch.parse(
+            "higgs,32,auto,buffer,1.0,0.0,none,2,8,0.6438,1.270,3174,724684");
+
+    assertThat(e.partitions()).isEqualTo(32);
+    assertThat(e.trainedPartitions()).isEqualTo(32);
+    assertThat(e.bytesFrom()).isEqualTo(724_684);
+  }
+
+  /** The committed runs' CSVs, which {@code --from-csv} rebuilds summaries from. */
+  @Test
+  void readsEveryCommittedScaleCsv() throws Exception {
+    List<Path> csvs;
+    try (var dirs = Files.list(Path.of("docs/benchmarks/results"))) {
+      csvs =
+          dirs.filter(d -> d.getFileName().toString().startsWith("scale"))
+              .map(d -> d.resolve("scale.csv"))
+              .filter(Files::isRegularFile)
+              .toList();
+    }
+    assertThat(csvs).isNotEmpty();
+    for (Path csv : csvs) {
+      List<String> lines = Files.readAllLines(csv);
+      assertThat(lines.get(0))
+          .as(csv.toString())
+          .isIn(ScaleBenchmark.CSV_HEADER, ScaleBenchmark.OLD_CSV_HEADER);
+      for (String line : lines.subList(1, lines.size())) {
+        ScaleBenchmark.Epoch e = ScaleBenchmark.Epoch.parse(line);
+        if (lines.get(0).equals(ScaleBenchmark.OLD_CSV_HEADER)) {
+          assertThat(e.trainedPartitions()).as(line).isEqualTo(e.partitions());
+        }
+      }
+    }
+  }
+
+  @Test
   void roundsPerEpochNameTheFirstAndTheLastEpochsWhereTheyDiffer() {
     List<ScaleBenchmark.Epoch> epochs = new ArrayList<>();
     for (int epoch = 1;
@@ -55,10 +104,22 @@ class ScaleBenchmarkTest {
         epoch++) { // syncInterval=auto: a round per buffer first, then 4
       epochs.add(
           new ScaleBenchmark.Epoch(
-              "blobs", 2, "auto", 1.0, 0.8, "none", epoch, epoch == 1 ? 10 : 4, 0.9, 1.0, 1000, 0));
+              "blobs",
+              2,
+              "auto",
+              1.0,
+              0.8,
+              "none",
+              epoch,
+              epoch == 1 ? 10 : 4,
+              0.9,
+              1.0,
+              1000,
+              0,
+              2));
       epochs.add(
           new ScaleBenchmark.Epoch(
-              "blobs", 2, "epoch", 1.0, 0.8, "none", epoch, 1, 0.9, 1.0, 1000, 0));
+              "blobs", 2, "epoch", 1.0, 0.8, "none", epoch, 1, 0.9, 1.0, 1000, 0, 2));
     }
     String summary =
         ScaleBenchmark.summary(
