@@ -51,7 +51,7 @@ public final class BandwidthBenchmark {
 
     /** The run's identity apart from the rate: the same key at every rate. */
     String run() {
-      return epoch.dataset() + ", P=" + epoch.partitions() + ", " + epoch.config();
+      return epoch.dataset() + ", P=" + epoch.partitionsLabel() + ", " + epoch.config();
     }
   }
 
@@ -316,7 +316,7 @@ public final class BandwidthBenchmark {
     for (Map.Entry<String, Map<String, List<RatedEpoch>>> run : byRunAndRate(epochs).entrySet()) {
       Color color = ReportPlots.color(n++);
       ScaleBenchmark.Epoch e = run.getValue().values().iterator().next().get(0).epoch();
-      String name = "P=" + e.partitions() + " " + e.sync() + " " + e.compression();
+      String name = "P=" + e.partitionsLabel() + " " + e.sync() + " " + e.compression();
       List<List<RatedEpoch>> limited =
           run.getValue().values().stream()
               .filter(r -> !r.get(0).unlimited())

@@ -208,6 +208,13 @@ public final class ScaleBenchmark {
       return sync.equals(GRADAVG);
     }
 
+    /** P, and in brackets the partitions that trained where they were fewer: "32 (10)". */
+    String partitionsLabel() {
+      return trainedPartitions == partitions
+          ? Integer.toString(partitions)
+          : partitions + " (" + trainedPartitions + ")";
+    }
+
     /**
      * One line of {@code scale.csv}: {@link #CSV_HEADER}'s columns, or {@link #OLD_CSV_HEADER}'s,
      * whose runs trained in the input's partitions.
@@ -549,10 +556,10 @@ public final class ScaleBenchmark {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %d | %s | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
+              "| %s | %s | %s | %s | %.4f | %.4f | %+.2f, %+.2f | %.2f | %s | %.1f, %.1f |%n",
               first.dataset(),
               first.config(),
-              first.partitions(),
+              first.partitionsLabel(),
               rounds,
               first.accuracy(),
               last.accuracy(),
@@ -565,7 +572,9 @@ public final class ScaleBenchmark {
     }
     out.append(
         "\n"
-            + "Rounds/epoch are the first epoch's and the last's where they differ"
+            + "P is the input's partitions, in brackets the partitions that trained where"
+            + " minPartitionRows made them fewer. Rounds/epoch are the first epoch's and the last's"
+            + " where they differ"
             + " (syncInterval=auto); gaps are in points of accuracy; KiB are means per epoch;"
             + " s/epoch to once per epoch is the run's s/epoch over that of syncInterval=epoch at"
             + " the same P and deltaCompression.\n");
@@ -583,20 +592,29 @@ public final class ScaleBenchmark {
   }
 
   /**
-   * The cost model fitted per dataset to the runs at the two smallest P above the cores (the
-   * pilot), predicting the mean epoch time (first epoch left out: JIT warm-up and, for rounds,
-   * sizing the model) of the larger P. The model is of tasks that run in waves on the cores; with
-   * no more partitions than cores every task of a round runs at once, the round's slowest partition
-   * sets its time and rounds fill their buffers ahead ({@code RoundLookahead}): not the same costs,
-   * so those runs are neither pilot nor predicted.
+   * The cost model fitted per dataset to the runs that trained in the two fewest partitions above
+   * the cores (the pilot), predicting the mean epoch time (first epoch left out: JIT warm-up and,
+   * for rounds, sizing the model) of the runs that trained in more. Runs go by the partitions that
+   * trained, not the input's: a round runs a task per partition that trains, and runs whose input P
+   * differ but that trained in as many partitions (minPartitionRows) are the same size, pilot runs
+   * together or predicted alike. The model is of tasks that run in waves on the cores; with no more
+   * partitions than cores every task of a round runs at once, the round's slowest partition sets
+   * its time and rounds fill their buffers ahead ({@code RoundLookahead}): not the same costs, so
+   * those runs are neither pilot nor predicted.
    */
   static String costModel(Settings settings, List<Epoch> epochs) {
     int[] inWaves =
-        Arrays.stream(settings.partitions()).filter(p -> p > settings.cores()).sorted().toArray();
+        epochs.stream()
+            .mapToInt(Epoch::trainedPartitions)
+            .filter(p -> p > settings.cores())
+            .distinct()
+            .sorted()
+            .toArray();
     if (inWaves.length < 3) {
       return String.format(
           Locale.ROOT,
-          "%n## Cost model%n%nNot fitted: it needs runs at 3 or more P above the %d" + " cores.%n",
+          "%n## Cost model%n%nNot fitted: it needs runs that trained in 3 or more numbers of"
+              + " partitions above the %d cores.%n",
           settings.cores());
     }
     int pilotMin = inWaves[0];
@@ -606,8 +624,11 @@ public final class ScaleBenchmark {
             String.format(
                 Locale.ROOT,
                 "%n## Cost model%n%nFitted per dataset to the epochs (the first left out) of the"
-                    + " runs at P %d and %d, the smallest above the %d cores; predicted against"
-                    + " measured mean seconds per epoch of the larger P.%n",
+                    + " runs that trained in %d and %d partitions, the fewest above the %d cores;"
+                    + " predicted against measured mean seconds per epoch of the runs that trained"
+                    + " in more. Runs go by the partitions that trained (in brackets after P where"
+                    + " fewer): tasks/epoch are those times the rounds, and runs that trained in as"
+                    + " many partitions are fitted or predicted alike, whatever their P.%n",
                 pilotMin,
                 pilotMax,
                 settings.cores()));
@@ -621,7 +642,8 @@ public final class ScaleBenchmark {
       RoundCostModel model =
           RoundCostModel.fit(
               data.stream()
-                  .filter(e -> e.partitions() >= pilotMin && e.partitions() <= pilotMax)
+                  .filter(
+                      e -> e.trainedPartitions() >= pilotMin && e.trainedPartitions() <= pilotMax)
                   .map(ScaleBenchmark::observation)
                   .toList());
       out.append(
@@ -633,7 +655,7 @@ public final class ScaleBenchmark {
               model.describe()));
       java.util.Map<String, List<Epoch>> byRun = new java.util.LinkedHashMap<>();
       for (Epoch e : data) {
-        if (e.partitions() > pilotMax) {
+        if (e.trainedPartitions() > pilotMax) {
           byRun.computeIfAbsent(e.config() + "|" + e.partitions(), k -> new ArrayList<>()).add(e);
         }
       }
@@ -650,10 +672,10 @@ public final class ScaleBenchmark {
         out.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %d | %d | %.2f | %.2f | %+d%% |%n",
+                "| %s | %s | %d | %.2f | %.2f | %+d%% |%n",
                 first.config(),
-                first.partitions(),
-                first.partitions() * first.rounds(),
+                first.partitionsLabel(),
+                observation(first).tasks(),
                 predicted,
                 measured,
                 Math.round(100 * (predicted - measured) / measured)));
@@ -668,9 +690,10 @@ public final class ScaleBenchmark {
     return lines.subList(1, lines.size()).stream().map(Epoch::parse).toList();
   }
 
+  /** An epoch as the cost model sees it: a task per partition that trained, every round. */
   private static RoundCostModel.Observation observation(Epoch e) {
     return new RoundCostModel.Observation(
-        e.partitions() * e.rounds(),
+        e.trainedPartitions() * e.rounds(),
         e.rounds(),
         (e.bytesTo() + e.bytesFrom()) / (double) (1 << 20),
         e.seconds());

@@ -41,7 +41,7 @@ final class ScalePlots {
         for (List<ScaleBenchmark.Epoch> run : runs(config.getValue()).values()) {
           ReportPlots.line(
               chart,
-              "P=" + run.get(0).partitions(),
+              "P=" + run.get(0).partitionsLabel(),
               run.stream().mapToDouble(ScaleBenchmark.Epoch::epoch).toArray(),
               run.stream().mapToDouble(ScaleBenchmark.Epoch::accuracy).toArray());
         }
@@ -64,7 +64,7 @@ final class ScalePlots {
         ReportPlots.line(
             bytes,
             "P="
-                + first.partitions()
+                + first.partitionsLabel()
                 + " "
                 + (first.gradavg()
                     ? "gradavg lr " + first.step()

@@ -16,7 +16,8 @@ class ScaleBenchmarkTest {
 
   /**
    * Epoch seconds that follow 1 s + 0.02 s per task + 0.05 s per round exactly, so the model must
-   * find them; the bytes do not vary, so they cannot explain anything.
+   * find them; the bytes do not vary, so they cannot explain anything. In the columns of the CSVs
+   * from before minPartitionRows, without the partitions that trained.
    */
   private static List<String> csv() {
     List<String> lines =
@@ -96,6 +97,116 @@ class ScaleBenchmarkTest {
     }
   }
 
+  /**
+   * A CSV whose runs at the input's {@code partitions[i]} trained in {@code trained[i]}, each epoch
+   * costing 1 s + 0.02 s per task + 0.05 s per round, a task per partition that trained in every
+   * round; once per epoch and a round per buffer, 12 - trained / 2 of them.
+   */
+  private static List<String> csv(int[] partitions, int[] trained) {
+    List<String> lines = new ArrayList<>(List.of(ScaleBenchmark.CSV_HEADER));
+    for (int i = 0; i < partitions.length; i++) {
+      for (String sync : new String[] {"epoch", "buffer"}) {
+        int rounds = sync.equals("epoch") ? 1 : 12 - trained[i] / 2;
+        for (int epoch = 1; epoch <= 3; epoch++) {
+          lines.add(
+              String.format(
+                  Locale.ROOT,
+                  "blobs,%d,auto,%s,1.0,0.8,none,%d,%d,0.9000,%.3f,1000,0,%d",
+                  partitions[i],
+                  sync,
+                  epoch,
+                  rounds,
+                  1 + 0.02 * trained[i] * rounds + 0.05 * rounds,
+                  trained[i]));
+        }
+      }
+    }
+    return lines;
+  }
+
+  /**
+   * At P 32 and 128 both runs trained in 20 partitions: the model counts their tasks, and the
+   * tables name them, by the 20.
+   */
+  @Test
+  void theCostModelCountsThePartitionsThatTrained() throws Exception {
+    Path csv = dir.resolve("scale.csv");
+    Files.write(csv, csv(new int[] {2, 4, 8, 16, 32, 128}, new int[] {2, 4, 8, 16, 20, 20}));
+    Path out = dir.resolve("out");
+    ScaleBenchmark.main(
+        new String[] {
+          "--from-csv",
+          csv.toString(),
+          "--partitions",
+          "2,4,8,16,32,128",
+          "--epochs",
+          "3",
+          "--out",
+          out.toString()
+        });
+
+    String epoch = "syncInterval=epoch, syncMomentum=0.8, deltaCompression=none";
+    String buffer = "syncInterval=buffer, syncMomentum=0.8, deltaCompression=none";
+    assertThat(Files.readString(out.resolve("summary.md")))
+        .contains("| blobs | " + epoch + " | 8 | 1 |")
+        .contains("| blobs | " + epoch + " | 128 (20) | 1 |")
+        .contains("P is the input's partitions, in brackets the partitions that trained")
+        .contains("runs that trained in 4 and 8 partitions, the fewest above the 2 cores")
+        .contains("blobs: 1.000 s + 0.0200 s per task + 0.0500 s per round + 0.0000 s per MiB.")
+        .contains("| " + epoch + " | 16 | 16 | 1.37 | 1.37 | +0% |")
+        .contains("| " + epoch + " | 32 (20) | 20 | 1.45 | 1.45 | +0% |")
+        .contains("| " + epoch + " | 128 (20) | 20 | 1.45 | 1.45 | +0% |")
+        .contains("| " + buffer + " | 128 (20) | 40 | 1.90 | 1.90 | +0% |");
+  }
+
+  /**
+   * The estimator's run at P=32 trained in 8 partitions, as many as the pilot's at P=8: it is a
+   * pilot run, not predicted; the baseline's at P=32 and 64 trained in theirs, and are.
+   */
+  @Test
+  void runsThatTrainedInAsManyPartitionsAsThePilotAreNotPredicted() {
+    List<String> lines = csv(new int[] {4, 8, 32}, new int[] {4, 8, 8});
+    for (int p : new int[] {32, 64}) {
+      for (int epoch = 1; epoch <= 3; epoch++) {
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "blobs,%d,auto,gradavg,0.1,0.0,none,%d,50,0.9000,%.3f,1000,0,%d",
+                p,
+                epoch,
+                1 + 0.02 * p * 50 + 0.05 * 50,
+                p));
+      }
+    }
+    List<ScaleBenchmark.Epoch> epochs =
+        lines.stream().skip(1).map(ScaleBenchmark.Epoch::parse).toList();
+
+    assertThat(
+            ScaleBenchmark.costModel(
+                ScaleBenchmark.Settings.parse(new String[] {"--cores", "2"}), epochs))
+        .contains("runs that trained in 4 and 8 partitions, the fewest above the 2 cores")
+        .contains("| gradavg, lr=0.1 | 32 | 1600 | 35.50 | 35.50 | +0% |")
+        .contains("| gradavg, lr=0.1 | 64 | 3200 | 67.50 | 67.50 | +0% |")
+        .doesNotContain("32 (8)");
+  }
+
+  /** Inputs at 4 P above the cores that trained in 2 sizes are 2 sizes: too few to predict. */
+  @Test
+  void theCostModelNeedsThreeSizesThatTrained() {
+    List<ScaleBenchmark.Epoch> epochs =
+        csv(new int[] {4, 32, 64, 128}, new int[] {4, 20, 20, 20}).stream()
+            .skip(1)
+            .map(ScaleBenchmark.Epoch::parse)
+            .toList();
+
+    assertThat(
+            ScaleBenchmark.costModel(
+                ScaleBenchmark.Settings.parse(new String[] {"--cores", "2"}), epochs))
+        .contains(
+            "Not fitted: it needs runs that trained in 3 or more numbers of partitions above the 2"
+                + " cores.");
+  }
+
   @Test
   void roundsPerEpochNameTheFirstAndTheLastEpochsWhereTheyDiffer() {
     List<ScaleBenchmark.Epoch> epochs = new ArrayList<>();
@@ -159,7 +270,7 @@ class ScaleBenchmarkTest {
             "| blobs | syncInterval=epoch, syncMomentum=0.8, deltaCompression=none | 32 | 1 |"
                 + " 0.8700 | 0.8900 | -3.75, -3.75 | 1.69 |  | 1.0, 0.0 |")
         .contains("blobs: 1.000 s + 0.0200 s per task + 0.0500 s per round + 0.0000 s per MiB.")
-        .contains("runs at P 8 and 32, the smallest above the 2 cores")
+        .contains("runs that trained in 8 and 32 partitions, the fewest above the 2 cores")
         .contains(
             "| syncInterval=buffer, syncMomentum=0.8, deltaCompression=none | 64 | 128 | 3.66 |"
                 + " 3.66 | +0% |")
@@ -252,7 +363,9 @@ class ScaleBenchmarkTest {
     String summary = Files.readString(out.resolve("summary.md"));
     assertThat(summary)
         .contains("`gradavg` is a baseline, not the estimator")
-        .contains("Not fitted: it needs runs at 3 or more P above the 2 cores.")
+        .contains(
+            "Not fitted: it needs runs that trained in 3 or more numbers of partitions above the 2"
+                + " cores.")
         .contains(
             "| higgs | gradavg, lr=0.1 | 8 | 50 | 0.6120 | 0.6220 | -0.60, -0.60 | 3.00 |  | 32.0,"
                 + " 16.0 |")
