@@ -37,8 +37,8 @@ import org.apache.spark.sql.SparkSession;
  *
  * <p>Arguments: {@code --rows N --partitions 2,8,32,128 --sync epoch,buffer,gradavg --compression
  * none,int8 --epochs 5 --datasets higgs,blobs --out DIR --data DIR --gradavg-steps 50 --gradavg-lr
- * 0.01,0.1,1,10}. {@code gradavg} is not a syncInterval but the baseline {@link GradAvgBaseline},
- * run once per learning rate.
+ * 0.01,0.1,1,10 --min-partition-rows N}. {@code gradavg} is not a syncInterval but the baseline
+ * {@link GradAvgBaseline}, run once per learning rate.
  */
 public final class ScaleBenchmark {
   private ScaleBenchmark() {}
@@ -70,7 +70,8 @@ public final class ScaleBenchmark {
       Path fromCsv,
       int gradavgSteps,
       double[] gradavgRates,
-      int cores) {
+      int cores,
+      int minPartitionRows) {
     /**
      * The task slots of the runs, when {@code --cores} did not say: scripts/bench's {@code
      * local[2]}.
@@ -93,6 +94,7 @@ public final class ScaleBenchmark {
       int gradavgSteps = 50;
       double[] gradavgRates = {0.01, 0.1, 1, 10};
       int cores = 0;
+      int minPartitionRows = io.corgipile.ml.SGDParams.DEFAULT_MIN_PARTITION_ROWS;
       for (int i = 0; i < args.length; i += 2) {
         String v = args[i + 1];
         switch (args[i]) {
@@ -115,6 +117,7 @@ public final class ScaleBenchmark {
           case "--gradavg-lr" ->
               gradavgRates = Arrays.stream(v.split(",")).mapToDouble(Double::parseDouble).toArray();
           case "--cores" -> cores = Integer.parseInt(v);
+          case "--min-partition-rows" -> minPartitionRows = Integer.parseInt(v.replace("_", ""));
           default ->
               throw new IllegalArgumentException("Cannot use option " + args[i] + ": unknown");
         }
@@ -134,7 +137,8 @@ public final class ScaleBenchmark {
           fromCsv,
           gradavgSteps,
           gradavgRates,
-          cores);
+          cores,
+          minPartitionRows);
     }
 
     /** These settings with {@code cores} task slots, unless {@code --cores} named them. */
@@ -156,7 +160,8 @@ public final class ScaleBenchmark {
               fromCsv,
               gradavgSteps,
               gradavgRates,
-              slots);
+              slots,
+              minPartitionRows);
     }
   }
 
@@ -434,6 +439,7 @@ public final class ScaleBenchmark {
         .setDeltaCompression(compression)
         .setSyncStepSize(step)
         .setSyncMomentum(momentum)
+        .setMinPartitionRows(settings.minPartitionRows())
         .fit(train);
   }
 
@@ -499,11 +505,13 @@ public final class ScaleBenchmark {
         String.format(
             Locale.ROOT,
             "Command: `%s` (%s). %,d label-sorted training rows per dataset, %d epochs,"
-                + " estimator defaults otherwise, tol 0; test accuracy on 20,000 other rows.%n%n",
+                + " minPartitionRows %,d, estimator defaults otherwise, tol 0; test accuracy on"
+                + " 20,000 other rows.%n%n",
             System.getenv().getOrDefault("BENCH_COMMAND", "ScaleBenchmark"),
             System.getenv().getOrDefault("BENCH_CODE", "code unknown"),
             settings.rows(),
-            settings.epochs()));
+            settings.epochs(),
+            settings.minPartitionRows()));
     if (epochs.stream().anyMatch(Epoch::gradavg)) {
       out.append(
           String.format(

@@ -2,6 +2,7 @@ package io.corgipile.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.corgipile.ml.SGDParams;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -205,6 +206,21 @@ class ScaleBenchmarkTest {
         .contains(
             "Not fitted: it needs runs that trained in 3 or more numbers of partitions above the 2"
                 + " cores.");
+  }
+
+  @Test
+  void minPartitionRowsIsTheParamsDefaultUnlessAskedAndHeadsTheSummary() {
+    List<ScaleBenchmark.Epoch> epochs =
+        List.of(
+            new ScaleBenchmark.Epoch(
+                "blobs", 2, "epoch", 1.0, 0.0, "none", 1, 1, 0.9, 1.0, 1000, 0, 2));
+    ScaleBenchmark.Settings defaults = ScaleBenchmark.Settings.parse(new String[0]);
+    ScaleBenchmark.Settings asked =
+        ScaleBenchmark.Settings.parse(new String[] {"--min-partition-rows", "1_000"});
+
+    assertThat(defaults.minPartitionRows()).isEqualTo(SGDParams.DEFAULT_MIN_PARTITION_ROWS);
+    assertThat(ScaleBenchmark.summary(asked, epochs))
+        .contains("5 epochs, minPartitionRows 1,000, estimator defaults otherwise");
   }
 
   @Test
