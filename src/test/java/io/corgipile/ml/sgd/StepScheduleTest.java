@@ -14,15 +14,15 @@ class StepScheduleTest {
   }
 
   @Test
-  void
-      averagingPPartitionsEveryRoundHoldsStepSizeForPUpdatesThenDecaysAsTheSequentialRateAtPtTimesP() {
-    int p = 16;
+  void averagingPPartitionsEveryRoundScalesTheSequentialRateAtPtByPToTheThreeQuarters() {
+    int p = 16; // sqrt(P) = 4
     assertThat(StepSchedule.INVSQRT.rate(0.1, 1, p)).isEqualTo(0.1);
-    assertThat(StepSchedule.INVSQRT.rate(0.1, p, p)).isEqualTo(0.1);
-    // update 4P: sequential at 4P^2 is 0.1 / (2P), times P
-    assertThat(StepSchedule.INVSQRT.rate(0.1, 4L * p, p)).isEqualTo(0.05);
-    assertThat(StepSchedule.INVSQRT.rate(0.1, 4L * p, p))
-        .isEqualTo(p * StepSchedule.INVSQRT.rate(0.1, 4L * p * p, 1));
+    assertThat(StepSchedule.INVSQRT.rate(0.1, 4, p)).isEqualTo(0.1); // capped up to sqrt(P)
+    assertThat(StepSchedule.INVSQRT.rate(0.1, 16, p)).isEqualTo(0.05);
+    // between the linear rule (P times the sequential rate at update P t) and the square-root rule
+    // (sqrt(P) times): P^(3/4) = 8 times
+    assertThat(StepSchedule.INVSQRT.rate(0.1, 16, p))
+        .isEqualTo(8 * StepSchedule.INVSQRT.rate(0.1, 16L * p, 1));
   }
 
   @Test
