@@ -280,19 +280,9 @@ public final class QuantizedDelta implements Serializable {
       }
       return;
     }
-    int pos = 0;
-    int index = -1;
+    int[] indices = indices();
     for (int i = 0; i < count; i++) {
-      int gap = 0;
-      int shift = 0;
-      byte b;
-      do {
-        b = indexGaps[pos++];
-        gap |= (b & 0x7F) << shift;
-        shift += 7;
-      } while (b < 0);
-      index += gap + 1;
-      target[index] += weight * value(i);
+      target[indices[i]] += weight * value(i);
     }
   }
 
