@@ -41,15 +41,7 @@ public record CandidateSums(
       for (int a = 0; a < candidates.length; a++) {
         products[a] = block.dot(candidates[a], residuals);
       }
-      double[] column = new double[block.numRows()];
-      for (int i = 0; i < gram.length; ) {
-        int a = pairs[2 * i];
-        block.scatter(candidates[a], column);
-        for (; i < gram.length && pairs[2 * i] == a; i++) {
-          gram[i] = block.dot(candidates[pairs[2 * i + 1]], column);
-        }
-        block.clear(candidates[a], column);
-      }
+      block.pairProducts(candidates, pairs, gram);
     }
     return new CandidateSums(block.partition, products, gram, sum, squares);
   }

@@ -168,6 +168,76 @@ public final class ColumnBlock implements Serializable {
     return sum;
   }
 
+  /**
+   * Rows per chunk of the dense pairs' products: a chunk of each of up to 1,024 candidate columns
+   * (2 KiB each) stays in a core's cache while every pair reads it, where whole columns streamed
+   * from memory once per pair.
+   */
+  private static final int PAIR_CHUNK_ROWS = 256;
+
+  /**
+   * Sum over rows of x_a x_b for each asked pair of {@code features}: pair i is ({@code
+   * features[pairs[2i]]}, {@code features[pairs[2i + 1]]}), grouped by the first. Two dense columns
+   * by chunks of rows ({@link #PAIR_CHUNK_ROWS}); a sparse one against a dense one over its
+   * non-zeros; two sparse ones through the first scattered into a dense array.
+   */
+  void pairProducts(int[] features, int[] pairs, double[] out) {
+    int n = numRows();
+    int count = pairs.length / 2;
+    for (int from = 0; from < n; from += PAIR_CHUNK_ROWS) {
+      int to = Math.min(n, from + PAIR_CHUNK_ROWS);
+      for (int i = 0; i < count; i++) {
+        int a = features[pairs[2 * i]];
+        int b = features[pairs[2 * i + 1]];
+        if (rows[a] == null && rows[b] == null) {
+          out[i] += dot(values[a], values[b], from, to);
+        }
+      }
+    }
+    double[] column = null;
+    for (int i = 0; i < count; ) {
+      int a = features[pairs[2 * i]];
+      boolean scattered = false;
+      for (; i < count && features[pairs[2 * i]] == a; i++) {
+        int b = features[pairs[2 * i + 1]];
+        if (rows[a] == null && rows[b] == null) {
+          continue;
+        } else if (rows[a] == null || rows[b] == null) {
+          out[i] = rows[a] == null ? dot(b, values[a]) : dot(a, values[b]);
+        } else {
+          if (!scattered) {
+            column = column == null ? new double[n] : column;
+            scatter(a, column);
+            scattered = true;
+          }
+          out[i] = dot(b, column);
+        }
+      }
+      if (scattered) {
+        clear(a, column);
+      }
+    }
+  }
+
+  /** Sum of x[i] y[i] over rows [from, to), in four chains added in a fixed order. */
+  private static double dot(double[] x, double[] y, int from, int to) {
+    double s0 = 0;
+    double s1 = 0;
+    double s2 = 0;
+    double s3 = 0;
+    int i = from;
+    for (; i + 3 < to; i += 4) {
+      s0 += x[i] * y[i];
+      s1 += x[i + 1] * y[i + 1];
+      s2 += x[i + 2] * y[i + 2];
+      s3 += x[i + 3] * y[i + 3];
+    }
+    for (; i < to; i++) {
+      s0 += x[i] * y[i];
+    }
+    return (s0 + s1) + (s2 + s3);
+  }
+
   /** {@code v += a * feature j}. */
   void addTo(double[] v, int j, double a) {
     double[] x = values[j];
@@ -184,12 +254,12 @@ public final class ColumnBlock implements Serializable {
   }
 
   /** Writes feature j into {@code v} (all zeros on entry), for products with other features. */
-  void scatter(int j, double[] v) {
+  private void scatter(int j, double[] v) {
     addTo(v, j, 1.0);
   }
 
   /** Undoes {@link #scatter}: zeros {@code v} where feature j wrote. */
-  void clear(int j, double[] v) {
+  private void clear(int j, double[] v) {
     if (rows[j] == null) {
       java.util.Arrays.fill(v, 0.0);
     } else {
