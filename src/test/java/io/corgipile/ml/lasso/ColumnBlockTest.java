@@ -20,11 +20,12 @@ class ColumnBlockTest {
   private static double[][] rows() {
     Random random = new Random(5);
     double[][] x = new double[1_000][4];
-    for (double[] row : x) {
-      row[0] = random.nextGaussian();
-      row[1] = random.nextGaussian() + 3;
-      row[2] = random.nextInt(10) == 0 ? random.nextGaussian() : 0;
-      row[3] = random.nextInt(10) == 0 ? random.nextGaussian() : 0;
+    for (int i = 0; i < x.length; i++) {
+      x[i][0] = random.nextGaussian();
+      x[i][1] = random.nextGaussian() + 3;
+      // non-zero in every 5th and every 10th row: both at once in every 10th, 1 row in 10 each way
+      x[i][2] = i % 5 == 0 ? random.nextGaussian() : 0;
+      x[i][3] = i % 10 == 0 || i % 10 == 3 ? random.nextGaussian() : 0;
     }
     return x;
   }
