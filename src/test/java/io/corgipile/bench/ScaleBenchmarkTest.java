@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The scale benchmark's report, from a CSV made here: summary, cost model and charts. */
 class ScaleBenchmarkTest {
@@ -49,26 +51,22 @@ class ScaleBenchmarkTest {
     return lines;
   }
 
-  @Test
-  void readsThePartitionsThatTrainedFromTheLastColumn() {
-    ScaleBenchmark.Epoch e =
-        ScaleBenchmark.Epoch.parse(
-            "higgs,32,auto,buffer,1.0,0.0,none,2,8,0.6438,1.270,3174,724684,10");
+  /**
+   * A line of today's CSV, whose last column is the partitions that trained, and one from before
+   * minPartitionRows, which trained in the input's partitions.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "higgs,32,auto,buffer,1.0,0.0,none,2,8,0.6438,1.270,3174,724684,10 | 10",
+        "higgs,32,auto,buffer,1.0,0.0,none,2,8,0.6438,1.270,3174,724684 | 32"
+      })
+  void readsThePartitionsThatTrainedOrTheInputsWhereTheLineHasNone(String line, int trained) {
+    ScaleBenchmark.Epoch e = ScaleBenchmark.Epoch.parse(line);
 
     assertThat(e.partitions()).isEqualTo(32);
-    assertThat(e.trainedPartitions()).isEqualTo(10);
-    assertThat(e.bytesFrom()).isEqualTo(724_684);
-  }
-
-  /** A line of a CSV from before minPartitionRows, which trained in the input's partitions. */
-  @Test
-  void readsOldLinesAsTrainedInTheInputsPartitions() {
-    ScaleBenchmark.Epoch e =
-        ScaleBenchmark.Epoch.parse(
-            "higgs,32,auto,buffer,1.0,0.0,none,2,8,0.6438,1.270,3174,724684");
-
-    assertThat(e.partitions()).isEqualTo(32);
-    assertThat(e.trainedPartitions()).isEqualTo(32);
+    assertThat(e.trainedPartitions()).isEqualTo(trained);
     assertThat(e.bytesFrom()).isEqualTo(724_684);
   }
 
