@@ -166,10 +166,16 @@ public final class LassoSolver {
     private JavaRDD<double[]> previous;
     private int sinceRefresh;
 
-    /** The changes since the last pass, which the residuals take at the start of the next one. */
+    /**
+     * The coefficients changed since the last pass, in the order they first moved, and their summed
+     * changes: the residuals take them at the start of the next pass, one column update per
+     * coefficient however many rounds moved it (a pass's sweeps move its support many times).
+     */
     private final List<Integer> pendingMoved = new ArrayList<>();
 
-    private final List<Double> pendingDeltas = new ArrayList<>();
+    private final double[] pendingDeltas;
+
+    private final boolean[] pending;
 
     /** Passes over the data so far. */
     private int passes;
@@ -190,6 +196,8 @@ public final class LassoSolver {
       curvature = new double[p];
       penaltyScale = new double[p];
       beta = new double[p];
+      pendingDeltas = new double[p];
+      pending = new boolean[p];
       List<Integer> eligible = new ArrayList<>();
       for (int j = 0; j < p; j++) {
         center[j] = intercept ? m.mean(j) : 0.0;
@@ -429,8 +437,11 @@ public final class LassoSolver {
           beta[j] += delta[i];
           scheduler.changed(j, delta[i] * Math.sqrt(curvature[j]) / labelScale);
           if (delta[i] != 0) {
-            pendingMoved.add(j);
-            pendingDeltas.add(delta[i]);
+            if (!pending[j]) {
+              pending[j] = true;
+              pendingMoved.add(j);
+            }
+            pendingDeltas[j] += delta[i];
           }
           remaining.remove(Integer.valueOf(kept[i]));
         }
@@ -607,15 +618,19 @@ public final class LassoSolver {
         next = refreshed();
         sinceRefresh = 0;
       } else {
-        next =
-            updated(
-                residuals,
-                pendingMoved.stream().mapToInt(Integer::intValue).toArray(),
-                pendingDeltas.stream().mapToDouble(Double::doubleValue).toArray());
+        int[] moved = pendingMoved.stream().mapToInt(Integer::intValue).toArray();
+        double[] deltas = new double[moved.length];
+        for (int i = 0; i < moved.length; i++) {
+          deltas[i] = pendingDeltas[moved[i]];
+        }
+        next = updated(residuals, moved, deltas);
         sinceRefresh++;
       }
+      for (int j : pendingMoved) {
+        pendingDeltas[j] = 0;
+        pending[j] = false;
+      }
       pendingMoved.clear();
-      pendingDeltas.clear();
       passes++;
       next.setName("ScheduledLasso residuals").persist(StorageLevel.MEMORY_AND_DISK());
       cached.add(next);
