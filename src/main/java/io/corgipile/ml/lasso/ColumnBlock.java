@@ -2,6 +2,7 @@ package io.corgipile.ml.lasso;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.ml.linalg.DenseVector;
@@ -169,31 +170,32 @@ public final class ColumnBlock implements Serializable {
   }
 
   /**
-   * Rows per chunk of the dense pairs' products: a chunk of each of up to 1,024 candidate columns
-   * (2 KiB each) stays in a core's cache while every pair reads it, where whole columns streamed
-   * from memory once per pair.
-   */
-  private static final int PAIR_CHUNK_ROWS = 256;
-
-  /**
    * Sum over rows of x_a x_b for each asked pair of {@code features}: pair i is ({@code
-   * features[pairs[2i]]}, {@code features[pairs[2i + 1]]}), grouped by the first. Two dense columns
-   * by chunks of rows ({@link #PAIR_CHUNK_ROWS}); a sparse one against a dense one over its
-   * non-zeros; two sparse ones through the first scattered into a dense array.
+   * features[pairs[2i]]}, {@code features[pairs[2i + 1]]}), grouped by the first, each group's
+   * second positions ascending. Two dense columns by chunks of rows ({@link DensePairProducts}); a
+   * sparse one against a dense one over its non-zeros; two sparse ones through the first scattered
+   * into a dense array.
    */
   void pairProducts(int[] features, int[] pairs, double[] out) {
     int n = numRows();
     int count = pairs.length / 2;
-    for (int from = 0; from < n; from += PAIR_CHUNK_ROWS) {
-      int to = Math.min(n, from + PAIR_CHUNK_ROWS);
-      for (int i = 0; i < count; i++) {
-        int a = features[pairs[2 * i]];
-        int b = features[pairs[2 * i + 1]];
-        if (rows[a] == null && rows[b] == null) {
-          out[i] += dot(values[a], values[b], from, to);
-        }
+    int dense = 0;
+    int[] first = new int[count];
+    int[] second = new int[count];
+    int[] slot = new int[count];
+    for (int i = 0; i < count; i++) {
+      if (rows[features[pairs[2 * i]]] == null && rows[features[pairs[2 * i + 1]]] == null) {
+        first[dense] = pairs[2 * i];
+        second[dense] = pairs[2 * i + 1];
+        slot[dense++] = i;
       }
     }
+    DensePairProducts.plan(
+            features,
+            Arrays.copyOf(first, dense),
+            Arrays.copyOf(second, dense),
+            Arrays.copyOf(slot, dense))
+        .addTo(values, n, out);
     double[] column = null;
     for (int i = 0; i < count; ) {
       int a = features[pairs[2 * i]];
@@ -219,25 +221,6 @@ public final class ColumnBlock implements Serializable {
     }
   }
 
-  /** Sum of x[i] y[i] over rows [from, to), in four chains added in a fixed order. */
-  private static double dot(double[] x, double[] y, int from, int to) {
-    double s0 = 0;
-    double s1 = 0;
-    double s2 = 0;
-    double s3 = 0;
-    int i = from;
-    for (; i + 3 < to; i += 4) {
-      s0 += x[i] * y[i];
-      s1 += x[i + 1] * y[i + 1];
-      s2 += x[i + 2] * y[i + 2];
-      s3 += x[i + 3] * y[i + 3];
-    }
-    for (; i < to; i++) {
-      s0 += x[i] * y[i];
-    }
-    return (s0 + s1) + (s2 + s3);
-  }
-
   /** {@code v += a * feature j}. */
   void addTo(double[] v, int j, double a) {
     double[] x = values[j];
@@ -261,7 +244,7 @@ public final class ColumnBlock implements Serializable {
   /** Undoes {@link #scatter}: zeros {@code v} where feature j wrote. */
   private void clear(int j, double[] v) {
     if (rows[j] == null) {
-      java.util.Arrays.fill(v, 0.0);
+      Arrays.fill(v, 0.0);
     } else {
       for (int i : rows[j]) {
         v[i] = 0.0;
