@@ -75,6 +75,9 @@ public final class CoordinateScheduler {
    */
   int[] draw(int candidates, boolean[] excluded) {
     candidates = Math.min(candidates, eligible.length);
+    if (candidates <= 0) {
+      return new int[0];
+    }
     PriorityQueue<double[]> top =
         new PriorityQueue<>(candidates + 1, (a, b) -> Double.compare(a[0], b[0]));
     for (int j : eligible) {

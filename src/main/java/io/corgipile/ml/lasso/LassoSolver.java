@@ -9,6 +9,7 @@ import io.corgipile.ml.ScheduledLassoParams;
 import io.corgipile.ml.ScheduledLassoSummary;
 import io.corgipile.ml.common.FitJobs;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -66,12 +67,26 @@ public final class LassoSolver {
   private final LassoDataErrors errors;
   private final double lambda;
   private final double alpha;
+  private final int minCandidates;
+  private final int maxCandidates;
 
   public LassoSolver(ScheduledLassoParams params, String labelCol, String featuresCol) {
+    this(params, labelCol, featuresCol, MIN_AUTO_CANDIDATES, MAX_AUTO_CANDIDATES);
+  }
+
+  /** With other bounds on a pass's candidates, for tests of supports larger than a pass holds. */
+  LassoSolver(
+      ScheduledLassoParams params,
+      String labelCol,
+      String featuresCol,
+      int minCandidates,
+      int maxCandidates) {
     this.params = params;
     this.errors = new LassoDataErrors(labelCol, featuresCol);
     this.lambda = params.getRegParam();
     this.alpha = params.getElasticNetParam();
+    this.minCandidates = minCandidates;
+    this.maxCandidates = maxCandidates;
   }
 
   public Result fit(Dataset<?> dataset) {
@@ -365,7 +380,7 @@ public final class LassoSolver {
         CandidateSums sums = sums(features, missing);
         rss = centeredSquares(sums);
         double[] products = centeredProducts(sums, features);
-        gradient = java.util.Arrays.copyOf(products, k);
+        gradient = Arrays.copyOf(products, k);
         if (auto) {
           optimal = optimal(features, products, rss / (2 * n) + penalty());
         }
@@ -538,23 +553,33 @@ public final class LassoSolver {
      * A pass's candidates with the automatic size: every coefficient now non-zero (the support,
      * which must adjust to whatever joins it, as in glmnet's active set), then as many more again,
      * at least {@value #MIN_AUTO_CANDIDATES}, drawn by priority (the last pass's possible moves),
-     * in all at most {@value #MAX_AUTO_CANDIDATES}.
+     * in all at most {@value #MAX_AUTO_CANDIDATES}. A support too large to leave room for {@value
+     * #MIN_AUTO_CANDIDATES} more gives only its part drawn by priority, so that every pass still
+     * lets new coefficients in and the rest of the support takes its turn in the next passes.
      */
     private int[] autoCandidates() {
-      boolean[] support = new boolean[p];
-      List<Integer> drawn = new ArrayList<>();
+      boolean[] outside = new boolean[p];
+      List<Integer> support = new ArrayList<>();
       for (int j : scheduler.eligible()) {
-        if (beta[j] != 0 && drawn.size() < MAX_AUTO_CANDIDATES) {
-          support[j] = true;
-          drawn.add(j);
+        if (beta[j] != 0) {
+          support.add(j);
+        } else {
+          outside[j] = true;
         }
       }
-      int more =
-          Math.min(MAX_AUTO_CANDIDATES - drawn.size(), Math.max(MIN_AUTO_CANDIDATES, drawn.size()));
-      for (int j : scheduler.draw(more, support)) {
-        drawn.add(j);
+      int[] kept =
+          support.size() + minCandidates <= maxCandidates
+              ? support.stream().mapToInt(Integer::intValue).toArray()
+              : scheduler.draw(maxCandidates - minCandidates, outside);
+      boolean[] taken = new boolean[p];
+      for (int j : kept) {
+        taken[j] = true;
       }
-      return drawn.stream().mapToInt(Integer::intValue).toArray();
+      int more = Math.min(maxCandidates - kept.length, Math.max(minCandidates, kept.length));
+      int[] drawn = scheduler.draw(more, taken);
+      int[] candidates = Arrays.copyOf(kept, kept.length + drawn.length);
+      System.arraycopy(drawn, 0, candidates, kept.length, drawn.length);
+      return candidates;
     }
 
     /** {@code drawn}, then every other eligible feature, in index order. */
@@ -564,7 +589,7 @@ public final class LassoSolver {
       for (int j : drawn) {
         in[j] = true;
       }
-      int[] all = java.util.Arrays.copyOf(drawn, eligible.length);
+      int[] all = Arrays.copyOf(drawn, eligible.length);
       int at = drawn.length;
       for (int j : eligible) {
         if (!in[j]) {
