@@ -144,27 +144,12 @@ public final class ColumnBlock implements Serializable {
   double dot(int j, double[] v) {
     double[] x = values[j];
     int[] at = rows[j];
-    double sum = 0;
     if (at == null) {
-      // four sums, added in a fixed order: independent chains the CPU overlaps
-      double s1 = 0;
-      double s2 = 0;
-      double s3 = 0;
-      int i = 0;
-      for (; i + 3 < x.length; i += 4) {
-        sum += x[i] * v[i];
-        s1 += x[i + 1] * v[i + 1];
-        s2 += x[i + 2] * v[i + 2];
-        s3 += x[i + 3] * v[i + 3];
-      }
-      for (; i < x.length; i++) {
-        sum += x[i] * v[i];
-      }
-      sum = (sum + s1) + (s2 + s3);
-    } else {
-      for (int k = 0; k < at.length; k++) {
-        sum += x[k] * v[at[k]];
-      }
+      return DensePairProducts.dot(x, v, 0, x.length);
+    }
+    double sum = 0;
+    for (int k = 0; k < at.length; k++) {
+      sum += x[k] * v[at[k]];
     }
     return sum;
   }
