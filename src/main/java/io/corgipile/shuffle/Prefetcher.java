@@ -82,6 +82,18 @@ public final class Prefetcher<B> implements AutoCloseable {
   }
 
   /**
+   * Double buffering that starts from a buffer filled elsewhere: the caller reads {@code held}
+   * while the filler fills {@code free}, and {@code held} goes back to the filler at the first
+   * {@link #next}, as a buffer this prefetcher had returned would.
+   */
+  public static <B> Prefetcher<B> holding(
+      String threadName, Filler<B> filler, B held, B free, Progress progress) {
+    Prefetcher<B> prefetcher = new Prefetcher<>(threadName, filler, free, null, progress);
+    prefetcher.current = held;
+    return prefetcher;
+  }
+
+  /**
    * @param stopWaitMillis how long {@link #close} waits for the filler to end
    * @param stallMillis how long a filler busy on a core without progress is waited for
    */

@@ -81,4 +81,9 @@ final class BufferFiller {
     buffer.shuffle();
     return !buffer.isEmpty();
   }
+
+  /** Whether every row of the last fill is in a buffer: the next {@link #fill} finds none left. */
+  boolean filledAll() {
+    return rowsLeftInFill == 0 && nextFill >= endFill;
+  }
 }

@@ -117,7 +117,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       FillPlan.Slice range,
       int[] blocks,
       TaskContext task,
-      boolean inAnyOrder) {
+      boolean inAnyOrder,
+      ReadScope.Round nextEpoch) {
     /**
      * The slice as a job in any order reads it: without the buffer, and its blocks in storage
      * order, so each file is read front to back and the disk's readahead brings in the blocks read
@@ -130,20 +131,26 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
         ordered = blocks.clone();
         Arrays.sort(ordered); // the plan numbers blocks in file, row group and row order
       }
-      return new Slice(epoch, partition, seed, round, stream, range, ordered, task, true);
+      return new Slice(
+          epoch, partition, seed, round, stream, range, ordered, task, true, nextEpoch);
     }
 
-    /** Round {@code round}'s slice of {@code stream}, and its blocks. */
+    /**
+     * Round {@code round}'s slice of {@code stream}, and its blocks; {@code nextEpoch} the first
+     * round of the epoch the driver reads next, when it said ({@link ReadScope#setNext}).
+     */
     static Slice of(
         int epoch,
         int partition,
         long seed,
         ReadScope.Round round,
         FillLayout.PartitionStream stream,
-        TaskContext task) {
+        TaskContext task,
+        ReadScope.Round nextEpoch) {
       FillPlan.Slice range = stream.slice(round.interval(), round.index(), round.count());
       int[] blocks = Arrays.copyOfRange(stream.blocks(), range.firstBlock(), range.endBlock());
-      return new Slice(epoch, partition, seed, round, stream, range, blocks, task, false);
+      return new Slice(
+          epoch, partition, seed, round, stream, range, blocks, task, false, nextEpoch);
     }
 
     EpochSeeds seeds() {
@@ -158,12 +165,13 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
           seed,
           new ReadScope.Round(round.interval(), index, round.count()),
           stream,
+          null,
           null);
     }
 
-    /** One of several rounds that reads a single planned fill. */
-    boolean isOneFillRound() {
-      return round.count() > 1 && range.endFill() - range.firstFill() == 1;
+    /** Whether the slice reads a single planned fill. */
+    boolean readsOneFill() {
+      return range.endFill() - range.firstFill() == 1;
     }
 
     RoundLookahead.Key key(String scan) {
@@ -184,7 +192,8 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
             seed,
             scope.round(),
             layout.partition(epoch, seed, partition.index()),
-            task);
+            task,
+            scope.next());
     return scope.anyOrder() ? slice.takenInAnyOrder() : slice;
   }
 
@@ -231,13 +240,15 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   }
 
   /**
-   * The slice's {@code corgipile} buffers: double-buffered with prefetch, except in a round of one
-   * fill when the executor may look ahead: that round's buffer is then taken filled from {@link
-   * RoundLookahead} when an earlier task here filled it, and the partition's next round is filled
-   * ahead in its place.
+   * The slice's {@code corgipile} buffers: double-buffered with prefetch. When the executor may
+   * look ahead, a slice's first buffer is taken filled from {@link RoundLookahead} when an earlier
+   * task here filled it, and a slice of a single fill needs no second buffer. Once the slice's last
+   * fill is in the buffer the task reads and no other is held, the partition's next round (of this
+   * epoch, or the next epoch's first when the driver said one follows) is filled ahead; so a
+   * partition holds two buffers at most, the two that prefetch budgets.
    */
   private ShuffledBuffers shuffledBuffers(Slice slice) {
-    if (lookahead == 0 || !slice.isOneFillRound()) {
+    if (lookahead == 0) {
       return shuffledBuffers(slice, conf.prefetch());
     }
     FilledSlice ahead;
@@ -247,36 +258,57 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("Interrupted while waiting for a buffer filled ahead", e);
     }
+    boolean oneFill = slice.readsOneFill();
     ShuffledBuffers buffers =
         ahead != null
-            ? ShuffledBuffers.prefilled(ahead, prefetchThread(slice))
-            : shuffledBuffers(slice, false);
+            ? ShuffledBuffers.prefilled(
+                ahead, oneFill ? null : buffer(slice), prefetchThread(slice))
+            : shuffledBuffers(slice, !oneFill);
     if (slice.task != null) {
       // a failed or killed task (a cancelled fit, a job that gives up) leaves no fills of its scan
       // behind
       slice.task.addTaskFailureListener(
           (TaskFailureListener) (context, error) -> RoundLookahead.EXECUTOR.drop(scan));
     }
-    fillAhead(slice, 1, buffers::afterFirstBuffer);
-    // Once this task has let its buffer go, the partition's round after next: so the fill runs
-    // while
-    // the driver merges the round and starts the next, when the cores would otherwise wait.
-    fillAhead(slice, 2, buffers::afterLastBuffer);
+    Slice next = roundAfter(slice, 1);
+    fillAhead(next, buffers::afterLastFill);
+    // Once this task has let its buffers go, the partition's round after next, when the next reads
+    // one fill: so the fill runs while the driver merges the round and starts the next, when the
+    // cores would otherwise wait, and the next round's task holds its buffer and that one.
+    if (next != null && next.readsOneFill()) {
+      fillAhead(roundAfter(slice, 2), buffers::afterLastBuffer);
+    }
     return buffers;
   }
 
   /**
-   * Has {@code when} start filling the partition's round {@code rounds} after {@code slice}'s
-   * ahead, when the epoch has that round and it reads one fill.
+   * The partition's slice {@code rounds} rounds after {@code slice}: of its epoch, or the next
+   * epoch's first when the driver said that one follows; null when neither is known.
    */
-  private void fillAhead(Slice slice, int rounds, Consumer<Runnable> when) {
-    if (slice.round.index() + rounds < slice.round.count()) {
-      Slice ahead = slice.inRound(slice.round.index() + rounds);
-      if (ahead.isOneFillRound()) {
-        when.accept(
-            () ->
-                RoundLookahead.EXECUTOR.start(ahead.key(scan), lookahead, () -> fillFirst(ahead)));
-      }
+  private Slice roundAfter(Slice slice, int rounds) {
+    int index = slice.round.index() + rounds;
+    if (index < slice.round.count()) {
+      return slice.inRound(index);
+    }
+    if (index > slice.round.count() || slice.nextEpoch == null) {
+      return null;
+    }
+    int epoch = slice.epoch + 1;
+    return Slice.of(
+        epoch,
+        slice.partition,
+        slice.seed,
+        slice.nextEpoch,
+        layout.partition(epoch, slice.seed, slice.partition),
+        null,
+        null);
+  }
+
+  /** Has {@code when} start filling {@code ahead}'s first buffer ahead; nothing when it is null. */
+  private void fillAhead(Slice ahead, Consumer<Runnable> when) {
+    if (ahead != null) {
+      when.accept(
+          () -> RoundLookahead.EXECUTOR.start(ahead.key(scan), lookahead, () -> fillFirst(ahead)));
     }
   }
 

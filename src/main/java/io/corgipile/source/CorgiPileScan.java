@@ -189,10 +189,11 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   /**
    * The fills an executor may hold ahead of its rounds ({@link RoundLookahead}): two per task slot
    * with prefetch, the two buffers prefetch budgets, when every partition of a round runs at once.
-   * A slot's task holds its round's buffer and fills the next round's ahead; once it has let its
-   * own go, it fills the round after next, so a partition never holds more than two. With more
-   * partitions than slots, tasks run in waves, the next wave's reading overlaps the last one's
-   * training, and fills ahead would hold a buffer per partition.
+   * A slot's task fills the next round's first buffer ahead once it reads its own last one and
+   * holds no other; once it has let its own go, it fills the round after next when the next reads
+   * one buffer, so a partition never holds more than two. With more partitions than slots, tasks
+   * run in waves, the next wave's reading overlaps the last one's training, and fills ahead would
+   * hold a buffer per partition.
    */
   private int lookahead(int partitions) {
     boolean oneWave = partitions <= session.sparkContext().defaultParallelism();

@@ -36,6 +36,12 @@ public final class ReadScope {
   /** How the epoch is cut into rounds, as {@link SyncInterval} text. */
   static final String SYNC_INTERVAL = "corgipile.syncInterval";
 
+  /** How the next epoch is cut into rounds, as {@link SyncInterval} text; see {@link #setNext}. */
+  static final String NEXT_SYNC_INTERVAL = "corgipile.nextSyncInterval";
+
+  /** How many rounds the next epoch is read in; see {@link #setNext}. */
+  static final String NEXT_ROUNDS = "corgipile.nextRounds";
+
   /**
    * {@value #ANY_ORDER} for a job that needs the epoch's rows but not their order; see {@link
    * #setAnyOrder}.
@@ -51,7 +57,8 @@ public final class ReadScope {
   static final String MAX_PARTITIONS = "corgipile.maxPartitions";
 
   private static final List<String> KEYS =
-      List.of(EPOCH, SEED, ROUND, ROUNDS, SYNC_INTERVAL, ROW_ORDER);
+      List.of(
+          EPOCH, SEED, ROUND, ROUNDS, SYNC_INTERVAL, NEXT_SYNC_INTERVAL, NEXT_ROUNDS, ROW_ORDER);
 
   private ReadScope() {}
 
@@ -87,11 +94,24 @@ public final class ReadScope {
     sc.setLocalProperty(ROUNDS, Integer.toString(rounds));
   }
 
+  /**
+   * The round the driver reads after the thread's next jobs, when they read an epoch's last round
+   * and the next epoch follows: its first round, {@code first}; null when no epoch is known to
+   * follow. A hint, by which each partition fills its first buffer of that round ahead ({@link
+   * RoundLookahead}) while the driver ends the epoch; a fit that stops there instead leaves that
+   * fill unclaimed.
+   */
+  public static void setNext(SparkContext sc, Round first) {
+    sc.setLocalProperty(NEXT_SYNC_INTERVAL, first == null ? null : first.interval().toString());
+    sc.setLocalProperty(NEXT_ROUNDS, first == null ? null : Integer.toString(first.count()));
+  }
+
   /** The thread's next jobs read their whole epoch, not a round of it. */
   public static void setWholeEpoch(SparkContext sc) {
     sc.setLocalProperty(SYNC_INTERVAL, null);
     sc.setLocalProperty(ROUND, null);
     sc.setLocalProperty(ROUNDS, null);
+    setNext(sc, null);
   }
 
   /**
@@ -164,10 +184,11 @@ public final class ReadScope {
 
   /**
    * What a running task's job reads, from its local properties; null fields were not set. {@code
-   * anyOrder} holds only for a job of the whole epoch: a round keeps its order.
+   * anyOrder} holds only for a job of the whole epoch: a round keeps its order. {@code next} is the
+   * first round of the epoch after, when the driver said one follows ({@link #setNext}).
    */
-  public record InTask(Integer epoch, Long seed, Round round, boolean anyOrder) {
-    static final InTask NONE = new InTask(null, null, Round.WHOLE_EPOCH, false);
+  public record InTask(Integer epoch, Long seed, Round round, boolean anyOrder, Round next) {
+    static final InTask NONE = new InTask(null, null, Round.WHOLE_EPOCH, false, null);
   }
 
   /**
@@ -186,11 +207,20 @@ public final class ReadScope {
             task.getLocalProperty(ROUND),
             task.getLocalProperty(ROUNDS),
             task.getLocalProperty(SYNC_INTERVAL));
+    String nextInterval = task.getLocalProperty(NEXT_SYNC_INTERVAL);
     return new InTask(
         epoch == null ? null : (int) parse(EPOCH, epoch, 0, Integer.MAX_VALUE),
         seed == null ? null : parse(SEED, seed, Long.MIN_VALUE, Long.MAX_VALUE),
         round,
-        round.count() == 1 && ANY_ORDER.equals(task.getLocalProperty(ROW_ORDER)));
+        round.count() == 1 && ANY_ORDER.equals(task.getLocalProperty(ROW_ORDER)),
+        nextInterval == null
+            ? null
+            : round(
+                "0",
+                task.getLocalProperty(NEXT_ROUNDS),
+                nextInterval,
+                NEXT_ROUNDS,
+                NEXT_SYNC_INTERVAL));
   }
 
   /**
@@ -198,6 +228,16 @@ public final class ReadScope {
    * syncInterval} when the round and the interval are set, else the whole epoch.
    */
   static Round round(String round, String rounds, String syncInterval) {
+    return round(round, rounds, syncInterval, ROUNDS, SYNC_INTERVAL);
+  }
+
+  /** {@link #round(String, String, String)}, its errors naming the properties given. */
+  private static Round round(
+      String round,
+      String rounds,
+      String syncInterval,
+      String roundsProperty,
+      String intervalProperty) {
     int index = round == null ? 0 : (int) parse(ROUND, round, 0, Integer.MAX_VALUE);
     SyncInterval interval;
     try {
@@ -205,7 +245,7 @@ public final class ReadScope {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "Cannot use local property "
-              + SYNC_INTERVAL
+              + intervalProperty
               + "='"
               + syncInterval
               + "': "
@@ -219,10 +259,10 @@ public final class ReadScope {
           "Cannot read round "
               + index
               + " of the epoch: local property "
-              + ROUNDS
+              + roundsProperty
               + " is not set; set it to the epoch's round count (EpochRounds.of)");
     }
-    return new Round(interval, index, (int) parse(ROUNDS, rounds, 1, Integer.MAX_VALUE));
+    return new Round(interval, index, (int) parse(roundsProperty, rounds, 1, Integer.MAX_VALUE));
   }
 
   private static long parse(String name, String value, long min, long max) {

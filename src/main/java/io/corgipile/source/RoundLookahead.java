@@ -16,13 +16,13 @@ import org.slf4j.LoggerFactory;
  * is what a fill leaves ({@link FilledSlice}), closed when nobody takes it.
  *
  * <p>Each round is a Spark job of its own, so a task's prefetch ends with its slice, and between
- * two rounds a core waits for the slowest partition and for the driver's merge. A task that reads
- * one buffer in its round therefore starts, on a thread of its own, the fill of its partition's
- * next slice, and once it has let its own buffer go, of the slice after (which then fills while the
- * driver merges the round); the next rounds' tasks for that partition take them when they run on
- * the same executor, and read their slices themselves otherwise. A fill is a pure function of the
- * scan, seed, epoch, partition and round (the key), so which task filled a buffer never changes
- * what it holds.
+ * two rounds a core waits for the slowest partition and for the driver's merge. A task therefore
+ * starts, on a thread of its own, the fill of its partition's next slice's first buffer once it
+ * reads its own last fill and holds no other buffer, and, when the next slice reads one fill, the
+ * slice after once it has let its own buffer go (which then fills while the driver merges the
+ * round); the next rounds' tasks for that partition take them when they run on the same executor,
+ * and read their slices themselves otherwise. A fill is a pure function of the scan, seed, epoch,
+ * partition and round (the key), so which task filled a buffer never changes what it holds.
  *
  * <p>Memory: at most {@code capacity} fills are held at once (the driver passes twice the task
  * slots of an executor: each slot's partition holds its task's buffer and one ahead, or two ahead

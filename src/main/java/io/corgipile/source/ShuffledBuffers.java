@@ -10,8 +10,8 @@ import java.io.InterruptedIOException;
  * A partition's shuffled buffers, one after the other, each filled by a {@link BufferFiller} on a
  * fill thread: with two buffers one is filled while the task reads the other; with one, the task
  * waits for its fill. Either way the task watches the fill ({@link Prefetcher.Progress}), so a
- * decoder that spins fails the task instead of hanging it. With one buffer, the first may come
- * filled already ({@link RoundLookahead}).
+ * decoder that spins fails the task instead of hanging it. The first buffer may come filled already
+ * ({@link RoundLookahead}); the second then fills from the slice's next fill at once.
  */
 final class ShuffledBuffers implements Closeable {
   private final BlockRowStream source;
@@ -22,7 +22,8 @@ final class ShuffledBuffers implements Closeable {
   private final String threadName;
   private Prefetcher<TupleShuffleBuffer> prefetcher;
   private boolean prefilled;
-  private Runnable afterFirstBuffer;
+  private boolean lastFillReady;
+  private Runnable afterLastFill;
   private Runnable afterLastBuffer;
   private boolean exhausted;
   private TupleShuffleBuffer current;
@@ -40,29 +41,68 @@ final class ShuffledBuffers implements Closeable {
       TupleShuffleBuffer second,
       String threadName,
       ReaderMetrics metrics) {
+    this(source, filler, first, second, threadName, metrics, false, false);
+  }
+
+  private ShuffledBuffers(
+      BlockRowStream source,
+      BufferFiller filler,
+      TupleShuffleBuffer first,
+      TupleShuffleBuffer second,
+      String threadName,
+      ReaderMetrics metrics,
+      boolean prefilled,
+      boolean exhausted) {
     this.source = source;
     this.filler = filler;
     this.metrics = metrics;
     this.first = first;
     this.second = second;
     this.threadName = threadName;
-    if (second != null) {
-      this.prefetcher = fillThread(); // starts filling at once
+    this.prefilled = prefilled;
+    this.exhausted = exhausted;
+    this.lastFillReady = exhausted;
+    if (second != null && !exhausted) {
+      // starts filling at once
+      this.prefetcher =
+          prefilled
+              ? Prefetcher.holding(threadName, this::fill, first, second, source)
+              : new Prefetcher<>(threadName, this::fill, first, second, source);
     }
   }
 
-  private Prefetcher<TupleShuffleBuffer> fillThread() {
-    return new Prefetcher<>(
-        threadName,
-        buffer -> {
-          boolean filled = filler.fill(buffer);
-          metrics.observeBufferBytes(
-              first.allocatedBytes() + (second == null ? 0 : second.allocatedBytes()));
-          return filled;
-        },
-        first,
+  /**
+   * The slice of {@code filled}, whose first buffer is filled already; with {@code second}, the
+   * slice's next fill goes there at once.
+   */
+  static ShuffledBuffers prefilled(
+      FilledSlice filled, TupleShuffleBuffer second, String threadName) {
+    filled.metrics().buffersFilledAhead.incrementAndGet();
+    return new ShuffledBuffers(
+        filled.source(),
+        filled.filler(),
+        filled.buffer(),
         second,
-        source);
+        threadName,
+        filled.metrics(),
+        filled.hasRows(),
+        !filled.hasRows());
+  }
+
+  /**
+   * Fills {@code buffer} on the fill thread. With two buffers, the fill that finds no rows left was
+   * handed the buffer the task read before its last: nothing reads it any more, so its memory goes
+   * to whatever fills next in this JVM ({@link #afterLastFill}).
+   */
+  private boolean fill(TupleShuffleBuffer buffer) throws IOException {
+    boolean filled = filler.fill(buffer);
+    metrics.observeBufferBytes(
+        first.allocatedBytes() + (second == null ? 0 : second.allocatedBytes()));
+    if (!filled && second != null) {
+      buffer.release();
+      lastFillReady();
+    }
+    return filled;
   }
 
   /**
@@ -95,24 +135,30 @@ final class ShuffledBuffers implements Closeable {
   }
 
   /**
-   * One buffer, whose first fill is done: {@code filled}'s, or none when {@code hasRows} is false.
+   * Runs {@code action} once the slice's last fill is in the buffer the task reads and the
+   * partition holds no other buffer: with one buffer, on the task's thread when it takes that
+   * buffer; with two, on the fill thread once it has let the other go. At once if that time has
+   * come; never when the task fails or stops before.
    */
-  static ShuffledBuffers prefilled(FilledSlice filled, String threadName) {
-    ShuffledBuffers buffers =
-        new ShuffledBuffers(
-            filled.source(), filled.filler(), filled.buffer(), null, threadName, filled.metrics());
-    filled.metrics().buffersFilledAhead.incrementAndGet();
-    buffers.prefilled = filled.hasRows();
-    buffers.exhausted = !filled.hasRows();
-    return buffers;
+  void afterLastFill(Runnable action) {
+    synchronized (this) {
+      if (!lastFillReady) {
+        afterLastFill = action;
+        return;
+      }
+    }
+    action.run();
   }
 
-  /** Runs {@code action} once the first buffer is ready, on the task's thread: at once if it is. */
-  void afterFirstBuffer(Runnable action) {
-    if (prefilled) {
+  private void lastFillReady() {
+    Runnable action;
+    synchronized (this) {
+      lastFillReady = true;
+      action = afterLastFill;
+      afterLastFill = null;
+    }
+    if (action != null) {
       action.run();
-    } else {
-      afterFirstBuffer = action;
     }
   }
 
@@ -130,35 +176,30 @@ final class ShuffledBuffers implements Closeable {
 
   /** The next filled and shuffled buffer, or null; the previous one goes back to the filler. */
   private TupleShuffleBuffer refill() throws IOException {
-    TupleShuffleBuffer buffer = nextBuffer();
-    if (afterFirstBuffer != null) {
-      Runnable action = afterFirstBuffer;
-      afterFirstBuffer = null;
-      action.run();
-    }
-    return buffer;
-  }
-
-  private TupleShuffleBuffer nextBuffer() throws IOException {
     if (exhausted) {
       return null;
     }
+    TupleShuffleBuffer buffer;
     if (prefilled) {
       prefilled = false;
-      metrics.observeBufferBytes(first.allocatedBytes()); // prefilled: one buffer
-      return first;
+      metrics.observeBufferBytes(first.allocatedBytes());
+      buffer = first;
+    } else {
+      if (prefetcher == null) {
+        prefetcher = new Prefetcher<>(threadName, this::fill, first, null, source); // one buffer
+      }
+      try {
+        buffer = prefetcher.next();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("Interrupted while waiting for the next shuffled buffer");
+      }
+      exhausted = buffer == null;
     }
-    if (prefetcher == null) {
-      prefetcher = fillThread(); // one buffer, no longer read
+    if (buffer == null || second == null && filler.filledAll()) {
+      // with one buffer the fill thread now waits for it back, and no longer touches the filler
+      lastFillReady();
     }
-    TupleShuffleBuffer buffer;
-    try {
-      buffer = prefetcher.next();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while waiting for the next shuffled buffer");
-    }
-    exhausted = buffer == null;
     return buffer;
   }
 

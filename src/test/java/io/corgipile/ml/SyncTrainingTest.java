@@ -237,12 +237,15 @@ class SyncTrainingTest {
 
   /**
    * At 2 partitions on 2 cores each task fills its partition's next round ahead (RoundLookahead);
-   * without prefetch every round reads its own buffer: the models are the same.
+   * without prefetch every round reads its own buffer: the models are the same. Rounds of one
+   * buffer (buffer), of two (1000 rows) and, after the first epoch, of two or three (auto).
    */
-  @Test
-  void buffersFilledAheadOfTheirRoundGiveTheModelOfRoundsThatReadTheirOwn() {
+  @ParameterizedTest(name = "syncInterval={0}")
+  @CsvSource({"buffer, 10", "1000, 3", "auto, 4"})
+  void buffersFilledAheadOfTheirRoundGiveTheModelOfRoundsThatReadTheirOwn(
+      String interval, int rounds) {
     SGDRegressor regressor =
-        new SGDRegressor().setMinPartitionRows(1).setSyncInterval("buffer").setMaxIter(2).setTol(0);
+        new SGDRegressor().setMinPartitionRows(1).setSyncInterval(interval).setMaxIter(2).setTol(0);
     SGDLinearModelView[] models = new SGDLinearModelView[2];
     for (int i = 0; i < 2; i++) {
       Dataset<Row> data =
@@ -255,7 +258,7 @@ class SyncTrainingTest {
               .load(table);
       models[i] = SGDLinearModelView.of(regressor.fit(data));
     }
-    assertThat(models[0].summary().roundsPerEpoch()).containsExactly(10, 10);
+    assertThat(models[0].summary().roundsPerEpoch()).endsWith(rounds);
     assertThat(model(models[0])).containsExactly(model(models[1]));
   }
 

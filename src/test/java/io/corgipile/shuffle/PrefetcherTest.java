@@ -110,6 +110,30 @@ class PrefetcherTest {
   }
 
   @Test
+  void aPrefetcherHoldingAFilledBufferFillsTheOtherAndTakesItBackAtTheFirstNext() throws Exception {
+    Buf held = new Buf();
+    held.seq = -7; // filled elsewhere
+    held.consuming = true;
+    Buf free = new Buf();
+    CountingFiller filler = new CountingFiller(3);
+    try (Prefetcher<Buf> p = Prefetcher.holding("holding", filler, held, free, null)) {
+      waitUntil(() -> filler.fills.get() == 1);
+      Thread.sleep(5); // no other buffer to fill while the caller reads the held one
+      assertThat(filler.fills.get()).isEqualTo(1);
+      assertThat(held.seq).isEqualTo(-7);
+      held.consuming = false;
+      List<Integer> got = new ArrayList<>();
+      Buf b;
+      while ((b = p.next()) != null) {
+        got.add(b.seq);
+      }
+      assertThat(got).containsExactly(0, 1, 2);
+    }
+    assertThat(filler.violation.get()).isNull();
+    assertThat(filler.seen).containsExactlyInAnyOrder(held, free);
+  }
+
+  @Test
   void fillerWorksAheadByExactlyOneBuffer() throws Exception {
     CountingFiller filler = new CountingFiller(100);
     try (Prefetcher<Buf> p = new Prefetcher<>("ahead", filler, new Buf(), new Buf())) {

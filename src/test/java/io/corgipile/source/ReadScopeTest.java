@@ -95,7 +95,8 @@ class ReadScopeTest {
     try (ReadScope.Saved saved = ReadScope.save(sc)) {
       ReadScope.setEpoch(sc, 5);
       ReadScope.setSeed(sc, 1L);
-      ReadScope.setRound(sc, SyncInterval.BUFFER, 0, 2);
+      ReadScope.setRound(sc, SyncInterval.BUFFER, 1, 2);
+      ReadScope.setNext(sc, new ReadScope.Round(SyncInterval.BUFFER, 0, 3));
       ReadScope.setAnyOrder(sc, true);
     }
     assertThat(sc.getLocalProperty(ReadScope.EPOCH)).isEqualTo("2");
@@ -105,6 +106,8 @@ class ReadScopeTest {
           ReadScope.ROUND,
           ReadScope.ROUNDS,
           ReadScope.SYNC_INTERVAL,
+          ReadScope.NEXT_SYNC_INTERVAL,
+          ReadScope.NEXT_ROUNDS,
           ReadScope.ROW_ORDER
         }) {
       assertThat(sc.getLocalProperty(key)).as(key).isNull();
@@ -122,6 +125,21 @@ class ReadScopeTest {
         .hasMessage("Cannot read round 2 of 2: rounds count from 0 to the epoch's round count - 1");
     assertThat(sc.getLocalProperty(ReadScope.EPOCH)).isNull();
     assertThat(sc.getLocalProperty(ReadScope.ROUND)).isNull();
+  }
+
+  @Test
+  void aNextRoundCountSetByHandThatCannotBeIsNamed() {
+    SparkContext sc = spark().sparkContext();
+    Dataset<Row> planned = read();
+    int rounds = EpochRounds.of(scanOf(planned), 0, null, SyncInterval.BUFFER).getAsInt();
+    ReadScope.setRound(sc, SyncInterval.BUFFER, rounds - 1, rounds);
+    sc.setLocalProperty(ReadScope.NEXT_SYNC_INTERVAL, "buffer");
+    sc.setLocalProperty(ReadScope.NEXT_ROUNDS, "0");
+    assertThatThrownBy(planned::collectAsList)
+        .hasStackTraceContaining("Cannot use local property corgipile.nextRounds='0': ");
+    sc.setLocalProperty(ReadScope.NEXT_ROUNDS, null);
+    assertThatThrownBy(planned::collectAsList)
+        .hasStackTraceContaining("local property corgipile.nextRounds is not set");
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.functions;
@@ -187,13 +188,88 @@ class RoundsTest {
   void eachRoundTakesTheBufferItsPartitionsLastRoundFilledAhead() {
     // 2 partitions on 2 cores run at once, so each fills its next round's buffer while it trains
     List<List<Long>> ahead = new ArrayList<>();
-    List<Long> filledAhead = readRoundsOfOneQuery("true", ahead);
+    List<Long> filledAhead = readRoundsOfOneQuery("true", "buffer", ahead);
     assertThat(filledAhead.get(0)).as("round 0").isZero();
     assertThat(filledAhead.subList(1, filledAhead.size())).as("later rounds").containsOnly(2L);
 
     List<List<Long>> own = new ArrayList<>();
-    assertThat(readRoundsOfOneQuery("false", own)).as("without prefetch").containsOnly(0L);
+    assertThat(readRoundsOfOneQuery("false", "buffer", own))
+        .as("without prefetch")
+        .containsOnly(0L);
     assertThat(ahead).isEqualTo(own);
+  }
+
+  @Test
+  void roundsOfSeveralBuffersTakeTheirFirstFilledAheadAndReadTheRestThemselves()
+      throws InterruptedException {
+    awaitNoFillsAhead();
+    List<List<Long>> ahead = new ArrayList<>();
+    List<Long> filledAhead = readRoundsOfOneQuery("true", "600", ahead);
+    assertThat(ahead).as("slices of 3 row groups, buffers of 2").allMatch(ids -> ids.size() > 250);
+    assertThat(filledAhead.get(0)).as("round 0").isZero();
+    assertThat(filledAhead.subList(1, filledAhead.size())).as("later rounds").containsOnly(2L);
+
+    List<List<Long>> own = new ArrayList<>();
+    assertThat(readRoundsOfOneQuery("false", "600", own)).as("without prefetch").containsOnly(0L);
+    assertThat(ahead).isEqualTo(own);
+  }
+
+  @Test
+  void anEpochsLastRoundFillsTheNextEpochsFirstWhenTheDriverSaysItFollows()
+      throws InterruptedException {
+    awaitNoFillsAhead();
+    List<Long> filledAhead = new ArrayList<>();
+    List<List<Long>> told = readFirstRoundOfEpochOne("true", true, filledAhead);
+    assertThat(filledAhead).as("told, with prefetch").containsExactly(2L);
+    filledAhead.clear();
+    List<List<Long>> own = readFirstRoundOfEpochOne("false", true, filledAhead);
+    assertThat(filledAhead).as("without prefetch").containsExactly(0L);
+    assertThat(told).isEqualTo(own);
+    filledAhead.clear();
+    assertThat(readFirstRoundOfEpochOne("true", false, filledAhead)).isEqualTo(own);
+    assertThat(filledAhead).as("not told").containsExactly(0L);
+  }
+
+  /**
+   * Reads epoch 0's last round, saying epoch 1 follows when {@code tell}, then epoch 1's first
+   * round, whose ids by partition it returns, adding its buffers filled ahead to {@code
+   * filledAhead}.
+   */
+  private static List<List<Long>> readFirstRoundOfEpochOne(
+      String prefetch, boolean tell, List<Long> filledAhead) {
+    SparkContext sc = spark().sparkContext();
+    Dataset<Row> df =
+        corgipile("partitions", "2", "bufferSize", "250", "seed", "37", "prefetch", prefetch)
+            .load(table);
+    Dataset<Row> query = df.select(functions.spark_partition_id(), functions.col("id"));
+    int lastRounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
+    int nextRounds = EpochRounds.of(scanOf(df), 1, null, SyncInterval.BUFFER).getAsInt();
+    try {
+      ReadScope.setEpoch(sc, 0);
+      ReadScope.setRound(sc, SyncInterval.BUFFER, lastRounds - 1, lastRounds);
+      ReadScope.setNext(sc, tell ? new ReadScope.Round(SyncInterval.BUFFER, 0, nextRounds) : null);
+      query.collectAsList();
+      ReadScope.setEpoch(sc, 1);
+      ReadScope.setRound(sc, SyncInterval.BUFFER, 0, nextRounds);
+      ReadScope.setNext(sc, null);
+      List<List<Long>> ids = List.of(new ArrayList<>(), new ArrayList<>());
+      query.collectAsList().forEach(r -> ids.get(r.getInt(0)).add(r.getLong(1)));
+      filledAhead.add(scanMetrics(query).get(CorgiPileMetrics.BUFFERS_FILLED_AHEAD));
+      return ids;
+    } finally {
+      ReadScope.setEpoch(sc, null);
+    }
+  }
+
+  /**
+   * Waits for the fills earlier tests left unclaimed, which count against the capacity, to expire.
+   */
+  private static void awaitNoFillsAhead() throws InterruptedException {
+    long expired =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 5_000);
+    while (RoundLookahead.EXECUTOR.size() > 0 && System.nanoTime() < expired) {
+      Thread.sleep(50);
+    }
   }
 
   @Test
@@ -203,12 +279,7 @@ class RoundsTest {
     assertThat(rounds).isGreaterThan(3);
     spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
     Dataset<Row> query = df.select("id");
-    // fills earlier tests left unclaimed count against the executor's capacity until they expire
-    long expired =
-        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RoundLookahead.UNCLAIMED_MILLIS + 5_000);
-    while (RoundLookahead.EXECUTOR.size() > 0 && System.nanoTime() < expired) {
-      Thread.sleep(50);
-    }
+    awaitNoFillsAhead();
     selectRound(0, rounds);
     query.collectAsList();
 
@@ -270,12 +341,13 @@ class RoundsTest {
    * Reads every round of one query, adding each round's ids by partition; returns the buffers
    * filled ahead.
    */
-  private static List<Long> readRoundsOfOneQuery(String prefetch, List<List<Long>> ids) {
+  private static List<Long> readRoundsOfOneQuery(
+      String prefetch, String interval, List<List<Long>> ids) {
     Dataset<Row> df =
         corgipile("partitions", "2", "bufferSize", "250", "prefetch", prefetch).load(table);
-    int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.BUFFER).getAsInt();
+    int rounds = EpochRounds.of(scanOf(df), 0, null, SyncInterval.parse(interval)).getAsInt();
     assertThat(rounds).isGreaterThan(2);
-    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, "buffer");
+    spark().sparkContext().setLocalProperty(ReadScope.SYNC_INTERVAL, interval);
     Dataset<Row> query = df.select(functions.spark_partition_id(), functions.col("id"));
     List<Long> filledAhead = new ArrayList<>();
     for (int round = 0; round < rounds; round++) {

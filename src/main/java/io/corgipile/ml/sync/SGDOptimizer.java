@@ -221,7 +221,7 @@ public final class SGDOptimizer {
       int firstAveraged = epoch == 0 ? rounds / 2 : 0;
       EpochTotals totals = new EpochTotals();
       for (int round = 0; round < rounds; round++) {
-        schedule.select(sc, epoch, round, rounds);
+        schedule.select(sc, epoch, round, rounds, epoch + 1 < maxIter);
         FitJobs.describe(
             sc,
             name,

@@ -93,12 +93,19 @@ public final class SyncSchedule {
   }
 
   /**
-   * Sets the local properties for a job that reads {@code round} of {@code epoch}'s {@code rounds}.
+   * Sets the local properties for a job that reads {@code round} of {@code epoch}'s {@code rounds};
+   * of the last, also the next epoch's first round when {@code epochFollows}, so the partitions
+   * fill its first buffers ahead.
    */
-  void select(SparkContext sc, int epoch, int round, int rounds) {
+  void select(SparkContext sc, int epoch, int round, int rounds, boolean epochFollows) {
     ReadScope.setEpoch(sc, epoch);
     if (scan != null) {
       ReadScope.setRound(sc, interval.forEpoch(epoch), round, rounds);
+      ReadScope.setNext(
+          sc,
+          round == rounds - 1 && epochFollows
+              ? new ReadScope.Round(interval.forEpoch(epoch + 1), 0, rounds(epoch + 1))
+              : null);
     }
   }
 }
