@@ -106,6 +106,19 @@ public final class FixedWidthRowEncoder {
   }
 
   /**
+   * Whether the rows this encoder writes from rows of {@code numFields} fields (a {@link
+   * RowArenaBatch}'s) are those rows' bytes as they are: every field its own column, none converted
+   * or constant. Such rows can then be read in place instead.
+   */
+  boolean writesRowsAsTheyAre(int numFields) {
+    return numFields == columns.length
+        && runs.length == 3
+        && runs[0] == 0
+        && runs[1] == 0
+        && runs[2] == columns.length;
+  }
+
+  /**
    * An encoder for rows of {@code output}, whose field {@code i} is column {@code columns[i]} of
    * the batches (or {@link #NO_COLUMN}); null when some field is not a fixed-width primitive.
    */

@@ -10,8 +10,10 @@ import org.apache.spark.unsafe.Platform;
 /**
  * The rows of column batches in the layout of a {@link ScanProjection}: a tile of rows at a time
  * written into one small reused array, small enough to stay in the L1 cache until its rows are
- * read, then each row viewed in place. A batch is let go as Spark's own column-to-row conversion
- * lets it go ({@code closeIfFreeable}) once its rows are read.
+ * read, then each row viewed in place. A batch of a {@code corgipile} buffer's rows in the layout
+ * asked for is not copied at all: each row is viewed where the buffer holds it. A batch is let go
+ * as Spark's own column-to-row conversion lets it go ({@code closeIfFreeable}) once its rows are
+ * read.
  */
 final class ProjectedBatchRows implements Iterator<InternalRow> {
   private final Iterator<ColumnarBatch> batches;
@@ -24,6 +26,9 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
 
   /** The batch's rows, when they are a {@code corgipile} buffer's, read in place; else null. */
   private RowArenaColumnVector.Rows arenaRows;
+
+  /** Whether {@link #arenaRows} are in the layout asked for, so read where they are. */
+  private boolean inPlace;
 
   private int numRows;
 
@@ -64,6 +69,7 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
                   && batch.column(0) instanceof RowArenaColumnVector arena
               ? arena.rows()
               : null;
+      inPlace = arenaRows != null && encoder.writesRowsAsTheyAre(arenaRows.numFields());
       next = 0;
       tileFirst = 0;
       tileRows = 0;
@@ -75,6 +81,11 @@ final class ProjectedBatchRows implements Iterator<InternalRow> {
   public InternalRow next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
+    }
+    if (inPlace) {
+      row.pointTo(arenaRows.base(next), arenaRows.offset(next), encoder.rowBytes());
+      next++;
+      return row;
     }
     if (next >= tileFirst + tileRows) {
       writeTile();

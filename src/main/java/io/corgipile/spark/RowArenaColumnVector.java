@@ -20,11 +20,13 @@ import org.apache.spark.unsafe.types.UTF8String;
 final class RowArenaColumnVector extends ColumnVector {
   /** Where the rows of the current batch are; shared by the batch's columns. */
   static final class Rows {
+    private final int numFields;
     private final int bitSetBytes;
     private final Object[] bases;
     private final long[] offsets;
 
     Rows(int numFields, int capacity) {
+      this.numFields = numFields;
       this.bitSetBytes = UnsafeRows.bitSetBytes(numFields);
       this.bases = new Object[capacity];
       this.offsets = new long[capacity];
@@ -53,6 +55,11 @@ final class RowArenaColumnVector extends ColumnVector {
     /** Where row {@code i} of the batch starts in {@link #base}. */
     long offset(int i) {
       return offsets[i];
+    }
+
+    /** Fields of a row. */
+    int numFields() {
+      return numFields;
     }
 
     /** Bytes of a row's null bit set; its slots follow. */

@@ -124,9 +124,11 @@ class ScanProjectionTest {
     assertThat(direct).isEqualTo(spark);
   }
 
-  @Test
-  void readsThePlainScanOfColumnsAndTheirNullsAsSparkDoes() {
-    Dataset<Row> df = corgipile("corgipile").select("a", "c");
+  /** The scan's own columns: a buffer's or a window's rows are read where they lie. */
+  @ParameterizedTest
+  @ValueSource(strings = {"corgipile", "window", "none"})
+  void readsThePlainScanOfColumnsAndTheirNullsAsSparkDoes(String shuffle) {
+    Dataset<Row> df = corgipile(shuffle).select("a", "c");
     ScanProjection projection = ScanProjection.of(plan(df)).orElseThrow();
     List<String> direct = partitions(projection.rows()).stream().flatMap(List::stream).toList();
     List<String> spark =
