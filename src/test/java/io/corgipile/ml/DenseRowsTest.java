@@ -52,13 +52,12 @@ class DenseRowsTest {
   private static final StructType VECTOR_ROW =
       new StructType()
           .add("label", DataTypes.DoubleType)
-          .add("weight", DataTypes.DoubleType)
           .add("features", SQLDataTypes.VectorType());
 
-  /** {@code (label, weight, vector)} as Spark's plans give it: an UnsafeRow. */
+  /** {@code (label, vector)} as Spark's plans give it (no weight column): an UnsafeRow. */
   private static InternalRow vectorRow(InternalRow vector) {
     return UnsafeProjection.create(VECTOR_ROW)
-        .apply(new GenericInternalRow(new Object[] {1.0, 1.0, vector}))
+        .apply(new GenericInternalRow(new Object[] {1.0, vector}))
         .copy();
   }
 
@@ -79,16 +78,14 @@ class DenseRowsTest {
             }));
   }
 
-  /** {@code (label, weight, f0..fn)}, an UnsafeRow. */
+  /** {@code (label, f0..fn)}, an UnsafeRow. */
   private static InternalRow columnsRow(double[] values) {
-    StructType schema =
-        new StructType().add("label", DataTypes.DoubleType).add("weight", DataTypes.DoubleType);
-    Object[] fields = new Object[2 + values.length];
+    StructType schema = new StructType().add("label", DataTypes.DoubleType);
+    Object[] fields = new Object[1 + values.length];
     fields[0] = 1.0;
-    fields[1] = 1.0;
     for (int j = 0; j < values.length; j++) {
       schema = schema.add("f" + j, DataTypes.DoubleType);
-      fields[2 + j] = values[j];
+      fields[1 + j] = values[j];
     }
     return UnsafeProjection.create(schema).apply(new GenericInternalRow(fields)).copy();
   }
@@ -130,9 +127,13 @@ class DenseRowsTest {
         };
     List<Run> runs =
         List.of(
-            new Run(FeatureVector.ofVector(TrainingRow.FEATURES), model(config, scales)),
-            new Run(FeatureVector.ofColumns(TrainingRow.FEATURES, FEATURES), model(config, scales)),
-            new Run(FeatureVector.ofVector(TrainingRow.FEATURES), model(config, scales)));
+            new Run(
+                FeatureVector.ofVector(TrainingRow.featuresField(config)), model(config, scales)),
+            new Run(
+                FeatureVector.ofColumns(TrainingRow.featuresField(config), FEATURES),
+                model(config, scales)),
+            new Run(
+                FeatureVector.ofVector(TrainingRow.featuresField(config)), model(config, scales)));
     LossFunction loss = new LossFunction.Logistic();
     Random random = new Random(11);
     int[] every = IntStream.range(0, FEATURES).toArray();

@@ -95,6 +95,29 @@ class TrainingBehaviourTest {
     assertThat(coefficients(new SGDClassifier(), failing)).containsExactly(clean);
   }
 
+  /**
+   * Without a weight column, training rows are the label and the feature columns as a scan of them
+   * in that order holds them, read where the buffer holds them; a weight column of ones goes
+   * through the rows copied with their weight: the same model, bit for bit.
+   */
+  @Test
+  void aWeightColumnOfOnesTrainsTheModelOfNoWeightColumnBitForBit() {
+    String columns = dir.resolve("columns").toString();
+    TrainingData.logisticColumns(6_000, 5, 23, 2)
+        .select("label", "x0", "x1", "x2", "x3", "x4")
+        .withColumn("w", org.apache.spark.sql.functions.lit(1.0))
+        .write()
+        .option("parquet.block.row.count.limit", 250)
+        .parquet(columns);
+    Dataset<Row> data =
+        TrainingData.spark().read().format("corgipile").option("partitions", "2").load(columns);
+    String[] features = {"x0", "x1", "x2", "x3", "x4"};
+    double[] unweighted = coefficients(new SGDClassifier().setFeaturesCols(features), data);
+    double[] ones =
+        coefficients(new SGDClassifier().setFeaturesCols(features).setWeightCol("w"), data);
+    assertThat(ones).containsExactly(unweighted);
+  }
+
   @Test
   void l1GivesExactZerosOnIrrelevantFeatures() {
     // features 0-3 carry the label, features 4-11 are noise

@@ -223,7 +223,7 @@ public final class SGDConfig implements Serializable {
     return featuresCols().length > 0;
   }
 
-  boolean weighted() {
+  public boolean weighted() {
     return !weightCol().isEmpty();
   }
 

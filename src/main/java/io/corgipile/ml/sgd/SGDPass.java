@@ -18,6 +18,10 @@ public final class SGDPass {
   private final IntFunction<PartitionSGD[]> newModels;
   private final MarginsLoss loss;
   private final FeatureVector x;
+
+  /** Whether rows have a weight field ({@link TrainingRow}). */
+  private final boolean weighted;
+
   private final double[] margins;
   private final double[] derivatives;
   private PartitionSGD[] sgd;
@@ -59,6 +63,7 @@ public final class SGDPass {
     this.newModels = newModels;
     this.loss = config.loss();
     this.x = TrainingRow.features(config);
+    this.weighted = config.weighted();
     this.margins = new double[loss.numMargins()];
     this.derivatives = new double[margins.length];
   }
@@ -73,7 +78,7 @@ public final class SGDPass {
     while (rows.hasNext() && !diverged) {
       InternalRow row = rows.next();
       if (valid(row)) {
-        double weight = TrainingRow.weight(row);
+        double weight = TrainingRow.weight(row, weighted);
         if (weight == 0) {
           continue; // as if absent: no update, so no iterate to average and no step of the schedule
         }
@@ -102,7 +107,7 @@ public final class SGDPass {
     double weights = 0;
     for (InternalRow row : rows) {
       if (valid(row) && !diverged) {
-        double weight = TrainingRow.weight(row);
+        double weight = TrainingRow.weight(row, weighted);
         sum +=
             weight
                 * loss.lossAndDerivatives(margins, row.getDouble(TrainingRow.LABEL), derivatives);

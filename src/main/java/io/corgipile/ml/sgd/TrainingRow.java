@@ -1,7 +1,6 @@
 package io.corgipile.ml.sgd;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.lit;
 
 import io.corgipile.ml.InvalidTrainingDataException;
 import io.corgipile.spark.FeatureVector;
@@ -17,19 +16,18 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The layout of a row as training reads it, {@code (label, weight, features...)}: the features are
- * one vector field, or one double field per column of {@code featuresCols}. The one home of that
- * layout and of what makes a row unusable, for the feature summary, the SGD pass and the step
- * calibration alike.
+ * The layout of a row as training reads it, {@code (label, weight, features...)} with a weight
+ * column, {@code (label, features...)} without: the features are one vector field, or one double
+ * field per column of {@code featuresCols}. Without a constant weight field, a scan whose columns
+ * are the label and the features in that order gives rows in this layout already, which training
+ * then reads where the {@code corgipile} buffer holds them. The one home of that layout and of what
+ * makes a row unusable, for the feature summary, the SGD pass and the step calibration alike.
  */
 public final class TrainingRow {
   static final int LABEL = 0;
 
-  /** The weight column's value, 1 without a weight column. */
+  /** The weight column's value, with a weight column. */
   static final int WEIGHT = 1;
-
-  /** The vector field, or the first of the feature columns. */
-  public static final int FEATURES = 2;
 
   private TrainingRow() {}
 
@@ -60,8 +58,6 @@ public final class TrainingRow {
                 + "; it must be numeric");
       }
       columns.add(col(config.weightCol()).cast("double"));
-    } else {
-      columns.add(lit(1.0));
     }
     if (config.featureColumns()) {
       for (String name : config.featuresCols()) {
@@ -78,11 +74,16 @@ public final class TrainingRow {
     return Arrays.stream(schema.fields()).filter(f -> f.name().equalsIgnoreCase(name)).findFirst();
   }
 
+  /** The vector field, or the first of the feature columns. */
+  public static int featuresField(SGDConfig config) {
+    return config.weighted() ? WEIGHT + 1 : WEIGHT;
+  }
+
   /** A view of a training row's features. */
   public static FeatureVector features(SGDConfig config) {
     return config.featureColumns()
-        ? FeatureVector.ofColumns(FEATURES, config.featuresCols().length)
-        : FeatureVector.ofVector(FEATURES);
+        ? FeatureVector.ofColumns(featuresField(config), config.featuresCols().length)
+        : FeatureVector.ofVector(featuresField(config));
   }
 
   /**
@@ -127,16 +128,17 @@ public final class TrainingRow {
     if (row.isNullAt(LABEL)) {
       return "a row has a null label in column '" + config.labelCol() + "'";
     }
-    if (row.isNullAt(WEIGHT)) {
+    if (config.weighted() && row.isNullAt(WEIGHT)) {
       return "a row has a null weight in column '" + config.weightCol() + "'";
     }
+    int features = featuresField(config);
     if (!config.featureColumns()) {
-      return row.isNullAt(FEATURES)
+      return row.isNullAt(features)
           ? "a row has null features in column '" + config.featuresCol() + "'"
           : null;
     }
     for (int k = 0; k < config.featuresCols().length; k++) {
-      if (row.isNullAt(FEATURES + k)) {
+      if (row.isNullAt(features + k)) {
         return "a row has a null in feature column '" + config.featuresCols()[k] + "'";
       }
     }
@@ -160,9 +162,9 @@ public final class TrainingRow {
     return row.getDouble(LABEL);
   }
 
-  /** The row's weight: 1 without a weight column. */
-  public static double weight(InternalRow row) {
-    return row.getDouble(WEIGHT);
+  /** The row's weight: 1 without a weight column ({@code weighted} false). */
+  public static double weight(InternalRow row, boolean weighted) {
+    return weighted ? row.getDouble(WEIGHT) : 1.0;
   }
 
   /** A feature that is NaN or infinite, as a problem, or null. */

@@ -124,6 +124,7 @@ public final class FeatureSummary {
   private static Iterator<PartitionSummary> summarize(
       int partition, Iterator<InternalRow> it, SGDConfig config, int sampleSize, long seed) {
     FeatureVector x = TrainingRow.features(config);
+    boolean weighted = config.weighted();
     List<InternalRow> sample = new ArrayList<>(sampleSize);
     Random draws = new Random(sampleSeed(seed, partition));
     double weight = 0;
@@ -152,7 +153,7 @@ public final class FeatureSummary {
       } else if (x.size() != mean.length) {
         throw config.featureSizeMismatch(x.size(), mean.length);
       }
-      double w = TrainingRow.weight(row);
+      double w = TrainingRow.weight(row, weighted);
       if (w == 0) {
         continue; // as training does: a row of weight 0 is absent
       }
