@@ -412,8 +412,9 @@ public final class TupleShuffleBuffer {
   }
 
   /**
-   * Empties the buffer and hands its chunks to the buffers made after it in this JVM. Nothing may
-   * read this buffer's tuples any more; it may be filled again, with chunks of its own.
+   * Empties the buffer, hands its chunks to the buffers made after it in this JVM and lets its
+   * index go, so it holds no memory. Nothing may read this buffer's tuples any more; it may be
+   * filled again, with chunks and an index of its own.
    */
   public void release() {
     List<byte[]> chunks = new ArrayList<>(pool.size());
@@ -437,6 +438,12 @@ public final class TupleShuffleBuffer {
     size = 0;
     usedBytes = 0;
     shuffled = false;
+    positions = new long[0];
+    lengths = new int[0];
+    bucketOf = new char[0];
+    shuffledPositions = new long[0];
+    shuffledLengths = new int[0];
+    Arrays.fill(bucketArray, null); // the chunks are the pool's now
     chunkPool.give(chunks);
   }
 
