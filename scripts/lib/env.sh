@@ -14,7 +14,7 @@ maven_classpath() {
   local scope="$1" file="target/classpath-$1.txt"
   if [[ ! -s "$file" || pom.xml -nt "$file" ]]; then
     mkdir -p target
-    mvn -q -B -Dstyle.color=never dependency:build-classpath -Dmdep.includeScope="$scope" -Dmdep.outputFile="$file" >&2
+    mvn -q -B -Dstyle.color=never dependency:build-classpath -DincludeScope="$scope" -Dmdep.outputFile="$file" >&2
   fi
   cat "$file"
 }
