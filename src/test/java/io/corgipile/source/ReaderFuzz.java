@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -54,7 +55,6 @@ final class ReaderFuzz {
   /** main's exit status when a case stopped the SparkContext, so that later cases cannot run. */
   private static final int CONTEXT_STOPPED = 3;
 
-  /** main's exit status after a case that hung, written to the results: go on in a new JVM. */
   /** Exit status of a JVM with a decoder thread still spinning: the script goes on in a new one. */
   private static final int SPINNING = 4;
 
@@ -63,12 +63,23 @@ final class ReaderFuzz {
   private final FuzzFiles files;
   private final Path dir;
   private final long timeoutMillis;
+  private final String[] readOptions;
   private ExecutorService reader = newReaderThread();
 
-  ReaderFuzz(Path dir, long timeoutMillis, boolean pageChecksums) {
+  /**
+   * @param readOptions the {@code corgipile} reader's options as name, value pairs: every shuffle
+   *     mode and the prefetch thread's absence take their own paths through the decoder
+   */
+  ReaderFuzz(Path dir, long timeoutMillis, boolean pageChecksums, String... readOptions) {
+    if (readOptions.length % 2 != 0) {
+      throw new IllegalArgumentException(
+          "Cannot fuzz the reader: options come as name, value pairs, not "
+              + String.join(", ", readOptions));
+    }
     this.dir = dir;
     this.files = new FuzzFiles(dir.resolve("originals"), pageChecksums);
     this.timeoutMillis = timeoutMillis;
+    this.readOptions = readOptions.clone();
   }
 
   /** Damages a file with {@code seed}, reads it both ways and judges the outcome. */
@@ -78,7 +89,7 @@ final class ReaderFuzz {
       Files.write(file, files.damaged(seed));
       // Spark's reader only judges what corgipile returned: a failure naming the file is right
       // whatever Spark makes of the file, and Spark's reader can exhaust memory on some of them.
-      Read corgi = read(() -> TestTables.corgipile().load(file.toString()));
+      Read corgi = read(() -> TestTables.corgipile(readOptions).load(file.toString()));
       Read spark =
           corgi.hung || corgi.error != null
               ? null
@@ -91,6 +102,31 @@ final class ReaderFuzz {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Reads an undamaged original with the reader's options, so that an option the reader refuses
+   * stops the run before its cases instead of failing every one of them.
+   */
+  void checkOptions() {
+    String original = dir.resolve("originals").resolve("snappy").toString();
+    Read corgi = read(() -> TestTables.corgipile(readOptions).load(original));
+    if (corgi.hung || corgi.error != null) {
+      throw new IllegalArgumentException(
+          "Cannot fuzz the reader with options "
+              + optionsText()
+              + ": an undamaged file gave: "
+              + outcome(corgi),
+          corgi.error);
+    }
+  }
+
+  private String optionsText() {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < readOptions.length; i += 2) {
+      text.append(i == 0 ? "" : ", ").append(readOptions[i]).append('=').append(readOptions[i + 1]);
+    }
+    return text.toString();
   }
 
   private static Verdict judge(Path file, Read corgi, Read spark) {
@@ -196,7 +232,10 @@ final class ReaderFuzz {
   static String messages(Throwable t) {
     StringBuilder all = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      all.append(c.getClass().getName()).append(": ").append(c.getMessage()).append(" <- ");
+      all.append(all.length() == 0 ? "" : " <- ")
+          .append(c.getClass().getName())
+          .append(": ")
+          .append(c.getMessage());
     }
     return all.toString();
   }
@@ -219,7 +258,8 @@ final class ReaderFuzz {
    * {@code scripts/fuzz-reader}'s driver. Arguments: FIRST_SEED LAST_SEED (exclusive) RESULTS_FILE
    * MARK_FILE TIMEOUT_SECONDS CASES_DIR (where damaged files are written; those of cases that
    * neither read like Spark nor failed naming the file stay there) checksums|no-checksums (whether
-   * the files' pages carry CRCs). Case seeds are consecutive.
+   * the files' pages carry CRCs), then the reader's options as NAME=VALUE. Case seeds are
+   * consecutive.
    */
   public static void main(String[] args) throws IOException {
     long from = Long.parseLong(args[0]);
@@ -230,8 +270,17 @@ final class ReaderFuzz {
         new ReaderFuzz(
             Files.createDirectories(Path.of(args[5])),
             Long.parseLong(args[4]) * 1000,
-            !args[6].equals("no-checksums"));
+            !args[6].equals("no-checksums"),
+            Arrays.stream(args, 7, args.length)
+                .flatMap(option -> Arrays.stream(option.split("=", 2)))
+                .toArray(String[]::new));
     quietTaskFailures();
+    try {
+      fuzz.checkOptions();
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
     for (long seed = from; seed < to; seed++) {
       Files.writeString(mark, Long.toString(seed));
       Result result = fuzz.run(seed);
