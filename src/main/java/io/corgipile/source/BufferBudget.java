@@ -39,8 +39,12 @@ final class BufferBudget {
             + size(available / buffers)
             + " (auto takes at most "
             + size(memory.autoBufferBytes(buffers))
-            + "), use more partitions, or give executors more memory "
-            + "(spark.executor.memory)";
+            + "), use more partitions, or give "
+            + (memory.heapSetting().equals(TaskMemory.DRIVER_MEMORY)
+                ? "the driver more memory ("
+                : "executors more memory (")
+            + memory.heapSetting()
+            + ")";
     if (!conf.bufferSize().isAuto()) {
       if (buffers * wantedBytes > available) {
         int others = plan.files().size() - 1;

@@ -15,8 +15,13 @@ import org.apache.spark.SparkContext;
  * @param heapBytes an executor's heap
  * @param slots the tasks an executor runs at once
  * @param source where the two figures come from, for messages
+ * @param heapSetting the setting that gives the tasks more heap: the driver's in local mode, where
+ *     the tasks run in the driver, else the executors'
  */
-record TaskMemory(long heapBytes, int slots, String source) {
+record TaskMemory(long heapBytes, int slots, String source, String heapSetting) {
+  static final String DRIVER_MEMORY = "spark.driver.memory";
+  static final String EXECUTOR_MEMORY = "spark.executor.memory";
+
   /**
    * Spark's reserved memory, taken off every heap before its own regions (UnifiedMemoryManager).
    */
@@ -38,7 +43,8 @@ record TaskMemory(long heapBytes, int slots, String source) {
       return new TaskMemory(
           Runtime.getRuntime().maxMemory(),
           slots,
-          "local mode: the driver's heap, " + mib(Runtime.getRuntime().maxMemory()));
+          "local mode: the driver's heap, " + mib(Runtime.getRuntime().maxMemory()),
+          DRIVER_MEMORY);
     }
     return ofExecutors(sc.getConf());
   }
@@ -48,18 +54,20 @@ record TaskMemory(long heapBytes, int slots, String source) {
    * executor all of a worker's cores when spark.executor.cores is unset; this then counts 1 task.
    */
   static TaskMemory ofExecutors(SparkConf conf) {
-    String memory = conf.get("spark.executor.memory", "1g");
+    String memory = conf.get(EXECUTOR_MEMORY, "1g");
     int cores = conf.getInt("spark.executor.cores", 1);
     int cpus = conf.getInt("spark.task.cpus", 1);
     return new TaskMemory(
-        conf.getSizeAsBytes("spark.executor.memory", "1g"),
+        conf.getSizeAsBytes(EXECUTOR_MEMORY, "1g"),
         Math.max(1, cores / cpus),
-        "spark.executor.memory "
+        EXECUTOR_MEMORY
+            + " "
             + memory
             + ", spark.executor.cores "
             + cores
             + ", spark.task.cpus "
-            + cpus);
+            + cpus,
+        EXECUTOR_MEMORY);
   }
 
   /** The task's share: the heap less Spark's reserved memory, over the tasks that run at once. */

@@ -38,10 +38,16 @@ class BufferBudgetTest {
 
   /** A task's share of 1.5 MiB: auto's two buffers (prefetch) take a quarter, 192 KiB each. */
   private static final TaskMemory SMALL =
-      new TaskMemory(TaskMemory.RESERVED_BYTES + (1536 << 10), 1, "test figures");
+      new TaskMemory(
+          TaskMemory.RESERVED_BYTES + (1536 << 10), 1, "test figures", TaskMemory.EXECUTOR_MEMORY);
 
-  private static final TaskMemory LARGE = new TaskMemory(4L << 30, 1, "test figures");
-  private static final TaskMemory HUGE = new TaskMemory(64L << 30, 1, "test figures");
+  private static final TaskMemory SMALL_LOCAL =
+      new TaskMemory(
+          TaskMemory.RESERVED_BYTES + (1536 << 10), 1, "test figures", TaskMemory.DRIVER_MEMORY);
+  private static final TaskMemory LARGE =
+      new TaskMemory(4L << 30, 1, "test figures", TaskMemory.EXECUTOR_MEMORY);
+  private static final TaskMemory HUGE =
+      new TaskMemory(64L << 30, 1, "test figures", TaskMemory.EXECUTOR_MEMORY);
   private static String table;
   private LogCapture log;
 
@@ -172,6 +178,15 @@ class BufferBudgetTest {
             () -> scan(SMALL, "partitions", "1", "bufferSize", "2m", "prefetch", "false").toBatch())
         .hasMessageContaining(" with bufferSize=2m: its buffer would need 1.8 MiB per task")
         .hasMessageNotContaining("prefetch=false");
+  }
+
+  @Test
+  void inLocalModeTheMessageNamesTheDriversMemory() {
+    assertThatThrownBy(() -> scan(SMALL_LOCAL, "partitions", "1", "bufferSize", "50%").toBatch())
+        .hasMessageContaining(
+            "use more partitions, or give the driver more memory (spark.driver.memory), or set"
+                + " prefetch=false")
+        .hasMessageNotContaining("spark.executor.memory");
   }
 
   @Test

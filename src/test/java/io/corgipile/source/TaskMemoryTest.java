@@ -39,7 +39,7 @@ class TaskMemoryTest {
 
   @Test
   void aHeapNoLargerThanTheReservedMemoryLeavesAutoOneByte() {
-    TaskMemory m = new TaskMemory(200 * MIB, 1, "test");
+    TaskMemory m = new TaskMemory(200 * MIB, 1, "test", TaskMemory.EXECUTOR_MEMORY);
     assertThat(m.taskBytes()).isZero();
     assertThat(m.autoBufferBytes(2)).isEqualTo(1);
   }
@@ -50,5 +50,9 @@ class TaskMemoryTest {
     assertThat(m.heapBytes()).isEqualTo(Runtime.getRuntime().maxMemory());
     assertThat(m.slots()).isEqualTo(2);
     assertThat(m.source()).startsWith("local mode: the driver's heap");
+    // the tasks run in the driver: more heap for them is the driver's setting
+    assertThat(m.heapSetting()).isEqualTo("spark.driver.memory");
+    assertThat(TaskMemory.ofExecutors(new SparkConf()).heapSetting())
+        .isEqualTo("spark.executor.memory");
   }
 }
