@@ -42,6 +42,14 @@ public final class RowArenaBatch {
     rows.set(i, row);
   }
 
+  /**
+   * Loads the fixed-width rows {@code [0, n)} of {@code rowBytes} each into the cache ahead of
+   * Spark's reads; returns a sum of what it read, for the caller to keep.
+   */
+  public long load(int n, int rowBytes) {
+    return rows.load(n, rowBytes);
+  }
+
   /** Ends a batch of rows {@code [0, n)} pointed at one by one. */
   public void setNumRows(int n) {
     batch.setNumRows(n);
