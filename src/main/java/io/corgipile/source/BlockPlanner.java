@@ -7,6 +7,7 @@ import io.corgipile.spark.ScanSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.compat.RowGroupFilter;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
@@ -210,14 +212,76 @@ final class BlockPlanner {
     }
   }
 
-  /** Reads a file's footer, naming the file in any error. */
+  /**
+   * Reads a file's footer, naming the file in any error, and rejects a footer with row groups that
+   * Spark's reader would skip without a word.
+   */
   static ParquetMetadata readFooter(HadoopInputFile input) {
+    ParquetMetadata footer;
+    List<BlockMetaData> asSparkReads;
     try (ParquetFileReader reader = ParquetFileReader.open(input)) {
-      return reader.getFooter();
+      footer = reader.getFooter();
+      asSparkReads = footer.getBlocks().isEmpty() ? List.of() : rowGroupsAsSparkReads(input);
     } catch (IOException | RuntimeException e) {
       throw new CorgiPileReadException(
           "Cannot read Parquet footer of " + input.getPath() + ": " + message(e), e);
     }
+    checkSameRowGroups(input, footer, asSparkReads);
+    return footer;
+  }
+
+  /**
+   * The row groups Spark's reader reads of the whole file: parquet-mr's filter of a split keeps
+   * those whose midpoint, by the row group's own offset and total size in the footer, lies in the
+   * split. A damaged offset or size drops the row group.
+   */
+  private static List<BlockMetaData> rowGroupsAsSparkReads(HadoopInputFile input)
+      throws IOException {
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            input,
+            HadoopReadOptions.builder(input.getConfiguration(), input.getPath())
+                .withRange(0, input.getLength())
+                .build())) {
+      return reader.getFooter().getBlocks();
+    }
+  }
+
+  /**
+   * Rejects a footer whose row groups Spark's reader would not all read: for the first it skips, by
+   * the reason {@link #checkRowGroupInFile} finds, else because its offset or total size in the
+   * footer (fields apart from its column chunks') puts its midpoint outside the file.
+   */
+  private static void checkSameRowGroups(
+      HadoopInputFile input, ParquetMetadata footer, List<BlockMetaData> kept) {
+    List<BlockMetaData> all = footer.getBlocks();
+    if (kept.size() == all.size()) {
+      return;
+    }
+    Set<Long> keptStarts = new HashSet<>();
+    kept.forEach(b -> keptStarts.add(b.getStartingPos()));
+    int rg = 0;
+    while (rg < all.size()
+        && (all.get(rg).getRowCount() == 0 || keptStarts.contains(all.get(rg).getStartingPos()))) {
+      rg++;
+    }
+    if (rg == all.size()) {
+      return; // Spark skips only row groups without rows
+    }
+    String path = input.getPath().toString();
+    BlockMetaData skipped = all.get(rg);
+    checkRowGroupInFile(path, input.getLength(), footer.getFileMetaData().getSchema(), rg, skipped);
+    throw new CorgiPileReadException(
+        "Cannot read Parquet file "
+            + path
+            + ": row group "
+            + rg
+            + " (offset "
+            + skipped.getStartingPos()
+            + ", "
+            + skipped.getRowCount()
+            + " rows) has a file offset or total size in the footer that places it outside the"
+            + " file, so Spark's reader would skip it; the file is corrupt");
   }
 
   /** The file as it was listed: the version whose footer the plan is made from. */
@@ -264,25 +328,7 @@ final class BlockPlanner {
     List<Block> blocks = new ArrayList<>();
     for (int rg = 0; rg < all.size(); rg++) {
       BlockMetaData b = all.get(rg);
-      if (b.getStartingPos() + b.getCompressedSize() > file.length()) {
-        // parquet-mr would silently skip such a row group (its midpoint lies outside the file).
-        throw new CorgiPileReadException(
-            "Cannot read Parquet file "
-                + file.path()
-                + ": row group "
-                + rg
-                + " (offset "
-                + b.getStartingPos()
-                + ", "
-                + b.getCompressedSize()
-                + " bytes, "
-                + b.getRowCount()
-                + " rows) extends past the end of the file ("
-                + file.length()
-                + " bytes); the file is truncated "
-                + "or corrupt");
-      }
-      checkRowGroupInFile(file, footer.getFileMetaData().getSchema(), rg, b);
+      checkRowGroupInFile(file.path(), file.length(), footer.getFileMetaData().getSchema(), rg, b);
       if (b.getRowCount() > 0 && kept.contains(b)) {
         blocks.add(
             Block.rowGroup(
@@ -298,16 +344,35 @@ final class BlockPlanner {
   }
 
   /**
-   * Rejects a row group whose footer has a negative row count (Spark's reader then returns no rows
-   * of the file at all), a row count other than a flat column's value count, or puts a column chunk
-   * outside the file. Parquet's reader allocates a chunk's footer length before reading it, so a
-   * damaged length would cost that much memory; a negative one (which the row group's sum of
-   * lengths can hide) breaks it. A dictionary offset before the file's first byte makes Spark's
-   * reader skip the row group silently, as its midpoint then lies outside the file.
+   * Rejects a row group that extends past the end of the file or whose footer has a negative row
+   * count (Spark's reader then returns no rows of the file at all), a row count other than a flat
+   * column's value count, or puts a column chunk outside the file. Parquet's reader allocates a
+   * chunk's footer length before reading it, so a damaged length would cost that much memory; a
+   * negative one (which the row group's sum of lengths can hide) breaks it. A dictionary offset
+   * before the file's first byte makes Spark's reader skip the row group silently, as its midpoint
+   * then lies outside the file.
    */
   private static void checkRowGroupInFile(
-      DataFile file, MessageType schema, int rg, BlockMetaData b) {
-    String where = "Cannot read Parquet file " + file.path() + ": ";
+      String path, long length, MessageType schema, int rg, BlockMetaData b) {
+    if (b.getStartingPos() + b.getCompressedSize() > length) {
+      // parquet-mr would silently skip such a row group (its midpoint lies outside the file).
+      throw new CorgiPileReadException(
+          "Cannot read Parquet file "
+              + path
+              + ": row group "
+              + rg
+              + " (offset "
+              + b.getStartingPos()
+              + ", "
+              + b.getCompressedSize()
+              + " bytes, "
+              + b.getRowCount()
+              + " rows) extends past the end of the file ("
+              + length
+              + " bytes); the file is truncated "
+              + "or corrupt");
+    }
+    String where = "Cannot read Parquet file " + path + ": ";
     if (b.getRowCount() < 0) {
       throw new CorgiPileReadException(
           where
@@ -342,8 +407,8 @@ final class BlockPlanner {
       long dictionary = c.getDictionaryPageOffset(); // 0 when the footer sets none
       if (start < MAGIC_BYTES
           || size < 0
-          || start > file.length() - size
-          || dictionary != 0 && (dictionary < MAGIC_BYTES || dictionary >= file.length())) {
+          || start > length - size
+          || dictionary != 0 && (dictionary < MAGIC_BYTES || dictionary >= length)) {
         throw new CorgiPileReadException(
             where
                 + "column "
@@ -357,7 +422,7 @@ final class BlockPlanner {
                 + ", "
                 + size
                 + " bytes) lies outside the file ("
-                + file.length()
+                + length
                 + " bytes); the file is truncated or corrupt");
       }
     }

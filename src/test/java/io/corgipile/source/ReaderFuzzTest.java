@@ -67,15 +67,17 @@ class ReaderFuzzTest {
   /**
    * Cases {@code scripts/fuzz-reader --seed S --files 1} found, where corgipile returned rows that
    * Spark's reader does not: Spark drops a row group whose footer has a dictionary offset before
-   * the file's start (seed 29) and every row of a file with a negative row count (seed 55); both
-   * readers returned 4,194,559 different rows for a row group whose row count grew (seed 20261282).
-   * Ones where both looped forever in Spark's vectorized decoder: on damaged definition levels
-   * (20261337, which failed its page checksum once checksums were verified) and, without checksums,
-   * on a page header grown by a size claiming a gigabyte (920045); page headers of the last column
-   * chunk read that made Parquet's reader allocate more than the heap, with checksums or without
-   * (930159, 920273); and a page size doubled in the last chunk's header, which Spark's reader
-   * fails on and corgipile read through the offset index (991317). These five now fail at the last
-   * chunk's header check. After each, no thread of the reader is left running.
+   * the file's start (seed 29) or a negative total size (5050320, found fuzzing the window mode;
+   * the footer field is the row group's own, apart from its column chunks') and every row of a file
+   * with a negative row count (seed 55); both readers returned 4,194,559 different rows for a row
+   * group whose row count grew (seed 20261282). Ones where both looped forever in Spark's
+   * vectorized decoder: on damaged definition levels (20261337, which failed its page checksum once
+   * checksums were verified) and, without checksums, on a page header grown by a size claiming a
+   * gigabyte (920045); page headers of the last column chunk read that made Parquet's reader
+   * allocate more than the heap, with checksums or without (930159, 920273); and a page size
+   * doubled in the last chunk's header, which Spark's reader fails on and corgipile read through
+   * the offset index (991317). These five now fail at the last chunk's header check. After each, no
+   * thread of the reader is left running.
    */
   private static final String[][] REJECTED = {
     {
@@ -85,6 +87,12 @@ class ReaderFuzzTest {
           + " bytes) lies outside the file"
     },
     {"55", "true", "row group 2 has a negative row count (-4194431); the file is corrupt"},
+    {
+      "5050320",
+      "true",
+      "row group 0 (offset 4, 30 rows) has a file offset or total size in the footer that places it"
+          + " outside the file, so Spark's reader would skip it"
+    },
     {
       "20261282",
       "true",
