@@ -1,0 +1,33 @@
+package io.corgipile.table;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a table's snapshot is to the scan planning: the snapshot's version, the table's partition
+ * columns and its live data files with their deletes.
+ *
+ * @param tablePath the table's root, as the format's library resolved it
+ * @param version the snapshot's version (a Delta commit version; an Iceberg snapshot id)
+ * @param partitionColumns the partition columns' logical names, in the table's order
+ * @param files the live data files, in the order the log lists them
+ */
+public record TableSnapshot(
+    String tablePath, long version, List<String> partitionColumns, List<TableFile> files)
+    implements Serializable {
+  public TableSnapshot {
+    Objects.requireNonNull(tablePath, "tablePath");
+    partitionColumns = List.copyOf(partitionColumns);
+    files = List.copyOf(files);
+  }
+
+  /** Deleted rows over all files. */
+  public long deletedRows() {
+    long n = 0;
+    for (TableFile f : files) {
+      n += f.deletedCount();
+    }
+    return n;
+  }
+}

@@ -1,0 +1,138 @@
+package io.corgipile.table.delta;
+
+import io.corgipile.table.AsOf;
+import io.corgipile.table.SnapshotPlanner;
+import io.corgipile.table.TableFile;
+import io.corgipile.table.TableReadException;
+import io.corgipile.table.TableSnapshot;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
+import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
+import io.delta.kernel.internal.deletionvectors.RoaringBitmapArray;
+import io.delta.kernel.internal.util.ColumnMapping;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A Delta table's snapshot as Delta Kernel replays its log: {@code Table.forPath}, the snapshot
+ * {@link AsOf} names, {@code Scan.getScanFiles} (the live {@code add} actions after log replay,
+ * checkpoints included), and per file its partition values and its deletion vector, loaded into the
+ * deleted rows' positions.
+ *
+ * <p>Loaded by name (public, with a {@link Configuration} constructor) from {@code TablePlanners}.
+ */
+public final class DeltaSnapshotPlanner implements SnapshotPlanner {
+  private final Engine engine;
+
+  /**
+   * A planner reading through Kernel's default engine, with Hadoop's file systems of {@code conf}.
+   */
+  public DeltaSnapshotPlanner(Configuration conf) {
+    this.engine = DefaultEngine.create(conf);
+  }
+
+  @Override
+  public TableSnapshot plan(String tablePath, AsOf asOf) {
+    Snapshot snapshot = snapshot(tablePath, asOf);
+    Map<String, String> logicalNames = partitionLogicalNames(snapshot);
+    String root = snapshot.getPath();
+    Scan scan = snapshot.getScanBuilder().build();
+    List<TableFile> files = new ArrayList<>();
+    try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            files.add(file(root, rows.next(), logicalNames));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the files of Delta table " + tablePath, e);
+    } catch (KernelException e) {
+      throw new TableReadException(
+          "cannot read Delta table " + tablePath + " " + asOf + ": " + e.getMessage(), e);
+    }
+    return new TableSnapshot(
+        root, snapshot.getVersion(), snapshot.getPartitionColumnNames(), files);
+  }
+
+  private Snapshot snapshot(String tablePath, AsOf asOf) {
+    try {
+      Table table = Table.forPath(engine, tablePath);
+      if (asOf.version().isPresent()) {
+        return table.getSnapshotAsOfVersion(engine, asOf.version().getAsLong());
+      }
+      if (asOf.timestampMillis().isPresent()) {
+        return table.getSnapshotAsOfTimestamp(engine, asOf.timestampMillis().getAsLong());
+      }
+      return table.getLatestSnapshot(engine);
+    } catch (TableNotFoundException e) {
+      throw new TableReadException("no Delta table at " + tablePath + ": " + e.getMessage(), e);
+    } catch (KernelException e) {
+      throw new TableReadException(
+          "cannot read Delta table " + tablePath + " " + asOf + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Partition columns by the name {@code add.partitionValues} keys them with (the physical name
+   * under column mapping) to their logical name.
+   */
+  private static Map<String, String> partitionLogicalNames(Snapshot snapshot) {
+    Map<String, String> names = new HashMap<>();
+    for (String column : snapshot.getPartitionColumnNames()) {
+      StructField field = snapshot.getSchema().get(column);
+      names.put(ColumnMapping.getPhysicalName(field), field.getName());
+    }
+    return names;
+  }
+
+  private TableFile file(String root, Row scanFile, Map<String, String> logicalNames) {
+    FileStatus status = InternalScanFileUtils.getAddFileStatus(scanFile);
+    Map<String, String> partition = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e :
+        InternalScanFileUtils.getPartitionValues(scanFile).entrySet()) {
+      partition.put(logicalNames.getOrDefault(e.getKey(), e.getKey()), e.getValue());
+    }
+    DeletionVectorDescriptor dv =
+        InternalScanFileUtils.getDeletionVectorDescriptorFromRow(scanFile);
+    return new TableFile(
+        status.getPath(), status.getSize(), partition, dv == null ? null : deleted(root, dv));
+  }
+
+  /** The deletion vector's rows, ascending; Kernel reads inline, relative and absolute vectors. */
+  private long[] deleted(String root, DeletionVectorDescriptor dv) {
+    RoaringBitmapArray bitmap = DeletionVectorUtils.loadNewDvAndBitmap(engine, root, dv)._2;
+    long[] positions = bitmap.toArray();
+    Arrays.sort(positions);
+    if (positions.length != dv.getCardinality()) {
+      throw new TableReadException(
+          "the deletion vector "
+              + dv
+              + " holds "
+              + positions.length
+              + " rows, its descriptor says "
+              + dv.getCardinality());
+    }
+    return positions;
+  }
+}
