@@ -1,0 +1,101 @@
+package io.corgipile.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A Delta table read without Delta Kernel on the class path fails, saying what to add. */
+class MissingDeltaTest {
+  /** A class loader that has no Delta classes, as a Spark without Delta Kernel. */
+  private static final ClassLoader WITHOUT_DELTA =
+      new ClassLoader(MissingDeltaTest.class.getClassLoader()) {
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+          if (name.startsWith("io.delta.")) {
+            throw new ClassNotFoundException(name);
+          }
+          return super.loadClass(name, resolve);
+        }
+      };
+
+  @Test
+  void theErrorSaysWhatToAdd() {
+    assertThatThrownBy(() -> TablePlanners.delta(new Configuration(), WITHOUT_DELTA))
+        .isInstanceOf(TableReadException.class)
+        .hasMessageContaining("Delta Lake table")
+        .hasMessageContaining("_delta_log")
+        .hasMessageContaining("--packages io.delta:delta-kernel-defaults:4.3.0")
+        .hasMessageContaining("io.delta.kernel.Table is missing");
+  }
+
+  @Test
+  void thePackagesAreThePomsDeltaVersion() throws IOException {
+    String pom = Files.readString(Path.of("pom.xml"));
+    assertThat(pom).contains("<delta.version>4.3.0</delta.version>");
+    assertThat(TablePlanners.DELTA_PACKAGES).endsWith(":4.3.0");
+  }
+
+  /** Main of the JVM without Delta's jars: prints the error it gets. */
+  public static void main(String[] args) {
+    try {
+      TablePlanners.delta(new Configuration());
+      System.out.println("LOADED");
+    } catch (TableReadException e) {
+      System.out.println("ERROR " + e.getMessage());
+    }
+  }
+
+  @Test
+  void aJvmWithoutDeltasJarsGetsTheError(@TempDir Path dir) throws Exception {
+    List<String> classPath = new ArrayList<>();
+    for (String entry : classPath()) {
+      if (!entry.replace(File.separatorChar, '/').contains("/io/delta/")) {
+        classPath.add(entry);
+      }
+    }
+    assertThat(classPath).anyMatch(e -> e.contains("hadoop-client-api"));
+    Path out = dir.resolve("out.txt");
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                String.join(File.pathSeparator, classPath),
+                MissingDeltaTest.class.getName())
+            .redirectErrorStream(true)
+            .redirectOutput(out.toFile())
+            .start();
+    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    assertThat(Files.readString(out))
+        .startsWith("ERROR this is a Delta Lake table")
+        .contains("--packages io.delta:delta-kernel-defaults:4.3.0");
+  }
+
+  /** This JVM's class path, read through surefire's manifest-only jar if it uses one. */
+  static List<String> classPath() throws IOException {
+    String[] entries = System.getProperty("java.class.path").split(File.pathSeparator);
+    if (entries.length == 1 && entries[0].contains("surefirebooter")) {
+      List<String> found = new ArrayList<>();
+      try (JarFile jar = new JarFile(entries[0])) {
+        for (String url : jar.getManifest().getMainAttributes().getValue("Class-Path").split(" ")) {
+          if (!url.isBlank()) {
+            found.add(Path.of(URI.create(url)).toString());
+          }
+        }
+      }
+      return found;
+    }
+    return List.of(entries);
+  }
+}

@@ -1,0 +1,253 @@
+package io.corgipile.table.delta;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.spark.launcher.JavaModuleOptions;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.functions;
+
+/**
+ * Delta tables written by Delta Lake's own Spark writer (delta-spark), and what Delta's own reader
+ * returns from each of their versions, for the planner's tests.
+ *
+ * <p>Delta's writes and DML need its session extension and catalog, which are static settings of a
+ * session: they run in a JVM of their own ({@link #write}), not in the tests' shared session. The
+ * JVM writes {@value #EXPECTED}, lines of tab-separated fields:
+ *
+ * <ul>
+ *   <li>{@code row, table, version, file name, row index in the file, partition value or \N}: one
+ *       per live row of each version, as Delta's reader gives it with {@code _metadata};
+ *   <li>{@code commit, table, version, commit timestamp in ms}: Delta's history.
+ * </ul>
+ */
+public final class DeltaFixtures {
+  static final String EXPECTED = "expected.tsv";
+
+  /** Several appends: versions 0-2. */
+  static final String APPENDS = "appends";
+
+  /**
+   * Deletion vectors: 0 write, 1 delete (a DV per file), 2 delete again (DVs replaced; a
+   * checkpoint), 3 update (DVs and a new file), 4 compaction (files rewritten without their deleted
+   * rows).
+   */
+  static final String DELETES = "deletes";
+
+  /** 0 write, 1 overwrite. */
+  static final String OVERWRITE = "overwrite";
+
+  /** Partitioned by {@code part} (with a null partition), deletion vectors: 0 write, 1 delete. */
+  static final String PARTITIONED = "partitioned";
+
+  /** Column mapping by name, partitioned by {@code part}: 0 write, 1 delete. */
+  static final String MAPPED = "mapped";
+
+  private DeltaFixtures() {}
+
+  /** Writes the tables into {@code dir} in a JVM of its own; fails with its output. */
+  static void write(Path dir) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-XX:+IgnoreUnrecognizedVMOptions");
+    command.addAll(List.of(JavaModuleOptions.defaultModuleOptions().split(" ")));
+    command.add("-Xmx1g");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(DeltaFixtures.class.getName());
+    command.add(dir.toString());
+    Path log = dir.resolve("writer.log");
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process p = builder.start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("the Delta writer timed out:\n" + Files.readString(log));
+    }
+    if (p.exitValue() != 0) {
+      throw new AssertionError("the Delta writer failed:\n" + Files.readString(log));
+    }
+  }
+
+  public static void main(String[] args) throws IOException {
+    Path dir = Path.of(args[0]);
+    SparkSession spark =
+        SparkSession.builder()
+            .master("local[1]")
+            .appName("delta-fixtures")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
+            .config(
+                "spark.sql.catalog.spark_catalog",
+                "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+            .getOrCreate();
+    spark.sparkContext().setLogLevel("WARN");
+    try (PrintWriter out =
+        new PrintWriter(Files.newBufferedWriter(dir.resolve(EXPECTED), StandardCharsets.UTF_8))) {
+      Writer w = new Writer(spark, dir, out);
+
+      String t = w.path(APPENDS);
+      rows(spark, 0, 300).repartition(2).write().format("delta").save(t);
+      rows(spark, 300, 500).write().format("delta").mode("append").save(t);
+      rows(spark, 500, 700).repartition(2).write().format("delta").mode("append").save(t);
+      w.record(APPENDS, 2, null);
+
+      t = w.path(DELETES);
+      rows(spark, 0, 1000)
+          .repartition(2)
+          .write()
+          .format("delta")
+          .option("delta.enableDeletionVectors", "true")
+          .option("delta.checkpointInterval", "2")
+          .save(t);
+      spark.sql("DELETE FROM delta.`" + t + "` WHERE id % 7 = 0");
+      spark.sql("DELETE FROM delta.`" + t + "` WHERE id BETWEEN 100 AND 150 OR id = 999");
+      spark.sql("UPDATE delta.`" + t + "` SET x = -x WHERE id % 10 = 5");
+      spark.sql("OPTIMIZE delta.`" + t + "`");
+      w.record(DELETES, 4, null);
+
+      t = w.path(OVERWRITE);
+      rows(spark, 0, 500).repartition(2).write().format("delta").save(t);
+      rows(spark, 1000, 1300).write().format("delta").mode("overwrite").save(t);
+      w.record(OVERWRITE, 1, null);
+
+      t = w.path(PARTITIONED);
+      partitioned(spark, 0, 900)
+          .write()
+          .format("delta")
+          .partitionBy("part")
+          .option("delta.enableDeletionVectors", "true")
+          .save(t);
+      spark.sql("DELETE FROM delta.`" + t + "` WHERE id % 5 = 1 AND part = 'b'");
+      w.record(PARTITIONED, 1, "part");
+
+      t = w.path(MAPPED);
+      partitioned(spark, 0, 600)
+          .write()
+          .format("delta")
+          .partitionBy("part")
+          .option("delta.columnMapping.mode", "name")
+          .option("delta.enableDeletionVectors", "true")
+          .save(t);
+      spark.sql("DELETE FROM delta.`" + t + "` WHERE id % 4 = 0");
+      w.record(MAPPED, 1, "part");
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** Rows {@code id} in [from, to) and a derived {@code x}, as a single ordered partition. */
+  private static Dataset<Row> rows(SparkSession spark, long from, long to) {
+    return spark
+        .range(from, to, 1, 1)
+        .withColumn("x", functions.col("id").multiply(0.5))
+        .withColumn("label", functions.col("id").mod(2).cast("int"));
+  }
+
+  /** Rows with {@code part} a, b, c or null by {@code id % 4}. */
+  private static Dataset<Row> partitioned(SparkSession spark, long from, long to) {
+    return rows(spark, from, to)
+        .withColumn(
+            "part",
+            functions
+                .when(functions.col("id").mod(4).equalTo(0), "a")
+                .when(functions.col("id").mod(4).equalTo(1), "b")
+                .when(functions.col("id").mod(4).equalTo(2), "c"));
+  }
+
+  /** A column's name in the data files: its physical name under column mapping, as Delta says. */
+  static String physicalName(SparkSession spark, String table, String column) {
+    var metadata =
+        DeltaLog.forTable(spark, table)
+            .unsafeVolatileSnapshot()
+            .metadata()
+            .schema()
+            .apply(column)
+            .metadata();
+    String key = "delta.columnMapping.physicalName";
+    return metadata.contains(key) ? metadata.getString(key) : column;
+  }
+
+  /** Writes what Delta's reader and history say of each version of a table. */
+  private record Writer(SparkSession spark, Path dir, PrintWriter out) {
+    String path(String table) {
+      return dir.resolve(table).toString();
+    }
+
+    void record(String table, long lastVersion, String partitionColumn) {
+      for (Row h :
+          spark
+              .sql("DESCRIBE HISTORY delta.`" + path(table) + "`")
+              .select("version", "timestamp")
+              .collectAsList()) {
+        out.println(
+            "commit\t"
+                + table
+                + "\t"
+                + h.getLong(0)
+                + "\t"
+                + ((java.sql.Timestamp) h.get(1)).getTime());
+      }
+      // Delta's _metadata has no row_index: the live rows' positions come from reading the data
+      // files as plain Parquet (its _metadata.row_index), matched on file and id (ids are unique
+      // in a file).
+      String physicalId = physicalName(spark, path(table), "id");
+      Map<String, Long> positions = new HashMap<>();
+      for (Row r :
+          spark
+              .read()
+              .option("recursiveFileLookup", "true")
+              .option("pathGlobFilter", "*.parquet")
+              .parquet(path(table))
+              .select(
+                  functions.col("_metadata.file_name"),
+                  functions.col(physicalId),
+                  functions.col("_metadata.row_index"))
+              .collectAsList()) {
+        positions.put(r.getString(0) + "/" + r.getLong(1), r.getLong(2));
+      }
+      for (long v = 0; v <= lastVersion; v++) {
+        Dataset<Row> live =
+            spark
+                .read()
+                .format("delta")
+                .option("versionAsOf", v)
+                .load(path(table))
+                .select(
+                    functions.col("_metadata.file_name"),
+                    functions.col("id"),
+                    partitionColumn == null
+                        ? functions.lit(null).cast("string")
+                        : functions.col(partitionColumn));
+        for (Row r : live.collectAsList()) {
+          Long position = positions.get(r.getString(0) + "/" + r.getLong(1));
+          out.println(
+              "row\t"
+                  + table
+                  + "\t"
+                  + v
+                  + "\t"
+                  + r.getString(0)
+                  + "\t"
+                  + position
+                  + "\t"
+                  + (r.isNullAt(2) ? "\\N" : r.getString(2)));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,244 @@
+package io.corgipile.table.delta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.corgipile.table.AsOf;
+import io.corgipile.table.SnapshotPlanner;
+import io.corgipile.table.TableFile;
+import io.corgipile.table.TablePlanners;
+import io.corgipile.table.TableReadException;
+import io.corgipile.table.TableSnapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The planner's live files, deleted positions and partition values are those of Delta's own reader,
+ * on tables Delta's own writer wrote ({@link DeltaFixtures}), version by version.
+ */
+class DeltaSnapshotPlannerTest {
+  @TempDir static Path dir;
+
+  private static final Configuration CONF = new Configuration();
+  private static SnapshotPlanner planner;
+
+  /** table/version to file name to what Delta's reader returned from it. */
+  private static final Map<String, Map<String, Live>> EXPECTED = new HashMap<>();
+
+  /** table/version to commit time. */
+  private static final Map<String, Long> COMMITS = new HashMap<>();
+
+  /** A file's live rows as Delta's reader returned them: positions and the partition value. */
+  record Live(TreeSet<Long> positions, String partition) {}
+
+  @BeforeAll
+  static void writeTables() throws IOException, InterruptedException {
+    DeltaFixtures.write(dir);
+    for (String line : Files.readAllLines(dir.resolve(DeltaFixtures.EXPECTED))) {
+      String[] f = line.split("\t", -1);
+      String key = f[1] + "/" + f[2];
+      if (f[0].equals("commit")) {
+        COMMITS.put(key, Long.parseLong(f[3]));
+      } else {
+        String partition = f[5].equals("\\N") ? null : f[5];
+        Live live =
+            EXPECTED
+                .computeIfAbsent(key, k -> new TreeMap<>())
+                .computeIfAbsent(f[3], k -> new Live(new TreeSet<>(), partition));
+        assertThat(live.partition()).as(line).isEqualTo(partition);
+        live.positions().add(Long.parseLong(f[4]));
+      }
+    }
+    planner = TablePlanners.delta(CONF);
+  }
+
+  private static String table(String name) {
+    return dir.resolve(name).toString();
+  }
+
+  private static TableSnapshot plan(String name, long version) {
+    return planner.plan(table(name), AsOf.version(version));
+  }
+
+  /** What the planner says each file holds: the rows in its footer less the deleted positions. */
+  private static Map<String, Live> live(TableSnapshot snapshot, String partitionColumn)
+      throws IOException {
+    Map<String, Live> files = new TreeMap<>();
+    for (TableFile file : snapshot.files()) {
+      org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.path());
+      long rows;
+      try (ParquetFileReader reader =
+          ParquetFileReader.open(HadoopInputFile.fromPath(path, CONF))) {
+        rows = reader.getRecordCount();
+      }
+      TreeSet<Long> positions = new TreeSet<>();
+      for (long i = 0; i < rows; i++) {
+        if (!file.isDeleted(i)) {
+          positions.add(i);
+        }
+      }
+      String partition =
+          partitionColumn == null ? null : file.partitionValues().get(partitionColumn);
+      assertThat(files.put(path.getName(), new Live(positions, partition)))
+          .as("a file listed twice: %s", file)
+          .isNull();
+    }
+    return files;
+  }
+
+  /** Asserts the planner's files and live rows of every version agree with Delta's reader. */
+  private static void agreesWithDelta(String name, long lastVersion, String partitionColumn)
+      throws IOException {
+    for (long v = 0; v <= lastVersion; v++) {
+      TableSnapshot snapshot = plan(name, v);
+      assertThat(snapshot.version()).isEqualTo(v);
+      Map<String, Live> expected = EXPECTED.get(name + "/" + v);
+      assertThat(live(snapshot, partitionColumn))
+          .as("%s version %d: files, live positions and partition values", name, v)
+          .isEqualTo(expected);
+      for (TableFile file : snapshot.files()) {
+        assertThat(Path.of(java.net.URI.create(file.path()))).exists().startsWith(dir);
+      }
+    }
+    assertThat(planner.plan(table(name), AsOf.latest()).version()).isEqualTo(lastVersion);
+  }
+
+  @Test
+  void appendsAddFilesVersionByVersion() throws IOException {
+    agreesWithDelta(DeltaFixtures.APPENDS, 2, null);
+    assertThat(plan(DeltaFixtures.APPENDS, 0).files()).hasSize(2);
+    assertThat(plan(DeltaFixtures.APPENDS, 1).files()).hasSize(3);
+    assertThat(plan(DeltaFixtures.APPENDS, 2).files()).hasSize(5);
+    assertThat(plan(DeltaFixtures.APPENDS, 2).deletedRows()).isZero();
+    assertThat(plan(DeltaFixtures.APPENDS, 2).partitionColumns()).isEmpty();
+  }
+
+  @Test
+  void deletionVectorsAreTheDeletedPositions() throws IOException {
+    agreesWithDelta(DeltaFixtures.DELETES, 4, null);
+    TableSnapshot written = plan(DeltaFixtures.DELETES, 0);
+    TableSnapshot once = plan(DeltaFixtures.DELETES, 1);
+    TableSnapshot twice = plan(DeltaFixtures.DELETES, 2);
+    assertThat(written.deletedRows()).isZero();
+    // A deletion vector marks rows in place: the files stay, and the second delete's vector holds
+    // the first one's rows too.
+    assertThat(once.files())
+        .extracting(TableFile::path)
+        .containsExactlyInAnyOrderElementsOf(
+            written.files().stream().map(TableFile::path).toList());
+    assertThat(once.deletedRows()).isEqualTo(143);
+    assertThat(twice.deletedRows()).isEqualTo(1000 - 812);
+    assertThat(once.files()).allSatisfy(f -> assertThat(f.deletedCount()).isPositive());
+    assertThat(dir.resolve(DeltaFixtures.DELETES).resolve("_delta_log"))
+        .isDirectoryContaining("glob:**/00000000000000000002.checkpoint.parquet");
+  }
+
+  @Test
+  void anUpdateAddsAFileAndCompactionDropsTheDeletedRows() throws IOException {
+    TableSnapshot deleted = plan(DeltaFixtures.DELETES, 2);
+    TableSnapshot updated = plan(DeltaFixtures.DELETES, 3);
+    TableSnapshot compacted = plan(DeltaFixtures.DELETES, 4);
+    // The update marks the old rows deleted and writes them anew: 812 live rows still.
+    assertThat(updated.files().size()).isGreaterThan(deleted.files().size());
+    assertThat(updated.deletedRows()).isGreaterThan(deleted.deletedRows());
+    assertThat(compacted.deletedRows()).isZero();
+    assertThat(
+            EXPECTED.get(DeltaFixtures.DELETES + "/4").values().stream()
+                .mapToInt(l -> l.positions().size())
+                .sum())
+        .isEqualTo(812);
+    assertThat(compacted.files())
+        .extracting(TableFile::path)
+        .doesNotContainAnyElementsOf(updated.files().stream().map(TableFile::path).toList());
+  }
+
+  @Test
+  void anOverwriteLeavesOnlyTheNewFiles() throws IOException {
+    agreesWithDelta(DeltaFixtures.OVERWRITE, 1, null);
+    List<String> before =
+        plan(DeltaFixtures.OVERWRITE, 0).files().stream().map(TableFile::path).toList();
+    assertThat(plan(DeltaFixtures.OVERWRITE, 1).files())
+        .extracting(TableFile::path)
+        .doesNotContainAnyElementsOf(before);
+  }
+
+  @Test
+  void partitionValuesAreTheLogsAndNullStaysNull() throws IOException {
+    agreesWithDelta(DeltaFixtures.PARTITIONED, 1, "part");
+    TableSnapshot snapshot = plan(DeltaFixtures.PARTITIONED, 1);
+    assertThat(snapshot.partitionColumns()).containsExactly("part");
+    assertThat(snapshot.files())
+        .extracting(f -> f.partitionValues().get("part"))
+        .contains("a", "b", "c", null);
+    assertThat(snapshot.files())
+        .allSatisfy(
+            f ->
+                assertThat(f.deletedCount() > 0)
+                    .isEqualTo("b".equals(f.partitionValues().get("part"))));
+  }
+
+  @Test
+  void columnMappingKeysPartitionValuesByTheLogicalName() throws IOException {
+    agreesWithDelta(DeltaFixtures.MAPPED, 1, "part");
+    assertThat(plan(DeltaFixtures.MAPPED, 1).files())
+        .allSatisfy(f -> assertThat(f.partitionValues()).containsOnlyKeys("part"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"0", "1", "2"})
+  void aCommitsTimestampTravelsToItsVersion(long version) {
+    long at = COMMITS.get(DeltaFixtures.APPENDS + "/" + version);
+    assertThat(planner.plan(table(DeltaFixtures.APPENDS), AsOf.timestamp(at)).version())
+        .isEqualTo(version);
+    Long next = COMMITS.get(DeltaFixtures.APPENDS + "/" + (version + 1));
+    if (next != null && next - at > 1) {
+      assertThat(
+              planner.plan(table(DeltaFixtures.APPENDS), AsOf.timestamp((at + next) / 2)).version())
+          .as("between two commits: the earlier")
+          .isEqualTo(version);
+    }
+  }
+
+  @Test
+  void aTimeOutsideTheCommitsOrAMissingVersionIsAnError() {
+    long first = COMMITS.get(DeltaFixtures.APPENDS + "/0");
+    long last = COMMITS.get(DeltaFixtures.APPENDS + "/2");
+    // As Delta's own reader: a time after the last commit names no snapshot yet.
+    assertThatThrownBy(
+            () -> planner.plan(table(DeltaFixtures.APPENDS), AsOf.timestamp(last + 60_000)))
+        .isInstanceOf(TableReadException.class)
+        .hasMessageContaining("after the latest available version 2");
+    assertThatThrownBy(
+            () -> planner.plan(table(DeltaFixtures.APPENDS), AsOf.timestamp(first - 60_000)))
+        .isInstanceOf(TableReadException.class)
+        .hasMessageContaining(table(DeltaFixtures.APPENDS));
+    assertThatThrownBy(() -> plan(DeltaFixtures.APPENDS, 7))
+        .isInstanceOf(TableReadException.class)
+        .hasMessageContaining("versionAsOf=7");
+  }
+
+  @Test
+  void aFolderWithoutALogIsNoTable() throws IOException {
+    Path plain = Files.createDirectories(dir.resolve("plain"));
+    assertThat(TablePlanners.isDeltaTable(plain.toString(), CONF)).isFalse();
+    assertThat(TablePlanners.isDeltaTable(dir.resolve("missing").toString(), CONF)).isFalse();
+    assertThat(TablePlanners.isDeltaTable(table(DeltaFixtures.DELETES), CONF)).isTrue();
+    assertThatThrownBy(() -> planner.plan(plain.toString(), AsOf.latest()))
+        .isInstanceOf(TableReadException.class)
+        .hasMessageContaining("no Delta table at");
+  }
+}
