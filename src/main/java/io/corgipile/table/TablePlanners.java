@@ -16,8 +16,12 @@ public final class TablePlanners {
   /** The folder that makes a folder a Delta table. */
   public static final String DELTA_LOG = "_delta_log";
 
-  /** The Maven coordinates a user adds for Delta tables; the pom's {@code delta.version}. */
-  public static final String DELTA_PACKAGES = "io.delta:delta-kernel-defaults:4.3.0";
+  /**
+   * The Maven coordinates a user adds for Delta tables, the pom's {@code delta.version}: both jars,
+   * as {@code delta-kernel-defaults} does not depend on {@code delta-kernel-api}.
+   */
+  public static final String DELTA_PACKAGES =
+      "io.delta:delta-kernel-api:4.3.0,io.delta:delta-kernel-defaults:4.3.0";
 
   static final String DELTA_PLANNER = "io.corgipile.table.delta.DeltaSnapshotPlanner";
 
@@ -76,11 +80,9 @@ public final class TablePlanners {
         + DELTA_LOG
         + " folder), and reading one needs Delta Kernel, which is not on the class path ("
         + missingClass
-        + " is missing): add "
+        + " is missing): add spark-submit --packages "
         + DELTA_PACKAGES
-        + " (spark-submit --packages "
-        + DELTA_PACKAGES
-        + ", or spark.jars.packages); its files are not read as plain Parquet, as that would"
-        + " return removed files and deleted rows";
+        + " (or set spark.jars.packages to it); its files are not read as plain Parquet, as"
+        + " that would return removed files and deleted rows";
   }
 }

@@ -36,7 +36,8 @@ class MissingDeltaTest {
         .isInstanceOf(TableReadException.class)
         .hasMessageContaining("Delta Lake table")
         .hasMessageContaining("_delta_log")
-        .hasMessageContaining("--packages io.delta:delta-kernel-defaults:4.3.0")
+        .hasMessageContaining(
+            "--packages io.delta:delta-kernel-api:4.3.0,io.delta:delta-kernel-defaults:4.3.0")
         .hasMessageContaining("io.delta.kernel.Table is missing");
   }
 
@@ -44,7 +45,8 @@ class MissingDeltaTest {
   void thePackagesAreThePomsDeltaVersion() throws IOException {
     String pom = Files.readString(Path.of("pom.xml"));
     assertThat(pom).contains("<delta.version>4.3.0</delta.version>");
-    assertThat(TablePlanners.DELTA_PACKAGES).endsWith(":4.3.0");
+    assertThat(TablePlanners.DELTA_PACKAGES.split(","))
+        .containsExactly("io.delta:delta-kernel-api:4.3.0", "io.delta:delta-kernel-defaults:4.3.0");
   }
 
   /** Main of the JVM without Delta's jars: prints the error it gets. */
@@ -79,7 +81,8 @@ class MissingDeltaTest {
     assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
     assertThat(Files.readString(out))
         .startsWith("ERROR this is a Delta Lake table")
-        .contains("--packages io.delta:delta-kernel-defaults:4.3.0");
+        .contains(
+            "--packages io.delta:delta-kernel-api:4.3.0,io.delta:delta-kernel-defaults:4.3.0");
   }
 
   /** This JVM's class path, read through surefire's manifest-only jar if it uses one. */
