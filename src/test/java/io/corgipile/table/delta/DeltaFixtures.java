@@ -50,7 +50,7 @@ public final class DeltaFixtures {
   /** Partitioned by {@code part} (with a null partition), deletion vectors: 0 write, 1 delete. */
   static final String PARTITIONED = "partitioned";
 
-  /** Column mapping by name, partitioned by {@code part}: 0 write, 1 delete. */
+  /** Column mapping by name, partitioned by {@code part}: 0 write, 1 delete (half of part a). */
   static final String MAPPED = "mapped";
 
   private DeltaFixtures() {}
@@ -143,7 +143,7 @@ public final class DeltaFixtures {
           .option("delta.columnMapping.mode", "name")
           .option("delta.enableDeletionVectors", "true")
           .save(t);
-      spark.sql("DELETE FROM delta.`" + t + "` WHERE id % 4 = 0");
+      spark.sql("DELETE FROM delta.`" + t + "` WHERE id % 8 = 0");
       w.record(MAPPED, 1, "part");
     } finally {
       spark.stop();

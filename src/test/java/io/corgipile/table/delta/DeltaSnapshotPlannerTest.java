@@ -194,8 +194,11 @@ class DeltaSnapshotPlannerTest {
   @Test
   void columnMappingKeysPartitionValuesByTheLogicalName() throws IOException {
     agreesWithDelta(DeltaFixtures.MAPPED, 1, "part");
-    assertThat(plan(DeltaFixtures.MAPPED, 1).files())
+    TableSnapshot snapshot = plan(DeltaFixtures.MAPPED, 1);
+    assertThat(snapshot.files())
         .allSatisfy(f -> assertThat(f.partitionValues()).containsOnlyKeys("part"));
+    // Half of partition a is deleted: a deletion vector on a file under a random prefix.
+    assertThat(snapshot.deletedRows()).isEqualTo(75);
   }
 
   @ParameterizedTest
