@@ -10,14 +10,22 @@ import java.util.Objects;
  *
  * @param tablePath the table's root, as the format's library resolved it
  * @param version the snapshot's version (a Delta commit version; an Iceberg snapshot id)
+ * @param schemaJson the table's schema at this snapshot as Spark's JSON form of a {@code
+ *     StructType} ({@code DataType.fromJson}), logical names, without the format's own field
+ *     metadata (column mapping ids and physical names): the schema the format's Spark reader gives
  * @param partitionColumns the partition columns' logical names, in the table's order
  * @param files the live data files, in the order the log lists them
  */
 public record TableSnapshot(
-    String tablePath, long version, List<String> partitionColumns, List<TableFile> files)
+    String tablePath,
+    long version,
+    String schemaJson,
+    List<String> partitionColumns,
+    List<TableFile> files)
     implements Serializable {
   public TableSnapshot {
     Objects.requireNonNull(tablePath, "tablePath");
+    Objects.requireNonNull(schemaJson, "schemaJson");
     partitionColumns = List.copyOf(partitionColumns);
     files = List.copyOf(files);
   }

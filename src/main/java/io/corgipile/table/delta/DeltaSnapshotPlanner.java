@@ -1,5 +1,8 @@
 package io.corgipile.table.delta;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corgipile.table.AsOf;
 import io.corgipile.table.SnapshotPlanner;
 import io.corgipile.table.TableFile;
@@ -41,6 +44,8 @@ import org.apache.hadoop.conf.Configuration;
  * <p>Loaded by name (public, with a {@link Configuration} constructor) from {@code TablePlanners}.
  */
 public final class DeltaSnapshotPlanner implements SnapshotPlanner {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final Engine engine;
 
   /**
@@ -72,7 +77,51 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
           "cannot read Delta table " + tablePath + " " + asOf + ": " + e.getMessage(), e);
     }
     return new TableSnapshot(
-        root, snapshot.getVersion(), snapshot.getPartitionColumnNames(), files);
+        root,
+        snapshot.getVersion(),
+        sparkSchemaJson(snapshot.getSchema().toJson()),
+        snapshot.getPartitionColumnNames(),
+        files);
+  }
+
+  /** Field metadata that Delta's own Spark reader leaves out of the schema it gives. */
+  private static boolean readerDrops(String metadataKey) {
+    return metadataKey.startsWith("delta.columnMapping.")
+        || metadataKey.startsWith("parquet.field.");
+  }
+
+  /**
+   * Delta's schema JSON is Spark's {@code StructType} JSON; the column mapping metadata (ids,
+   * physical names) is dropped, as Delta's reader drops it.
+   */
+  static String sparkSchemaJson(String deltaSchemaJson) {
+    try {
+      JsonNode schema = JSON.readTree(deltaSchemaJson);
+      dropMappingMetadata(schema);
+      return JSON.writeValueAsString(schema);
+    } catch (IOException e) {
+      throw new TableReadException("cannot read the Delta table's schema: " + e.getMessage(), e);
+    }
+  }
+
+  private static void dropMappingMetadata(JsonNode node) {
+    if (node instanceof ObjectNode object) {
+      if (object.get("metadata") instanceof ObjectNode metadata) {
+        List<String> drop = new ArrayList<>();
+        metadata
+            .fieldNames()
+            .forEachRemaining(
+                k -> {
+                  if (readerDrops(k)) {
+                    drop.add(k);
+                  }
+                });
+        metadata.remove(drop);
+      }
+    }
+    for (JsonNode child : node) {
+      dropMappingMetadata(child);
+    }
   }
 
   private Snapshot snapshot(String tablePath, AsOf asOf) {

@@ -26,6 +26,7 @@ import org.apache.spark.sql.functions;
  * JVM writes {@value #EXPECTED}, lines of tab-separated fields:
  *
  * <ul>
+ *   <li>{@code schema, table, version, the schema Delta's reader gives as JSON};
  *   <li>{@code row, table, version, file name, row index in the file, partition value or \N}: one
  *       per live row of each version, as Delta's reader gives it with {@code _metadata};
  *   <li>{@code commit, table, version, commit timestamp in ms}: Delta's history.
@@ -34,7 +35,7 @@ import org.apache.spark.sql.functions;
 public final class DeltaFixtures {
   static final String EXPECTED = "expected.tsv";
 
-  /** Several appends: versions 0-2. */
+  /** Several appends: versions 0-2; 3 appends with a new column (the schema evolves). */
   static final String APPENDS = "appends";
 
   /**
@@ -104,7 +105,14 @@ public final class DeltaFixtures {
       rows(spark, 0, 300).repartition(2).write().format("delta").save(t);
       rows(spark, 300, 500).write().format("delta").mode("append").save(t);
       rows(spark, 500, 700).repartition(2).write().format("delta").mode("append").save(t);
-      w.record(APPENDS, 2, null);
+      rows(spark, 700, 800)
+          .withColumn("note", functions.lit("new"))
+          .write()
+          .format("delta")
+          .mode("append")
+          .option("mergeSchema", "true")
+          .save(t);
+      w.record(APPENDS, 3, null);
 
       t = w.path(DELETES);
       rows(spark, 0, 1000)
@@ -221,18 +229,16 @@ public final class DeltaFixtures {
         positions.put(r.getString(0) + "/" + r.getLong(1), r.getLong(2));
       }
       for (long v = 0; v <= lastVersion; v++) {
+        Dataset<Row> version =
+            spark.read().format("delta").option("versionAsOf", v).load(path(table));
+        out.println("schema\t" + table + "\t" + v + "\t" + version.schema().json());
         Dataset<Row> live =
-            spark
-                .read()
-                .format("delta")
-                .option("versionAsOf", v)
-                .load(path(table))
-                .select(
-                    functions.col("_metadata.file_name"),
-                    functions.col("id"),
-                    partitionColumn == null
-                        ? functions.lit(null).cast("string")
-                        : functions.col(partitionColumn));
+            version.select(
+                functions.col("_metadata.file_name"),
+                functions.col("id"),
+                partitionColumn == null
+                    ? functions.lit(null).cast("string")
+                    : functions.col(partitionColumn));
         for (Row r : live.collectAsList()) {
           Long position = positions.get(r.getString(0) + "/" + r.getLong(1));
           out.println(

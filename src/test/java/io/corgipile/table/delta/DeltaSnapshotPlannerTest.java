@@ -20,6 +20,8 @@ import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +41,9 @@ class DeltaSnapshotPlannerTest {
   /** table/version to file name to what Delta's reader returned from it. */
   private static final Map<String, Map<String, Live>> EXPECTED = new HashMap<>();
 
+  /** table/version to the schema Delta's reader gives, as JSON. */
+  private static final Map<String, String> SCHEMAS = new HashMap<>();
+
   /** table/version to commit time. */
   private static final Map<String, Long> COMMITS = new HashMap<>();
 
@@ -53,6 +58,8 @@ class DeltaSnapshotPlannerTest {
       String key = f[1] + "/" + f[2];
       if (f[0].equals("commit")) {
         COMMITS.put(key, Long.parseLong(f[3]));
+      } else if (f[0].equals("schema")) {
+        SCHEMAS.put(key, f[3]);
       } else {
         String partition = f[5].equals("\\N") ? null : f[5];
         Live live =
@@ -106,6 +113,9 @@ class DeltaSnapshotPlannerTest {
     for (long v = 0; v <= lastVersion; v++) {
       TableSnapshot snapshot = plan(name, v);
       assertThat(snapshot.version()).isEqualTo(v);
+      assertThat(DataType.fromJson(snapshot.schemaJson()))
+          .as("%s version %d: the schema", name, v)
+          .isEqualTo(DataType.fromJson(SCHEMAS.get(name + "/" + v)));
       Map<String, Live> expected = EXPECTED.get(name + "/" + v);
       assertThat(live(snapshot, partitionColumn))
           .as("%s version %d: files, live positions and partition values", name, v)
@@ -119,12 +129,22 @@ class DeltaSnapshotPlannerTest {
 
   @Test
   void appendsAddFilesVersionByVersion() throws IOException {
-    agreesWithDelta(DeltaFixtures.APPENDS, 2, null);
+    agreesWithDelta(DeltaFixtures.APPENDS, 3, null);
     assertThat(plan(DeltaFixtures.APPENDS, 0).files()).hasSize(2);
     assertThat(plan(DeltaFixtures.APPENDS, 1).files()).hasSize(3);
     assertThat(plan(DeltaFixtures.APPENDS, 2).files()).hasSize(5);
+    assertThat(plan(DeltaFixtures.APPENDS, 3).files()).hasSize(6);
     assertThat(plan(DeltaFixtures.APPENDS, 2).deletedRows()).isZero();
     assertThat(plan(DeltaFixtures.APPENDS, 2).partitionColumns()).isEmpty();
+  }
+
+  @Test
+  void theSchemaIsTheSnapshotsOwn() {
+    StructType before = (StructType) DataType.fromJson(plan(DeltaFixtures.APPENDS, 2).schemaJson());
+    StructType after = (StructType) DataType.fromJson(plan(DeltaFixtures.APPENDS, 3).schemaJson());
+    assertThat(before.fieldNames()).containsExactly("id", "x", "label");
+    assertThat(after.fieldNames()).containsExactly("id", "x", "label", "note");
+    assertThat(plan(DeltaFixtures.MAPPED, 1).schemaJson()).doesNotContain("delta.columnMapping");
   }
 
   @Test
@@ -219,12 +239,12 @@ class DeltaSnapshotPlannerTest {
   @Test
   void aTimeOutsideTheCommitsOrAMissingVersionIsAnError() {
     long first = COMMITS.get(DeltaFixtures.APPENDS + "/0");
-    long last = COMMITS.get(DeltaFixtures.APPENDS + "/2");
+    long last = COMMITS.get(DeltaFixtures.APPENDS + "/3");
     // As Delta's own reader: a time after the last commit names no snapshot yet.
     assertThatThrownBy(
             () -> planner.plan(table(DeltaFixtures.APPENDS), AsOf.timestamp(last + 60_000)))
         .isInstanceOf(TableReadException.class)
-        .hasMessageContaining("after the latest available version 2");
+        .hasMessageContaining("after the latest available version 3");
     assertThatThrownBy(
             () -> planner.plan(table(DeltaFixtures.APPENDS), AsOf.timestamp(first - 60_000)))
         .isInstanceOf(TableReadException.class)
