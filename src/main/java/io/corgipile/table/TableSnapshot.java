@@ -3,6 +3,7 @@ package io.corgipile.table;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a table's snapshot is to the scan planning: the snapshot's version, the table's partition
@@ -14,6 +15,9 @@ import java.util.Objects;
  *     StructType} ({@code DataType.fromJson}), logical names, without the format's own field
  *     metadata (column mapping ids and physical names): the schema the format's Spark reader gives
  * @param partitionColumns the partition columns' logical names, in the table's order
+ * @param readerFeatures the format's features in force that a reader must honour (Delta's reader
+ *     and reader-writer table features, implicit ones of an older protocol included; column mapping
+ *     only when a mapping mode is set)
  * @param files the live data files, in the order the log lists them
  */
 public record TableSnapshot(
@@ -21,12 +25,14 @@ public record TableSnapshot(
     long version,
     String schemaJson,
     List<String> partitionColumns,
+    Set<String> readerFeatures,
     List<TableFile> files)
     implements Serializable {
   public TableSnapshot {
     Objects.requireNonNull(tablePath, "tablePath");
     Objects.requireNonNull(schemaJson, "schemaJson");
     partitionColumns = List.copyOf(partitionColumns);
+    readerFeatures = Set.copyOf(readerFeatures);
     files = List.copyOf(files);
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.corgipile.table.AsOf;
+import io.corgipile.table.DeltaFeatures;
 import io.corgipile.table.SnapshotPlanner;
 import io.corgipile.table.TableFile;
 import io.corgipile.table.TableReadException;
@@ -18,7 +19,9 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
+import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.deletionvectors.DeletionVectorUtils;
 import io.delta.kernel.internal.deletionvectors.RoaringBitmapArray;
 import io.delta.kernel.internal.util.ColumnMapping;
@@ -33,6 +36,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -71,17 +76,38 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the files of Delta table " + tablePath, e);
+      throw new UncheckedIOException("Cannot list the files of Delta table " + tablePath, e);
     } catch (KernelException e) {
       throw new TableReadException(
-          "cannot read Delta table " + tablePath + " " + asOf + ": " + e.getMessage(), e);
+          "Cannot read Delta table " + tablePath + " at " + asOf + ": " + e.getMessage(), e);
     }
     return new TableSnapshot(
         root,
         snapshot.getVersion(),
         sparkSchemaJson(snapshot.getSchema().toJson()),
         snapshot.getPartitionColumnNames(),
+        readerFeatures(snapshot),
         files);
+  }
+
+  /**
+   * The reader features the snapshot's protocol names (none for a protocol older than table
+   * features, whose only reader feature, column mapping, is found by its mode); column mapping only
+   * when its mode is set (a table may support it unused).
+   */
+  private static Set<String> readerFeatures(Snapshot snapshot) {
+    SnapshotImpl impl = (SnapshotImpl) snapshot;
+    Protocol protocol = impl.getProtocol();
+    Set<String> features = new TreeSet<>();
+    if (protocol.supportsReaderFeatures()) {
+      features.addAll(protocol.getReaderFeatures());
+    }
+    features.remove(DeltaFeatures.COLUMN_MAPPING);
+    if (ColumnMapping.isColumnMappingModeEnabled(
+        ColumnMapping.getColumnMappingMode(impl.getMetadata().getConfiguration()))) {
+      features.add(DeltaFeatures.COLUMN_MAPPING);
+    }
+    return features;
   }
 
   /** Field metadata that Delta's own Spark reader leaves out of the schema it gives. */
@@ -100,7 +126,7 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
       dropMappingMetadata(schema);
       return JSON.writeValueAsString(schema);
     } catch (IOException e) {
-      throw new TableReadException("cannot read the Delta table's schema: " + e.getMessage(), e);
+      throw new TableReadException("Cannot read the schema of a Delta table: " + e.getMessage(), e);
     }
   }
 
@@ -135,10 +161,15 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
       }
       return table.getLatestSnapshot(engine);
     } catch (TableNotFoundException e) {
-      throw new TableReadException("no Delta table at " + tablePath + ": " + e.getMessage(), e);
+      throw new TableReadException(
+          "Cannot read Delta table "
+              + tablePath
+              + ": no Delta table at that path: "
+              + e.getMessage(),
+          e);
     } catch (KernelException e) {
       throw new TableReadException(
-          "cannot read Delta table " + tablePath + " " + asOf + ": " + e.getMessage(), e);
+          "Cannot read Delta table " + tablePath + " at " + asOf + ": " + e.getMessage(), e);
     }
   }
 
@@ -175,8 +206,11 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
     Arrays.sort(positions);
     if (positions.length != dv.getCardinality()) {
       throw new TableReadException(
-          "the deletion vector "
+          "Cannot load the deletion vector "
               + dv
+              + " of Delta table "
+              + root
+              + ": it"
               + " holds "
               + positions.length
               + " rows, its descriptor says "

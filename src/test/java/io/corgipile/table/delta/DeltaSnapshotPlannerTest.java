@@ -136,6 +136,7 @@ class DeltaSnapshotPlannerTest {
     assertThat(plan(DeltaFixtures.APPENDS, 3).files()).hasSize(6);
     assertThat(plan(DeltaFixtures.APPENDS, 2).deletedRows()).isZero();
     assertThat(plan(DeltaFixtures.APPENDS, 2).partitionColumns()).isEmpty();
+    assertThat(plan(DeltaFixtures.APPENDS, 3).readerFeatures()).isEmpty();
   }
 
   @Test
@@ -154,6 +155,7 @@ class DeltaSnapshotPlannerTest {
     TableSnapshot once = plan(DeltaFixtures.DELETES, 1);
     TableSnapshot twice = plan(DeltaFixtures.DELETES, 2);
     assertThat(written.deletedRows()).isZero();
+    assertThat(written.readerFeatures()).containsExactly("deletionVectors");
     // A deletion vector marks rows in place: the files stay, and the second delete's vector holds
     // the first one's rows too.
     assertThat(once.files())
@@ -217,6 +219,7 @@ class DeltaSnapshotPlannerTest {
     TableSnapshot snapshot = plan(DeltaFixtures.MAPPED, 1);
     assertThat(snapshot.files())
         .allSatisfy(f -> assertThat(f.partitionValues()).containsOnlyKeys("part"));
+    assertThat(snapshot.readerFeatures()).contains("columnMapping", "deletionVectors");
     // Half of partition a is deleted: a deletion vector on a file under a random prefix.
     assertThat(snapshot.deletedRows()).isEqualTo(75);
   }
@@ -262,6 +265,6 @@ class DeltaSnapshotPlannerTest {
     assertThat(TablePlanners.isDeltaTable(table(DeltaFixtures.DELETES), CONF)).isTrue();
     assertThatThrownBy(() -> planner.plan(plain.toString(), AsOf.latest()))
         .isInstanceOf(TableReadException.class)
-        .hasMessageContaining("no Delta table at");
+        .hasMessageContaining("no Delta table at that path");
   }
 }
