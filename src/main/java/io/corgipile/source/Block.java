@@ -14,6 +14,7 @@ import java.io.Serializable;
  * @param firstRow index of the block's first row in its row group
  * @param rows rows in the block
  * @param groupRows rows in the whole row group
+ * @param deleted the block's rows that the table deleted: never read, never counted
  */
 record Block(
     int file,
@@ -23,18 +24,26 @@ record Block(
     long uncompressedBytes,
     long firstRow,
     long rows,
-    long groupRows)
+    long groupRows,
+    DeletedRows deleted)
     implements Serializable {
 
-  /** The whole row group. */
+  /** The whole row group, less {@code deleted} of its rows. */
   static Block rowGroup(
       int file,
       int rowGroup,
       long offset,
       long compressedBytes,
       long uncompressedBytes,
-      long rows) {
-    return new Block(file, rowGroup, offset, compressedBytes, uncompressedBytes, 0, rows, rows);
+      long rows,
+      DeletedRows deleted) {
+    return new Block(
+        file, rowGroup, offset, compressedBytes, uncompressedBytes, 0, rows, rows, deleted);
+  }
+
+  /** The rows the block yields: its rows less the deleted ones. */
+  long liveRows() {
+    return rows - deleted.count();
   }
 
   boolean wholeRowGroup() {
@@ -62,7 +71,8 @@ record Block(
         share(uncompressedBytes, from, to),
         from,
         to - from,
-        groupRows);
+        groupRows,
+        deleted.slice(from, to));
   }
 
   private long share(long bytes, long from, long to) {

@@ -58,10 +58,17 @@ final class BlockOpener implements Closeable {
     return plan.blocks().get(index);
   }
 
+  /** The block's live rows: its deleted rows are decoded and skipped. */
   BlockRows rows(Block block) throws IOException {
-    return open(block, decoder::open);
+    BlockRows rows = open(block, decoder::open);
+    return block.deleted().isEmpty() ? rows : new LiveRows(rows, block.deleted());
   }
 
+  /**
+   * The block's column batches, passed through as Spark's reader decodes them; only for blocks
+   * without deleted rows (a scan with deletes reads rows: {@link
+   * CorgiPileReaderFactory#supportColumnarReads}).
+   */
   BlockBatches batches(Block block) throws IOException {
     return open(block, decoder::openBatches);
   }

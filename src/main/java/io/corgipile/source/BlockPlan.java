@@ -14,10 +14,16 @@ record BlockPlan(List<DataFile> files, List<Block> blocks) implements Serializab
     blocks = List.copyOf(blocks);
   }
 
+  /** Whether any block has deleted rows. */
+  boolean hasDeletes() {
+    return blocks.stream().anyMatch(b -> !b.deleted().isEmpty());
+  }
+
+  /** Each block's live rows: the counts every epoch's order and every buffer is planned from. */
   long[] blockRows() {
     long[] rows = new long[blocks.size()];
     for (int i = 0; i < rows.length; i++) {
-      rows[i] = blocks.get(i).rows();
+      rows[i] = blocks.get(i).liveRows();
     }
     return rows;
   }
@@ -33,10 +39,11 @@ record BlockPlan(List<DataFile> files, List<Block> blocks) implements Serializab
     return sum;
   }
 
+  /** The live rows of all blocks. */
   long totalRows() {
     long sum = 0;
     for (Block b : blocks) {
-      sum += b.rows();
+      sum += b.liveRows();
     }
     return sum;
   }

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -57,16 +58,32 @@ final class BlockPlanner {
   /** "PAR1" opens every Parquet file: no column chunk starts before it. */
   private static final long MAGIC_BYTES = 4;
 
+  private static final long[] NO_ROWS = new long[0];
+
   private BlockPlanner() {}
 
-  static BlockPlan plan(ScanSettings settings, List<DataFile> files, Filter[] filters) {
+  /**
+   * @param deletedRows the deleted rows' positions (ascending) of the files that have any, by path
+   */
+  static BlockPlan plan(
+      ScanSettings settings,
+      List<DataFile> files,
+      Map<String, long[]> deletedRows,
+      Filter[] filters) {
     Configuration conf = settings.hadoopConf();
     return new BlockPlan(
         files,
         perFile(
             files.size(),
             "footers",
-            index -> blocksOf(settings, conf, index, files.get(index), filters)));
+            index ->
+                blocksOf(
+                    settings,
+                    conf,
+                    index,
+                    files.get(index),
+                    deletedRows.getOrDefault(files.get(index).path(), NO_ROWS),
+                    filters)));
   }
 
   /**
@@ -115,6 +132,7 @@ final class BlockPlanner {
       // The file could not be opened here; the executors will say why when they read it whole.
       return blocks;
     }
+    parts.removeIf(b -> b.liveRows() == 0);
     return parts;
   }
 
@@ -303,8 +321,17 @@ final class BlockPlanner {
         });
   }
 
+  /**
+   * The row groups of a file that statistics leave and deletes leave rows in, each with its deleted
+   * rows ({@code deleted}: positions in the file, counted over all its row groups).
+   */
   private static List<Block> blocksOf(
-      ScanSettings settings, Configuration conf, int index, DataFile file, Filter[] filters) {
+      ScanSettings settings,
+      Configuration conf,
+      int index,
+      DataFile file,
+      long[] deleted,
+      Filter[] filters) {
     ParquetMetadata footer = footerOf(file, conf);
     StructType fileSchema;
     try {
@@ -326,10 +353,13 @@ final class BlockPlanner {
                 FilterCompat.get(predicate.get()), all, footer.getFileMetaData().getSchema())
             : all);
     List<Block> blocks = new ArrayList<>();
+    long firstRow = 0;
     for (int rg = 0; rg < all.size(); rg++) {
       BlockMetaData b = all.get(rg);
+      DeletedRows deletedHere = DeletedRows.in(deleted, firstRow, firstRow + b.getRowCount());
+      firstRow += Math.max(0, b.getRowCount());
       checkRowGroupInFile(file.path(), file.length(), footer.getFileMetaData().getSchema(), rg, b);
-      if (b.getRowCount() > 0 && kept.contains(b)) {
+      if (b.getRowCount() > deletedHere.count() && kept.contains(b)) {
         blocks.add(
             Block.rowGroup(
                 index,
@@ -337,7 +367,8 @@ final class BlockPlanner {
                 b.getStartingPos(),
                 b.getCompressedSize(),
                 b.getTotalByteSize(),
-                b.getRowCount()));
+                b.getRowCount(),
+                deletedHere));
       }
     }
     return blocks;

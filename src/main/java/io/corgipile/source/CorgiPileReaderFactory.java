@@ -32,6 +32,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   private final int numFields;
   private final String scan;
   private final int lookahead;
+  private final boolean hasDeletes;
 
   /**
    * @param scan identifies the scan, for {@link RoundLookahead}'s keys
@@ -53,6 +54,7 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
     this.numFields = numFields;
     this.scan = scan;
     this.lookahead = lookahead;
+    this.hasDeletes = plan.hasDeletes();
   }
 
   @Override
@@ -76,10 +78,14 @@ final class CorgiPileReaderFactory implements PartitionReaderFactory {
   /**
    * Spark takes column batches when it can: {@code none} and {@code block} pass its own vectorized
    * batches through; {@code corgipile} and {@code window} over primitive columns hand out views of
-   * the rows they hold.
+   * the rows they hold. A table with deleted rows is read as rows in every mode, as a job in any
+   * order would pass batches, deleted rows and all, through.
    */
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
+    if (hasDeletes) {
+      return false;
+    }
     return switch (conf.shuffle()) {
       case NONE, BLOCK -> settings.supportsColumnar();
       case CORGIPILE, WINDOW -> settings.supportsColumnar() && settings.fixedWidthRows();

@@ -96,7 +96,8 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
   }
 
   private BlockPlan planBlocks() {
-    BlockPlan rowGroups = BlockPlanner.plan(settings, listing.files(), pushedFilters);
+    BlockPlan rowGroups =
+        BlockPlanner.plan(settings, listing.files(), listing.deletedRows(), pushedFilters);
     return switch (conf.blockSize().kind()) {
       case ROW_GROUP -> rowGroups;
       case ROWS -> {

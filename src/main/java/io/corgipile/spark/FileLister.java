@@ -52,7 +52,7 @@ public final class FileLister {
       }
     }
     files.sort(Comparator.comparing(DataFile::path));
-    return new FileListing(relation.schema(), relation.partitionSchema(), files);
+    return new FileListing(relation.schema(), relation.partitionSchema(), files, Map.of());
   }
 
   private static <T> scala.collection.immutable.Seq<T> emptySeq() {

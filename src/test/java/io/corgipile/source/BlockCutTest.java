@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** How {@link BlockPlanner#cutAtPages} cuts one row group, and the parts' rows and bytes. */
 class BlockCutTest {
   /** A row group of 1000 rows, 1000 bytes on disk and 3000 decoded, in file 2 at offset 4. */
-  private static final Block GROUP = Block.rowGroup(2, 5, 4, 1000, 3000, 1000);
+  private static final Block GROUP = Block.rowGroup(2, 5, 4, 1000, 3000, 1000, DeletedRows.NONE);
 
   /** Pages starting every {@code rows} rows of a row group of {@code groupRows}. */
   private static OffsetIndex pagesOf(long rows, long groupRows) {

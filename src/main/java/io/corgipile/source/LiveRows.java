@@ -1,0 +1,48 @@
+package io.corgipile.source;
+
+import io.corgipile.spark.BlockRows;
+import java.io.IOException;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+
+/**
+ * A block's rows less its deleted ones: the decoder's rows, in order, with those at the deleted
+ * positions skipped. Rows come one at a time (runs of 1), so a run never spans a deleted row.
+ */
+final class LiveRows implements BlockRows {
+  private final BlockRows rows;
+  private final DeletedRows deleted;
+
+  /** The position of the next row in the block. */
+  private long position;
+
+  /** The next deleted position not yet passed. */
+  private int nextDeleted;
+
+  LiveRows(BlockRows rows, DeletedRows deleted) {
+    this.rows = rows;
+    this.deleted = deleted;
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    while (rows.next()) {
+      long at = position++;
+      if (nextDeleted < deleted.count() && deleted.position(nextDeleted) == at) {
+        nextDeleted++;
+        continue;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public UnsafeRow row() {
+    return rows.row();
+  }
+
+  @Override
+  public void close() throws IOException {
+    rows.close();
+  }
+}

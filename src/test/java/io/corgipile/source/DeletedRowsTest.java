@@ -1,0 +1,74 @@
+package io.corgipile.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.corgipile.spark.BlockRows;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.junit.jupiter.api.Test;
+
+/** A block's deleted rows: cut with the block, counted out of its rows, skipped when read. */
+class DeletedRowsTest {
+  /** Rows 10, 11, 15 and 19 of a file, 20-29 of whose rows are the row group. */
+  private static final long[] FILE = {3, 10, 11, 15, 19, 20, 25, 40};
+
+  @Test
+  void aRowGroupTakesItsOwnPositionsFromItsFirstRow() {
+    DeletedRows group = DeletedRows.in(FILE, 10, 20);
+    assertThat(group.count()).isEqualTo(4);
+    assertThat(List.of(group.position(0), group.position(1), group.position(3)))
+        .containsExactly(0L, 1L, 9L);
+    assertThat(DeletedRows.in(FILE, 30, 40)).isSameAs(DeletedRows.NONE);
+  }
+
+  @Test
+  void aPartKeepsItsShareAndCountsLiveRows() {
+    Block group = Block.rowGroup(0, 1, 4, 1000, 3000, 10, DeletedRows.in(FILE, 10, 20));
+    assertThat(group.liveRows()).isEqualTo(6);
+    Block part = group.part(5, 10);
+    assertThat(part.deleted()).isEqualTo(DeletedRows.in(FILE, 15, 20));
+    assertThat(part.liveRows()).isEqualTo(3);
+    assertThat(group.part(2, 5).deleted().isEmpty()).isTrue();
+    assertThat(new BlockPlan(List.of(), List.of(group, part)).totalRows()).isEqualTo(9);
+  }
+
+  @Test
+  void liveRowsSkipTheDeletedPositions() throws IOException {
+    CountingRows rows = new CountingRows(10);
+    LiveRows live = new LiveRows(rows, DeletedRows.in(FILE, 10, 20));
+    List<Long> read = new ArrayList<>();
+    while (live.next()) {
+      read.add(rows.position);
+    }
+    assertThat(read).containsExactly(2L, 3L, 4L, 6L, 7L, 8L);
+  }
+
+  /** {@code n} rows, the current one's position in {@link #position}. */
+  private static final class CountingRows implements BlockRows {
+    private final long n;
+    long position = -1;
+
+    CountingRows(long n) {
+      this.n = n;
+    }
+
+    @Override
+    public boolean next() {
+      if (position + 1 == n) {
+        return false;
+      }
+      position++;
+      return true;
+    }
+
+    @Override
+    public UnsafeRow row() {
+      return null;
+    }
+
+    @Override
+    public void close() {}
+  }
+}
