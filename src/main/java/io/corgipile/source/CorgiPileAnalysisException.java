@@ -53,6 +53,11 @@ public final class CorgiPileAnalysisException extends AnalysisException {
         new CorgiPileAnalysisException(message, cause));
   }
 
+  /** Throws a {@code CorgiPileAnalysisException} that has no cause. */
+  static RuntimeException raise(String message) {
+    throw raise(message, (Throwable) null);
+  }
+
   /**
    * Throws Spark's own {@code spark}, which does not say which table, in {@code message}, which
    * does.

@@ -26,7 +26,8 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The {@code corgipile} data source: {@code spark.read().format("corgipile").load(paths)} reads
- * Parquet files as {@code spark.read().parquet(paths)} would, in CorgiPile's shuffled order.
+ * Parquet files as {@code spark.read().parquet(paths)} would, or a Delta table's snapshot as {@code
+ * format("delta")} would ({@link DeltaTables}), in CorgiPile's shuffled order.
  *
  * <p>Spark creates one instance per {@code load()}, so the listing made to infer the schema is kept
  * and reused by {@link #getTable}.
@@ -89,9 +90,31 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
         UnknownOptions.readerOptions(options.asCaseSensitiveMap()), sessionConf.keySet());
     ReadConf.from(options, sessionConf);
     List<String> paths = paths(options);
-    FileListing listing;
+    FileListing listing =
+        DeltaTables.listing(session, paths, options.asCaseSensitiveMap(), userSchema, sessionConf);
+    if (listing == null) {
+      listing = parquetListing(session, paths, options, userSchema);
+    }
+    if (listing.files().isEmpty()) {
+      throw CorgiPileAnalysisException.raise(noFiles(paths));
+    }
+    table =
+        new CorgiPileTable(
+            session,
+            "corgipile " + String.join(", ", paths),
+            listing,
+            options.asCaseSensitiveMap());
+    return table;
+  }
+
+  /** The Parquet files of {@code paths} as {@code spark.read().parquet(paths)} lists them. */
+  private static FileListing parquetListing(
+      SparkSession session,
+      List<String> paths,
+      CaseInsensitiveStringMap options,
+      StructType userSchema) {
     try {
-      listing = FileLister.listFiles(session, paths, fileOptions(options), userSchema);
+      return FileLister.listFiles(session, paths, fileOptions(options), userSchema);
     } catch (
         Exception
             e) { // Scala throws AnalysisException and SparkException, checked to javac, undeclared
@@ -107,16 +130,6 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
                 "Cannot load corgipile table from " + paths + ": " + firstLine(spark), spark);
       }
     }
-    if (listing.files().isEmpty()) {
-      throw CorgiPileAnalysisException.raise(noFiles(paths), null);
-    }
-    table =
-        new CorgiPileTable(
-            session,
-            "corgipile " + String.join(", ", paths),
-            listing,
-            options.asCaseSensitiveMap());
-    return table;
   }
 
   /**

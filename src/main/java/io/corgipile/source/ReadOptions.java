@@ -1,5 +1,6 @@
 package io.corgipile.source;
 
+import io.corgipile.table.AsOf;
 import java.util.List;
 
 /**
@@ -64,8 +65,26 @@ public final class ReadOptions {
 
   public static final boolean PREFETCH_DEFAULT = true;
 
+  /** A Delta table's version to read (time travel), Delta's name; the latest by default. */
+  public static final String VERSION_AS_OF = AsOf.VERSION_AS_OF;
+
+  /** The Delta table's latest version committed at or before a time; Delta's name. */
+  public static final String TIMESTAMP_AS_OF = AsOf.TIMESTAMP_AS_OF;
+
+  /** The time travel options, which only a table format's snapshot takes. */
+  public static final List<String> TIME_TRAVEL = List.of(VERSION_AS_OF, TIMESTAMP_AS_OF);
+
   /** Every option above, as users spell it. */
   public static final List<String> ALL =
       List.of(
-          SHUFFLE, BUFFER_SIZE, BLOCK_SIZE, SEED, EPOCH, PARTITIONS, BLOCK_ASSIGNMENT, PREFETCH);
+          SHUFFLE,
+          BUFFER_SIZE,
+          BLOCK_SIZE,
+          SEED,
+          EPOCH,
+          PARTITIONS,
+          BLOCK_ASSIGNMENT,
+          PREFETCH,
+          VERSION_AS_OF,
+          TIMESTAMP_AS_OF);
 }

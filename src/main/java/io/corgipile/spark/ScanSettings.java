@@ -110,8 +110,7 @@ public final class ScanSettings implements Serializable {
     this.pushDownStringPredicate = sql.parquetFilterPushDownStringPredicate();
     this.pushDownInFilterThreshold = sql.parquetFilterPushDownInFilterThreshold();
 
-    Configuration conf =
-        classic(session).sessionState().newHadoopConfWithOptions(scalaMap(options));
+    Configuration conf = hadoopConf(session, options);
     // What Spark's own ParquetScan sets: the converters read these keys.
     conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
     conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedDataSchema.json());
@@ -260,6 +259,19 @@ public final class ScanSettings implements Serializable {
     StructField[] all = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, all, a.length, b.length);
     return all;
+  }
+
+  /**
+   * The Hadoop configuration a read with {@code options} uses, as Spark's file sources make it: the
+   * session's, with the options' Hadoop settings.
+   */
+  public static Configuration hadoopConf(SparkSession session, Map<String, String> options) {
+    return classic(session).sessionState().newHadoopConfWithOptions(scalaMap(options));
+  }
+
+  /** The session's time zone, which Spark reads time values without a zone in. */
+  public static String sessionTimeZone(SparkSession session) {
+    return sqlConf(session).sessionLocalTimeZone();
   }
 
   private static SQLConf sqlConf(SparkSession session) {

@@ -307,8 +307,9 @@ class ReadErrorsTest {
                 + "'"
                 + (closest == null ? "" : " (did you mean '" + closest + "'?)")
                 + "; the source's options are shuffle, bufferSize, blockSize, seed, epoch,"
-                + " partitions, blockAssignment, prefetch, and Spark's own Parquet options (such as"
-                + " mergeSchema) and Hadoop settings (names with a dot) pass on to Spark's reader");
+                + " partitions, blockAssignment, prefetch, versionAsOf, timestampAsOf, and Spark's"
+                + " own Parquet options (such as mergeSchema) and Hadoop settings (names with a"
+                + " dot) pass on to Spark's reader");
   }
 
   @Test
@@ -344,7 +345,8 @@ class ReadErrorsTest {
               "Cannot load corgipile table: the session configuration has"
                   + " spark.datasource.corgipile.buffersize, which is no option (did you mean"
                   + " 'spark.datasource.corgipile.bufferSize'?); the source's options are shuffle,"
-                  + " bufferSize, blockSize, seed, epoch, partitions, blockAssignment, prefetch");
+                  + " bufferSize, blockSize, seed, epoch, partitions, blockAssignment, prefetch,"
+                  + " versionAsOf, timestampAsOf");
     } finally {
       spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "buffersize");
     }

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.launcher.JavaModuleOptions;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,18 +51,34 @@ class MissingDeltaTest {
         .containsExactly("io.delta:delta-kernel-api:4.3.0", "io.delta:delta-kernel-defaults:4.3.0");
   }
 
-  /** Main of the JVM without Delta's jars: prints the error it gets. */
+  /**
+   * Main of the JVM without Delta's jars: reads the Delta table {@code args[0]} through the source
+   * and prints the error it gets.
+   */
   public static void main(String[] args) {
+    SparkSession spark =
+        SparkSession.builder()
+            .master("local[1]")
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.driver.host", "127.0.0.1")
+            .getOrCreate();
     try {
-      TablePlanners.delta(new Configuration());
+      spark.read().format("corgipile").load(args[0]);
       System.out.println("LOADED");
-    } catch (TableReadException e) {
+    } catch (Exception e) {
       System.out.println("ERROR " + e.getMessage());
+    } finally {
+      spark.stop();
     }
   }
 
+  /**
+   * The source, not only the planner, gives the error: the folder is not read as Parquet (which
+   * would say that it has no Parquet files).
+   */
   @Test
-  void aJvmWithoutDeltasJarsGetsTheError(@TempDir Path dir) throws Exception {
+  void aJvmWithoutDeltasJarsGetsTheErrorFromTheSource(@TempDir Path dir) throws Exception {
     List<String> classPath = new ArrayList<>();
     for (String entry : classPath()) {
       if (!entry.replace(File.separatorChar, '/').contains("/io/delta/")) {
@@ -68,19 +86,29 @@ class MissingDeltaTest {
       }
     }
     assertThat(classPath).anyMatch(e -> e.contains("hadoop-client-api"));
+    Path table = Files.createDirectories(dir.resolve("table").resolve(TablePlanners.DELTA_LOG));
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-XX:+IgnoreUnrecognizedVMOptions");
+    command.addAll(List.of(JavaModuleOptions.defaultModuleOptions().split(" ")));
+    command.addAll(
+        List.of(
+            "-cp",
+            String.join(File.pathSeparator, classPath),
+            MissingDeltaTest.class.getName(),
+            table.getParent().toString()));
     Path out = dir.resolve("out.txt");
-    Process p =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                String.join(File.pathSeparator, classPath),
-                MissingDeltaTest.class.getName())
-            .redirectErrorStream(true)
-            .redirectOutput(out.toFile())
-            .start();
-    assertThat(p.waitFor(2, TimeUnit.MINUTES)).isTrue();
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
+    builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process p = builder.start();
+    assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
     assertThat(Files.readString(out))
-        .startsWith("ERROR this is a Delta Lake table")
+        .contains(
+            "ERROR Cannot read Delta table "
+                + table.getParent()
+                + ": this is a Delta Lake table (it has a _delta_log folder), and reading one needs"
+                + " Delta Kernel")
         .contains(
             "--packages io.delta:delta-kernel-api:4.3.0,io.delta:delta-kernel-defaults:4.3.0");
   }

@@ -6,10 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.spark.launcher.JavaModuleOptions;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -29,8 +31,13 @@ import org.apache.spark.sql.functions;
  *   <li>{@code schema, table, version, the schema Delta's reader gives as JSON};
  *   <li>{@code row, table, version, file name, row index in the file, partition value or \N}: one
  *       per live row of each version, as Delta's reader gives it with {@code _metadata};
- *   <li>{@code commit, table, version, commit timestamp in ms}: Delta's history.
+ *   <li>{@code commit, table, version, commit timestamp in ms}: Delta's history;
+ *   <li>{@code data, table, version, row as JSON}: one per live row of each version, as Delta's
+ *       reader gives it ({@code toJSON}, the table's columns in its order).
  * </ul>
+ *
+ * <p>The tables are written once per test JVM ({@link #tables}), for every test class that reads
+ * them.
  */
 public final class DeltaFixtures {
   static final String EXPECTED = "expected.tsv";
@@ -54,10 +61,46 @@ public final class DeltaFixtures {
   /** Column mapping by name, partitioned by {@code part}: 0 write, 1 delete (half of part a). */
   static final String MAPPED = "mapped";
 
+  private static Path tables;
+
   private DeltaFixtures() {}
 
+  /**
+   * The folder of the tables and {@value #EXPECTED}, written on first use in a JVM of its own and
+   * deleted when this JVM exits.
+   */
+  static synchronized Path tables() throws IOException, InterruptedException {
+    if (tables == null) {
+      Path dir = Files.createTempDirectory("delta-fixtures");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+      write(dir);
+      tables = dir;
+    }
+    return tables;
+  }
+
+  /** The lines of {@value #EXPECTED} of one kind, split into their fields. */
+  static List<String[]> expected(String kind) throws IOException, InterruptedException {
+    List<String[]> lines = new ArrayList<>();
+    for (String line : Files.readAllLines(tables().resolve(EXPECTED))) {
+      String[] fields = line.split("\t", -1);
+      if (fields[0].equals(kind)) {
+        lines.add(fields);
+      }
+    }
+    return lines;
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a temporary folder left behind
+    }
+  }
+
   /** Writes the tables into {@code dir} in a JVM of its own; fails with its output. */
-  static void write(Path dir) throws IOException, InterruptedException {
+  private static void write(Path dir) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-XX:+IgnoreUnrecognizedVMOptions");
@@ -72,7 +115,7 @@ public final class DeltaFixtures {
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     Process p = builder.start();
-    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+    if (!p.waitFor(10, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new AssertionError("the Delta writer timed out:\n" + Files.readString(log));
     }
@@ -91,6 +134,8 @@ public final class DeltaFixtures {
             .config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.driver.host", "127.0.0.1")
             .config("spark.sql.shuffle.partitions", "2")
+            // pages of 100 rows, which the source's blockSize cuts row groups at
+            .config("spark.hadoop.parquet.page.row.count.limit", "100")
             .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
             .config(
                 "spark.sql.catalog.spark_catalog",
@@ -232,6 +277,9 @@ public final class DeltaFixtures {
         Dataset<Row> version =
             spark.read().format("delta").option("versionAsOf", v).load(path(table));
         out.println("schema\t" + table + "\t" + v + "\t" + version.schema().json());
+        for (String row : version.toJSON().collectAsList()) {
+          out.println("data\t" + table + "\t" + v + "\t" + row);
+        }
         Dataset<Row> live =
             version.select(
                 functions.col("_metadata.file_name"),

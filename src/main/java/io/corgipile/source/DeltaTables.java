@@ -1,0 +1,116 @@
+package io.corgipile.source;
+
+import io.corgipile.spark.FileListing;
+import io.corgipile.spark.ScanSettings;
+import io.corgipile.spark.TableListing;
+import io.corgipile.table.AsOf;
+import io.corgipile.table.DeltaFeatures;
+import io.corgipile.table.SnapshotPlanner;
+import io.corgipile.table.TablePlanners;
+import io.corgipile.table.TableReadException;
+import io.corgipile.table.TableSnapshot;
+import java.time.ZoneId;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A path that is a Delta table (a {@code _delta_log} folder) is read as the snapshot Delta Kernel
+ * plans, never as the Parquet files in its folder, which would bring back removed files and deleted
+ * rows: the live files, the table's schema, the deleted rows of each file, at the version the time
+ * travel options name. Without Delta Kernel on the class path it fails, saying what to add.
+ */
+final class DeltaTables {
+  private DeltaTables() {}
+
+  /**
+   * The listing of the Delta table {@code paths} names, or null when no path is a Delta table.
+   *
+   * @throws IllegalArgumentException on time travel options without a Delta table, or a Delta table
+   *     among other paths
+   */
+  static FileListing listing(
+      SparkSession session,
+      List<String> paths,
+      Map<String, String> options,
+      StructType userSchema,
+      Map<String, String> sessionConf) {
+    Map<String, String> timeTravel = timeTravel(options, sessionConf);
+    Configuration conf = ScanSettings.hadoopConf(session, CorgiPileSource.fileOptions(options));
+    String table =
+        paths.stream().filter(p -> TablePlanners.isDeltaTable(p, conf)).findFirst().orElse(null);
+    if (table == null) {
+      if (!timeTravel.isEmpty()) {
+        throw new IllegalArgumentException(
+            "Cannot load corgipile table: "
+                + String.join(" and ", timeTravel.keySet())
+                + " is for Delta tables, and "
+                + paths
+                + " is none (it has no "
+                + TablePlanners.DELTA_LOG
+                + " folder)");
+      }
+      return null;
+    }
+    if (paths.size() > 1) {
+      throw new IllegalArgumentException(
+          "Cannot load corgipile table: "
+              + table
+              + " is a Delta table, which is read alone, not with other paths "
+              + paths);
+    }
+    String zone = ScanSettings.sessionTimeZone(session);
+    AsOf asOf;
+    try {
+      asOf = AsOf.fromOptions(timeTravel, ZoneId.of(zone));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot load corgipile table: " + e.getMessage(), e);
+    }
+    SnapshotPlanner planner;
+    try {
+      planner = TablePlanners.delta(conf);
+    } catch (TableReadException e) {
+      throw CorgiPileAnalysisException.raise(
+          "Cannot read Delta table " + table + ": " + e.getMessage(), e);
+    }
+    TableSnapshot snapshot;
+    try {
+      snapshot = planner.plan(table, asOf);
+      DeltaFeatures.check(snapshot);
+    } catch (TableReadException e) {
+      throw CorgiPileAnalysisException.raise(e.getMessage(), e);
+    }
+    FileListing listing = TableListing.of(snapshot, conf, zone);
+    if (userSchema != null && !userSchema.equals(listing.schema())) {
+      throw CorgiPileAnalysisException.raise(
+          "Cannot read Delta table "
+              + table
+              + " with a given schema: the table's own applies, "
+              + listing.schema().simpleString());
+    }
+    return listing;
+  }
+
+  /** The time travel options of the read, else those the session sets. */
+  private static Map<String, String> timeTravel(
+      Map<String, String> options, Map<String, String> sessionConf) {
+    Map<String, String> chosen = new HashMap<>();
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      if (ReadOptions.TIME_TRAVEL.stream().anyMatch(e.getKey()::equalsIgnoreCase)) {
+        chosen.put(e.getKey(), e.getValue());
+      }
+    }
+    if (chosen.isEmpty()) {
+      for (String name : ReadOptions.TIME_TRAVEL) {
+        String value = sessionConf.get(ReadOptions.SESSION_CONF_PREFIX + name);
+        if (value != null) {
+          chosen.put(name, value);
+        }
+      }
+    }
+    return chosen;
+  }
+}

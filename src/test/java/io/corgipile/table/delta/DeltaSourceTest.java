@@ -1,0 +1,206 @@
+package io.corgipile.table.delta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.corgipile.SharedSpark;
+import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.source.ReadOptions;
+import io.corgipile.source.ReadScope;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@code format("corgipile")} on a Delta table reads the snapshot Delta's own reader reads: the
+ * same rows as a multiset (each live row once, deleted and removed rows never) and the same schema,
+ * version by version, in every shuffle mode ({@link DeltaFixtures}' tables).
+ */
+class DeltaSourceTest {
+  private static final SparkSession SPARK = SharedSpark.get();
+
+  /** Every version of each table, as Delta's reader returns it: table/version to JSON rows. */
+  private static final Map<String, List<String>> ROWS = new HashMap<>();
+
+  private static final Map<String, String> SCHEMAS = new HashMap<>();
+  private static final Map<String, Long> COMMITS = new HashMap<>();
+
+  /** Each table and its last version. */
+  private static final Map<String, Integer> TABLES =
+      Map.of(
+          DeltaFixtures.APPENDS, 3,
+          DeltaFixtures.DELETES, 4,
+          DeltaFixtures.OVERWRITE, 1,
+          DeltaFixtures.PARTITIONED, 1);
+
+  private static Path dir;
+
+  @BeforeAll
+  static void writeTables() throws IOException, InterruptedException {
+    dir = DeltaFixtures.tables();
+    for (String[] f : DeltaFixtures.expected("data")) {
+      ROWS.computeIfAbsent(f[1] + "/" + f[2], k -> new java.util.ArrayList<>()).add(f[3]);
+    }
+    for (String[] f : DeltaFixtures.expected("schema")) {
+      SCHEMAS.put(f[1] + "/" + f[2], f[3]);
+    }
+    for (String[] f : DeltaFixtures.expected("commit")) {
+      COMMITS.put(f[1] + "/" + f[2], Long.parseLong(f[3]));
+    }
+  }
+
+  private static String table(String name) {
+    return dir.resolve(name).toString();
+  }
+
+  private static DataFrameReader corgipile(ShuffleMode mode) {
+    return SPARK
+        .read()
+        .format("corgipile")
+        .option(ReadOptions.SHUFFLE, mode.optionValue())
+        .option(ReadOptions.PARTITIONS, "2")
+        // parts of the fixtures' 100-row pages: deleted rows are cut with their blocks
+        .option(ReadOptions.BLOCK_SIZE, "100")
+        .option(ReadOptions.BUFFER_SIZE, "150");
+  }
+
+  @ParameterizedTest
+  @EnumSource(ShuffleMode.class)
+  void everyVersionReadsAsDeltaReadsIt(ShuffleMode mode) {
+    for (Map.Entry<String, Integer> t : TABLES.entrySet()) {
+      for (int v = 0; v <= t.getValue(); v++) {
+        String key = t.getKey() + "/" + v;
+        // the last version without an option: the latest snapshot
+        Dataset<Row> read =
+            (v == t.getValue()
+                    ? corgipile(mode)
+                    : corgipile(mode).option(ReadOptions.VERSION_AS_OF, v))
+                .load(table(t.getKey()));
+        assertThat(read.schema()).as(key).isEqualTo(DataType.fromJson(SCHEMAS.get(key)));
+        assertThat(read.toJSON().collectAsList())
+            .as("%s in mode %s", key, mode)
+            .containsExactlyInAnyOrderElementsOf(ROWS.get(key));
+      }
+    }
+  }
+
+  @Test
+  void everyEpochReadsTheLiveRowsOnceInANewOrder() {
+    String key = DeltaFixtures.DELETES + "/3";
+    List<String> first =
+        corgipile(ShuffleMode.CORGIPILE)
+            .option(ReadOptions.VERSION_AS_OF, 3)
+            .load(table(DeltaFixtures.DELETES))
+            .toJSON()
+            .collectAsList();
+    List<String> second =
+        corgipile(ShuffleMode.CORGIPILE)
+            .option(ReadOptions.VERSION_AS_OF, 3)
+            .option(ReadOptions.EPOCH, 1)
+            .load(table(DeltaFixtures.DELETES))
+            .toJSON()
+            .collectAsList();
+    assertThat(first).containsExactlyInAnyOrderElementsOf(ROWS.get(key));
+    assertThat(second).containsExactlyInAnyOrderElementsOf(ROWS.get(key)).isNotEqualTo(first);
+  }
+
+  @Test
+  void aJobInAnyOrderSkipsTheDeletedRowsToo() {
+    Dataset<Row> read =
+        corgipile(ShuffleMode.CORGIPILE)
+            .option(ReadOptions.VERSION_AS_OF, 2)
+            .load(table(DeltaFixtures.DELETES));
+    try (ReadScope.Saved previous = ReadScope.save(SPARK.sparkContext())) {
+      ReadScope.setAnyOrder(SPARK.sparkContext(), true);
+      assertThat(read.toJSON().collectAsList())
+          .containsExactlyInAnyOrderElementsOf(ROWS.get(DeltaFixtures.DELETES + "/2"));
+      assertThat(read.count()).isEqualTo(ROWS.get(DeltaFixtures.DELETES + "/2").size());
+    }
+  }
+
+  @Test
+  void timestampAsOfReadsTheVersionCommittedAtOrBeforeIt() {
+    long at = COMMITS.get(DeltaFixtures.APPENDS + "/1");
+    Dataset<Row> read =
+        corgipile(ShuffleMode.CORGIPILE)
+            .option(ReadOptions.TIMESTAMP_AS_OF, Instant.ofEpochMilli(at).toString())
+            .load(table(DeltaFixtures.APPENDS));
+    assertThat(read.toJSON().collectAsList())
+        .containsExactlyInAnyOrderElementsOf(ROWS.get(DeltaFixtures.APPENDS + "/1"));
+  }
+
+  @Test
+  void aColumnMappedTableIsRefused() {
+    assertThatThrownBy(() -> corgipile(ShuffleMode.NONE).load(table(DeltaFixtures.MAPPED)))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Cannot read Delta table ")
+        .hasMessageContaining("column mapping");
+  }
+
+  @Test
+  void aVersionTheTableLacksIsAnError() {
+    assertThatThrownBy(
+            () ->
+                corgipile(ShuffleMode.NONE)
+                    .option(ReadOptions.VERSION_AS_OF, 99)
+                    .load(table(DeltaFixtures.OVERWRITE)))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Cannot read Delta table ")
+        .hasMessageContaining("versionAsOf=99");
+    assertThatThrownBy(
+            () ->
+                corgipile(ShuffleMode.NONE)
+                    .option(ReadOptions.VERSION_AS_OF, "last")
+                    .load(table(DeltaFixtures.OVERWRITE)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Cannot load corgipile table: versionAsOf must be a whole number, not 'last'");
+  }
+
+  @Test
+  void timeTravelOnParquetFilesIsAnError(@TempDir Path parquet) {
+    String files = parquet.resolve("t").toString();
+    SPARK.range(10).write().parquet(files);
+    assertThatThrownBy(
+            () -> corgipile(ShuffleMode.NONE).option(ReadOptions.VERSION_AS_OF, 1).load(files))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Cannot load corgipile table: versionAsOf is for Delta tables, and ["
+                + files
+                + "] is none (it has no _delta_log folder)");
+  }
+
+  @Test
+  void aDeltaTableIsReadAlone() {
+    assertThatThrownBy(
+            () ->
+                corgipile(ShuffleMode.NONE)
+                    .load(table(DeltaFixtures.APPENDS), table(DeltaFixtures.OVERWRITE)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(" is a Delta table, which is read alone, not with other paths");
+  }
+
+  @Test
+  void aGivenSchemaOtherThanTheTablesIsAnError() {
+    StructType other = new StructType().add("id", "long");
+    assertThatThrownBy(
+            () -> corgipile(ShuffleMode.NONE).schema(other).load(table(DeltaFixtures.APPENDS)))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Cannot read Delta table ")
+        .hasMessageContaining("with a given schema: the table's own applies");
+  }
+}
