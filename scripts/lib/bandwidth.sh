@@ -46,9 +46,9 @@ bandwidth_benchmark() {
   benchmark_java
   jar="$(project_jar)"
   classpath="$(test_classpath)"
-  # scripts/local-cluster reads the cached compile classpath; Maven must not run in the namespace,
+  # scripts/local-cluster reads the cached Spark classpath; Maven must not run in the namespace,
   # which has no network
-  maven_classpath compile >/dev/null
+  spark_classpath >/dev/null
   mkdir -p "$data"
   data="$(cd "$data" && pwd)" # absolute: executors run in the workers' folders
   local -a args=("${BANDWIDTH_SCALE[@]}" "${scale[@]}")

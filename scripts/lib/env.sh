@@ -8,15 +8,24 @@ java_flags() {
   sed -n 's:.*<spark.java.options>\(.*\)</spark.java.options>.*:\1:p' pom.xml
 }
 
-# The dependency classpath of a Maven scope (compile includes Spark, which is `provided`),
-# recomputed only when pom.xml changes.
+# The dependency classpath of a Maven scope (compile includes Spark, which is `provided`), without
+# the artifacts of the comma list of group ids EXCLUDE if given; recomputed only when pom.xml changes.
+# Usage: maven_classpath SCOPE [EXCLUDE]
 maven_classpath() {
-  local scope="$1" file="target/classpath-$1.txt"
+  local scope="$1" exclude="${2:-}" file="target/classpath-$1${2:+-without-$2}.txt"
   if [[ ! -s "$file" || pom.xml -nt "$file" ]]; then
     mkdir -p target
-    mvn -q -B -Dstyle.color=never dependency:build-classpath -DincludeScope="$scope" -Dmdep.outputFile="$file" >&2
+    mvn -q -B -Dstyle.color=never dependency:build-classpath -DincludeScope="$scope" \
+      ${exclude:+-DexcludeGroupIds="$exclude"} -Dmdep.outputFile="$file" >&2
   fi
   cat "$file"
+}
+
+# Spark as a user's installation holds it: the compile scope without the optional libraries of
+# table formats (Delta Kernel), which users add with --packages, so the scripts and the integration
+# tests that run on it read Parquet as a user without them does.
+spark_classpath() {
+  maven_classpath compile io.delta
 }
 
 # The package's jar, built when it is missing or older than the sources (as `mvn package` would).

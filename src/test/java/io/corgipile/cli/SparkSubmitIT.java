@@ -178,7 +178,7 @@ class SparkSubmitIT {
                 "bash",
                 "-c",
                 "source scripts/lib/env.sh && exec java $(java_flags) -Duser.home=\"$1\" -cp"
-                    + " \"$(maven_classpath compile)\" org.apache.spark.deploy.SparkSubmit --master"
+                    + " \"$(spark_classpath)\" org.apache.spark.deploy.SparkSubmit --master"
                     + " 'local[2]' --packages \"io.corgipile:corgipile-spark_2.13:$2\" --class"
                     + " \"$3\" \"$4\" \"$5\"",
                 "submit",
