@@ -9,7 +9,6 @@ import io.corgipile.table.SnapshotPlanner;
 import io.corgipile.table.TablePlanners;
 import io.corgipile.table.TableReadException;
 import io.corgipile.table.TableSnapshot;
-import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +64,7 @@ final class DeltaTables {
     String zone = ScanSettings.sessionTimeZone(session);
     AsOf asOf;
     try {
-      asOf = AsOf.fromOptions(timeTravel, ZoneId.of(zone));
+      asOf = AsOf.fromOptions(timeTravel, ScanSettings.sessionZoneId(session));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot load corgipile table: " + e.getMessage(), e);
     }
@@ -76,14 +75,23 @@ final class DeltaTables {
       throw CorgiPileAnalysisException.raise(
           "Cannot read Delta table " + table + ": " + e.getMessage(), e);
     }
-    TableSnapshot snapshot;
+    FileListing listing;
     try {
-      snapshot = planner.plan(table, asOf);
+      TableSnapshot snapshot = planner.plan(table, asOf);
       DeltaFeatures.check(snapshot);
+      listing = TableListing.of(snapshot, conf, zone);
     } catch (TableReadException e) {
       throw CorgiPileAnalysisException.raise(e.getMessage(), e);
+    } catch (RuntimeException | LinkageError e) {
+      // what Kernel's engine and the file system throw: a log or deletion vector file that cannot
+      // be read, a data file gone; a Kernel of another version than this build's
+      throw CorgiPileAnalysisException.raise(
+          "Cannot read Delta table "
+              + table
+              + ": "
+              + BlockPlanner.message(e).lines().findFirst().orElse(""),
+          e);
     }
-    FileListing listing = TableListing.of(snapshot, conf, zone);
     if (userSchema != null && !userSchema.equals(listing.schema())) {
       throw CorgiPileAnalysisException.raise(
           "Cannot read Delta table "

@@ -1,6 +1,7 @@
 package io.corgipile.spark;
 
 import java.io.Serializable;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
 import org.apache.spark.sql.catalyst.util.RebaseDateTime;
 import org.apache.spark.sql.execution.WholeStageCodegenExec;
 import org.apache.spark.sql.execution.datasources.DataSourceUtils;
@@ -272,6 +274,14 @@ public final class ScanSettings implements Serializable {
   /** The session's time zone, which Spark reads time values without a zone in. */
   public static String sessionTimeZone(SparkSession session) {
     return sqlConf(session).sessionLocalTimeZone();
+  }
+
+  /**
+   * The session's time zone as Spark resolves it: short ids ({@code PST}) and offsets ({@code
+   * +8:00}) too, which {@link ZoneId#of} refuses.
+   */
+  public static ZoneId sessionZoneId(SparkSession session) {
+    return DateTimeUtils.getZoneId(sessionTimeZone(session));
   }
 
   private static SQLConf sqlConf(SparkSession session) {

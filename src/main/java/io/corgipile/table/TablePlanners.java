@@ -1,11 +1,14 @@
 package io.corgipile.table;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.security.AccessControlException;
 
 /**
  * Recognises a table folder and gives its format's {@link SnapshotPlanner}. The planners are loaded
@@ -20,8 +23,20 @@ public final class TablePlanners {
    * The Maven coordinates a user adds for Delta tables, the pom's {@code delta.version}: both jars,
    * as {@code delta-kernel-defaults} does not depend on {@code delta-kernel-api}.
    */
+  /**
+   * The Delta Kernel version this build reads through: the planner uses some of Kernel's internal
+   * classes, which change between versions.
+   */
+  static final String DELTA_KERNEL_VERSION = "4.3.0";
+
   public static final String DELTA_PACKAGES =
-      "io.delta:delta-kernel-api:4.3.0,io.delta:delta-kernel-defaults:4.3.0";
+      "io.delta:delta-kernel-api:"
+          + DELTA_KERNEL_VERSION
+          + ",io.delta:delta-kernel-defaults:"
+          + DELTA_KERNEL_VERSION;
+
+  /** Kernel's class that holds its version. */
+  private static final String DELTA_KERNEL_META = "io.delta.kernel.Meta";
 
   static final String DELTA_PLANNER = "io.corgipile.table.delta.DeltaSnapshotPlanner";
 
@@ -32,16 +47,21 @@ public final class TablePlanners {
 
   private TablePlanners() {}
 
-  /** Whether {@code path} is a Delta table's root: a folder with a {@code _delta_log} folder. */
+  /**
+   * Whether {@code path} is a Delta table's root: a folder with a {@code _delta_log} folder. A path
+   * the file system cannot look under (a file: HDFS says its child's parent is no directory; a
+   * folder the user may not list) is no table root; the Parquet reader then meets it as it would.
+   */
   public static boolean isDeltaTable(String path, Configuration conf) {
     Path log = new Path(new Path(path), DELTA_LOG);
     try {
       FileSystem fs = log.getFileSystem(conf);
       return fs.getFileStatus(log).isDirectory();
-    } catch (java.io.FileNotFoundException e) {
+    } catch (FileNotFoundException | ParentNotDirectoryException | AccessControlException e) {
       return false;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot look for " + log, e);
+      throw new UncheckedIOException(
+          "Cannot tell whether " + path + " is a Delta table: " + e.getMessage(), e);
     }
   }
 
@@ -59,9 +79,19 @@ public final class TablePlanners {
     for (String name : DELTA_CLASSES) {
       try {
         Class.forName(name, false, loader);
-      } catch (ClassNotFoundException | LinkageError e) {
+      } catch (ClassNotFoundException | NoClassDefFoundError e) {
         throw new TableReadException(missingDelta(name), e);
       }
+    }
+    String version = kernelVersion(loader);
+    if (!DELTA_KERNEL_VERSION.equals(version)) {
+      throw new TableReadException(
+          "Delta Kernel "
+              + version
+              + " is on the class path, and this build reads through Delta Kernel "
+              + DELTA_KERNEL_VERSION
+              + " (delta-spark brings the Kernel of its own version): use spark-submit --packages "
+              + DELTA_PACKAGES);
     }
     try {
       return (SnapshotPlanner)
@@ -69,9 +99,21 @@ public final class TablePlanners {
               .getConstructor(Configuration.class)
               .newInstance(conf);
     } catch (InvocationTargetException e) {
-      throw new TableReadException("cannot start Delta Kernel: " + e.getCause(), e.getCause());
-    } catch (ReflectiveOperationException | LinkageError e) {
+      throw new TableReadException("Delta Kernel failed to start: " + e.getCause(), e.getCause());
+    } catch (ClassNotFoundException | NoClassDefFoundError e) {
       throw new TableReadException(missingDelta(DELTA_PLANNER), e);
+    } catch (ReflectiveOperationException | LinkageError e) {
+      throw new TableReadException("Delta Kernel failed to start: " + e, e);
+    }
+  }
+
+  /** The version of the Delta Kernel {@code loader} finds, or "of an unknown version". */
+  private static String kernelVersion(ClassLoader loader) {
+    try {
+      return (String)
+          Class.forName(DELTA_KERNEL_META, false, loader).getField("KERNEL_VERSION").get(null);
+    } catch (ReflectiveOperationException | LinkageError | ClassCastException e) {
+      return "of an unknown version";
     }
   }
 

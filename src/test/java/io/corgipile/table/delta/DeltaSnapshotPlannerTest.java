@@ -261,6 +261,8 @@ class DeltaSnapshotPlannerTest {
     Path plain = Files.createDirectories(dir.resolve("plain"));
     assertThat(TablePlanners.isDeltaTable(plain.toString(), CONF)).isFalse();
     assertThat(TablePlanners.isDeltaTable(dir.resolve("missing").toString(), CONF)).isFalse();
+    Path file = Files.writeString(plain.resolve("part-0.parquet"), "a file, not a folder");
+    assertThat(TablePlanners.isDeltaTable(file.toString(), CONF)).as("a file").isFalse();
     assertThat(TablePlanners.isDeltaTable(table(DeltaFixtures.DELETES), CONF)).isTrue();
     assertThatThrownBy(() -> planner.plan(plain.toString(), AsOf.latest()))
         .isInstanceOf(TableReadException.class)

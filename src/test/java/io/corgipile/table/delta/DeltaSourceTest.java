@@ -1,5 +1,6 @@
 package io.corgipile.table.delta;
 
+import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,11 +9,13 @@ import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.source.ReadOptions;
 import io.corgipile.source.ReadScope;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
@@ -25,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code format("corgipile")} on a Delta table reads the snapshot Delta's own reader reads: the
@@ -144,6 +148,25 @@ class DeltaSourceTest {
         .containsExactlyInAnyOrderElementsOf(ROWS.get(DeltaFixtures.APPENDS + "/1"));
   }
 
+  /** Spark takes short zone ids and offsets as session time zones, which ZoneId.of refuses. */
+  @ParameterizedTest
+  @ValueSource(strings = {"PST", "+8:00"})
+  void aSessionTimeZoneSparkAcceptsReadsTheTable(String zone) {
+    String before = SPARK.conf().get("spark.sql.session.timeZone");
+    SPARK.conf().set("spark.sql.session.timeZone", zone);
+    try {
+      long at = COMMITS.get(DeltaFixtures.APPENDS + "/1");
+      Dataset<Row> read =
+          corgipile(ShuffleMode.CORGIPILE)
+              .option(ReadOptions.TIMESTAMP_AS_OF, Instant.ofEpochMilli(at).toString())
+              .load(table(DeltaFixtures.APPENDS));
+      assertThat(read.toJSON().collectAsList())
+          .containsExactlyInAnyOrderElementsOf(ROWS.get(DeltaFixtures.APPENDS + "/1"));
+    } finally {
+      SPARK.conf().set("spark.sql.session.timeZone", before);
+    }
+  }
+
   @Test
   void aColumnMappedTableIsRefused() {
     assertThatThrownBy(() -> corgipile(ShuffleMode.NONE).load(table(DeltaFixtures.MAPPED)))
@@ -169,6 +192,41 @@ class DeltaSourceTest {
                     .load(table(DeltaFixtures.OVERWRITE)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot load corgipile table: versionAsOf must be a whole number, not 'last'");
+  }
+
+  /** A table whose deletion vector files, or whose data files, are gone. */
+  @ParameterizedTest
+  @ValueSource(strings = {"deletion_vector_", "part-"})
+  void aFileTheLogNamesThatIsGoneIsAnErrorNamingTheTable(String prefix, @TempDir Path copy)
+      throws IOException {
+    Path source = Path.of(table(DeltaFixtures.DELETES));
+    List<Path> files;
+    try (Stream<Path> tree = Files.walk(source)) {
+      files = tree.toList();
+    }
+    for (Path file : files) {
+      Files.copy(file, copy.resolve(source.relativize(file).toString()), REPLACE_EXISTING);
+    }
+    List<Path> gone;
+    try (Stream<Path> tree = Files.walk(copy)) {
+      gone =
+          tree.filter(f -> f.getFileName().toString().startsWith(prefix))
+              .filter(f -> f.toString().endsWith(prefix.startsWith("part") ? ".parquet" : ".bin"))
+              .toList();
+    }
+    assertThat(gone).isNotEmpty();
+    for (Path file : gone) {
+      Files.delete(file);
+    }
+    // version 2: after two deletes, before OPTIMIZE leaves the deletion vectors unreferenced
+    assertThatThrownBy(
+            () ->
+                corgipile(ShuffleMode.CORGIPILE)
+                    .option(ReadOptions.VERSION_AS_OF, 2)
+                    .load(copy.toString())
+                    .count())
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Cannot read Delta table " + copy + ": ");
   }
 
   @Test
