@@ -14,10 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -53,8 +49,6 @@ import org.apache.spark.sql.types.UserDefinedType;
  * row passes the pushed filters, and cuts row groups into parts where asked.
  */
 final class BlockPlanner {
-  private static final int MAX_THREADS = 32;
-
   /** "PAR1" opens every Parquet file: no column chunk starts before it. */
   private static final long MAGIC_BYTES = 4;
 
@@ -190,44 +184,11 @@ final class BlockPlanner {
     return parts;
   }
 
-  /**
-   * Runs {@code work} for each file index on a pool of at most {@link #MAX_THREADS} threads; the
-   * blocks in file order.
-   */
+  /** Runs {@code work} for each file index in parallel; the blocks in file order. */
   private static List<Block> perFile(int files, String what, IntFunction<List<Block>> work) {
-    int threads = Math.max(1, Math.min(MAX_THREADS, files));
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads,
-            r -> {
-              Thread t = new Thread(r, "corgipile-" + what);
-              t.setDaemon(true);
-              return t;
-            });
-    try {
-      List<Future<List<Block>>> futures = new ArrayList<>();
-      for (int i = 0; i < files; i++) {
-        int index = i;
-        futures.add(pool.submit(() -> work.apply(index)));
-      }
-      List<Block> blocks = new ArrayList<>();
-      for (Future<List<Block>> f : futures) {
-        blocks.addAll(f.get());
-      }
-      return blocks;
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException) {
-        throw (RuntimeException) cause;
-      }
-      throw new IllegalStateException(cause.getMessage(), cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(
-          "Cannot plan the scan: interrupted while reading Parquet " + what, e);
-    } finally {
-      pool.shutdownNow();
-    }
+    List<Block> blocks = new ArrayList<>();
+    Parallel.map(files, "reading Parquet " + what, work).forEach(blocks::addAll);
+    return blocks;
   }
 
   /**
