@@ -39,9 +39,8 @@ final class DeltaTables {
       Map<String, String> sessionConf) {
     Map<String, String> timeTravel = timeTravel(options, sessionConf);
     Configuration conf = ScanSettings.hadoopConf(session, CorgiPileSource.fileOptions(options));
-    String table =
-        paths.stream().filter(p -> TablePlanners.isDeltaTable(p, conf)).findFirst().orElse(null);
-    if (table == null) {
+    List<String> tables = DeltaRoots.of(paths, conf);
+    if (tables.isEmpty()) {
       if (!timeTravel.isEmpty()) {
         throw new IllegalArgumentException(
             "Cannot load corgipile table: "
@@ -54,6 +53,7 @@ final class DeltaTables {
       }
       return null;
     }
+    String table = tables.get(0);
     if (paths.size() > 1) {
       throw new IllegalArgumentException(
           "Cannot load corgipile table: "

@@ -52,8 +52,8 @@ public final class TablePlanners {
    * the file system cannot look under (a file: HDFS says its child's parent is no directory; a
    * folder the user may not list) is no table root; the Parquet reader then meets it as it would.
    */
-  public static boolean isDeltaTable(String path, Configuration conf) {
-    Path log = new Path(new Path(path), DELTA_LOG);
+  public static boolean isDeltaTable(Path path, Configuration conf) {
+    Path log = new Path(path, DELTA_LOG);
     try {
       FileSystem fs = log.getFileSystem(conf);
       return fs.getFileStatus(log).isDirectory();

@@ -256,14 +256,18 @@ class DeltaSnapshotPlannerTest {
         .hasMessageContaining("versionAsOf=7");
   }
 
+  private static boolean isDeltaTable(String path) {
+    return TablePlanners.isDeltaTable(new org.apache.hadoop.fs.Path(path), CONF);
+  }
+
   @Test
   void aFolderWithoutALogIsNoTable() throws IOException {
     Path plain = Files.createDirectories(dir.resolve("plain"));
-    assertThat(TablePlanners.isDeltaTable(plain.toString(), CONF)).isFalse();
-    assertThat(TablePlanners.isDeltaTable(dir.resolve("missing").toString(), CONF)).isFalse();
+    assertThat(isDeltaTable(plain.toString())).isFalse();
+    assertThat(isDeltaTable(dir.resolve("missing").toString())).isFalse();
     Path file = Files.writeString(plain.resolve("part-0.parquet"), "a file, not a folder");
-    assertThat(TablePlanners.isDeltaTable(file.toString(), CONF)).as("a file").isFalse();
-    assertThat(TablePlanners.isDeltaTable(table(DeltaFixtures.DELETES), CONF)).isTrue();
+    assertThat(isDeltaTable(file.toString())).as("a file").isFalse();
+    assertThat(isDeltaTable(table(DeltaFixtures.DELETES))).isTrue();
     assertThatThrownBy(() -> planner.plan(plain.toString(), AsOf.latest()))
         .isInstanceOf(TableReadException.class)
         .hasMessageContaining("no Delta table at that path");
