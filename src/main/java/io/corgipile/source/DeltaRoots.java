@@ -10,31 +10,49 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Finds which of the paths of a read are Delta tables: folders that hold a {@code _delta_log}
- * folder.
+ * Finds the Delta tables that the paths of a read are, or lie inside: the path itself or the
+ * nearest of its parents that holds a {@code _delta_log} folder, as delta-spark's {@code
+ * DeltaTableUtils.findDeltaTableRoot} walks up. A path inside a table (a partition folder, a data
+ * file) read as plain Parquet would bring back removed files and deleted rows.
  *
- * <p>What it costs: one status call of {@code <path>/_delta_log} per path, except that the paths
- * sharing a parent folder cost one listing of it, then a status call only for those that are
- * folders (a file is no table). The listings run in parallel, then the status calls. So a load of
- * 10,000 files in one folder costs one listing, not one call per file.
+ * <p>What it costs: one status call of {@code <folder>/_delta_log} per distinct folder above the
+ * paths, up to the file system's root, shared by all the paths under it; and one per path, except
+ * that the paths sharing a parent folder cost one listing of it, then a status call only for those
+ * that are folders. The listings run in parallel, then the status calls. So a load of 10,000 files
+ * in one folder costs one listing and one call per level above its files, not one per file.
  */
 final class DeltaRoots {
+  /** The characters that make a path a glob, as Spark's {@code SparkHadoopUtil.isGlobPath}. */
+  private static final Pattern GLOB = Pattern.compile("[{}\\[\\]*?\\\\]");
+
   private static final String LOOKING = "looking for Delta tables";
+
+  /**
+   * A path of the read that is a Delta table's root ({@code root} is then the path) or lies inside
+   * the table at {@code root}.
+   */
+  record Found(String path, String root, boolean inside) {}
 
   private DeltaRoots() {}
 
-  /** The paths that are Delta tables, in the order of {@code paths}. */
-  static List<String> of(List<String> paths, Configuration conf) {
-    List<Path> given = paths.stream().map(s -> absolute(new Path(s), conf)).toList();
+  /** The paths that are or lie inside Delta tables, in the order of {@code paths}. */
+  static List<Found> of(List<String> paths, Configuration conf) {
+    List<Walk> walks = paths.stream().map(s -> Walk.of(s, conf)).toList();
     Set<Path> probe = new LinkedHashSet<>();
     Map<Path, List<Path>> byParent = new LinkedHashMap<>();
-    for (Path p : given) {
-      byParent.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p);
+    for (Walk w : walks) {
+      for (Path q = w.above(); q != null; q = q.getParent()) {
+        probe.add(q);
+      }
+      if (w.root() != null) {
+        byParent.computeIfAbsent(w.above(), k -> new ArrayList<>()).add(w.root());
+      }
     }
     List<Map.Entry<Path, List<Path>>> shared = new ArrayList<>();
     for (Map.Entry<Path, List<Path>> e : byParent.entrySet()) {
@@ -58,13 +76,40 @@ final class DeltaRoots {
         tables.add(probed.get(i));
       }
     }
-    List<String> found = new ArrayList<>();
+
+    List<Found> found = new ArrayList<>();
     for (int i = 0; i < paths.size(); i++) {
-      if (tables.contains(given.get(i))) {
-        found.add(paths.get(i));
+      Walk w = walks.get(i);
+      if (w.root() != null && tables.contains(w.root())) {
+        found.add(new Found(paths.get(i), paths.get(i), false));
+        continue;
+      }
+      for (Path q = w.above(); q != null; q = q.getParent()) {
+        if (tables.contains(q)) {
+          found.add(new Found(paths.get(i), q.toString(), true));
+          break;
+        }
       }
     }
     return found;
+  }
+
+  /**
+   * A path's walk up: {@code root} the path itself, which may be a table's root (null for a glob);
+   * {@code above} the folder the walk starts from, its parent or the folder above a glob's first
+   * component with a wildcard.
+   */
+  private record Walk(Path root, Path above) {
+    static Walk of(String path, Configuration conf) {
+      Path p = absolute(new Path(path), conf);
+      Path literal = p;
+      for (Path q = p; q != null; q = q.getParent()) {
+        if (GLOB.matcher(q.getName()).find()) {
+          literal = q.getParent();
+        }
+      }
+      return literal == p ? new Walk(p, p.getParent()) : new Walk(null, literal);
+    }
   }
 
   /**

@@ -20,7 +20,8 @@ import org.apache.spark.sql.types.StructType;
  * A path that is a Delta table (a {@code _delta_log} folder) is read as the snapshot Delta Kernel
  * plans, never as the Parquet files in its folder, which would bring back removed files and deleted
  * rows: the live files, the table's schema, the deleted rows of each file, at the version the time
- * travel options name. Without Delta Kernel on the class path it fails, saying what to add.
+ * travel options name; a path inside one ({@link DeltaRoots}) is refused. Without Delta Kernel on
+ * the class path it fails, saying what to add.
  */
 final class DeltaTables {
   private DeltaTables() {}
@@ -39,8 +40,20 @@ final class DeltaTables {
       Map<String, String> sessionConf) {
     Map<String, String> timeTravel = timeTravel(options, sessionConf);
     Configuration conf = ScanSettings.hadoopConf(session, CorgiPileSource.fileOptions(options));
-    List<String> tables = DeltaRoots.of(paths, conf);
-    if (tables.isEmpty()) {
+    List<DeltaRoots.Found> found = DeltaRoots.of(paths, conf);
+    for (DeltaRoots.Found f : found) {
+      if (f.inside()) {
+        throw CorgiPileAnalysisException.raise(
+            "Cannot read "
+                + f.path()
+                + ": it is inside the Delta table "
+                + f.root()
+                + ", whose files are read only through its log; load "
+                + f.root()
+                + " (and filter on its partition columns for a part)");
+      }
+    }
+    if (found.isEmpty()) {
       if (!timeTravel.isEmpty()) {
         throw new IllegalArgumentException(
             "Cannot load corgipile table: "
@@ -53,7 +66,7 @@ final class DeltaTables {
       }
       return null;
     }
-    String table = tables.get(0);
+    String table = found.get(0).path();
     if (paths.size() > 1) {
       throw new IllegalArgumentException(
           "Cannot load corgipile table: "

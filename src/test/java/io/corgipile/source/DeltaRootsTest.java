@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The paths of a read that are Delta tables, found by probing them for {@code _delta_log}, at a
- * cost that does not grow with the files of a folder.
+ * The paths of a read that are Delta tables or lie inside one, found by probing the paths and their
+ * parents for {@code _delta_log}, at a cost that does not grow with the files of a folder.
  */
 class DeltaRootsTest {
   /** The local file system under the scheme {@code probes}, counting probes and listings. */
@@ -71,6 +71,17 @@ class DeltaRootsTest {
     return "probes:" + p;
   }
 
+  /** Folders from {@code p} up to the file system's root, {@code p} included. */
+  private static int levels(Path p) {
+    int n = 0;
+    for (org.apache.hadoop.fs.Path q = new org.apache.hadoop.fs.Path(uri(p));
+        q != null;
+        q = q.getParent()) {
+      n++;
+    }
+    return n;
+  }
+
   /** A Delta table's layout: a log folder, a partition folder and data files. */
   private Path table() throws IOException {
     Path table = dir.resolve("t");
@@ -82,7 +93,7 @@ class DeltaRootsTest {
   }
 
   @Test
-  void manyFilesOfAFolderCostOneListing() throws IOException {
+  void manyFilesOfAFolderCostOneListingAndAProbePerFolderAbove() throws IOException {
     Path data = Files.createDirectories(dir.resolve("data"));
     List<String> files = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
@@ -90,15 +101,15 @@ class DeltaRootsTest {
     }
     assertThat(DeltaRoots.of(files, CONF)).isEmpty();
     assertThat(ProbeCounting.LISTINGS).hasValue(1);
-    assertThat(ProbeCounting.PROBES).hasValue(0);
+    assertThat(ProbeCounting.PROBES).hasValue(levels(data));
   }
 
   @Test
-  void aSinglePathIsProbedWithoutListing() throws IOException {
+  void aSinglePathIsProbedWithItsParentsWithoutListing() throws IOException {
     Path plain = Files.createDirectories(dir.resolve("plain"));
     assertThat(DeltaRoots.of(List.of(uri(plain)), CONF)).isEmpty();
     assertThat(ProbeCounting.LISTINGS).hasValue(0);
-    assertThat(ProbeCounting.PROBES).hasValue(1);
+    assertThat(ProbeCounting.PROBES).hasValue(levels(plain));
   }
 
   @Test
@@ -110,9 +121,47 @@ class DeltaRootsTest {
             uri(table),
             uri(Files.createDirectories(dir.resolve("b"))),
             uri(Files.writeString(dir.resolve("c.parquet"), "data")));
-    assertThat(DeltaRoots.of(paths, CONF)).containsExactly(uri(table));
+    assertThat(DeltaRoots.of(paths, CONF))
+        .containsExactly(new DeltaRoots.Found(uri(table), uri(table), false));
     assertThat(ProbeCounting.LISTINGS).hasValue(1);
-    // the three folders; the file is not probed
-    assertThat(ProbeCounting.PROBES).hasValue(3);
+    // the folders above and the three folders; the file is not probed
+    assertThat(ProbeCounting.PROBES).hasValue(levels(dir) + 3);
+  }
+
+  @Test
+  void aPathInsideATableNamesTheTablesRoot() throws IOException {
+    Path table = table();
+    String root = new org.apache.hadoop.fs.Path(uri(table)).toString();
+    for (String inside :
+        List.of(
+            uri(table.resolve("part=a")),
+            uri(table.resolve("part=a").resolve("f0.parquet")),
+            uri(table.resolve("f1.parquet")),
+            uri(table.resolve(TablePlanners.DELTA_LOG)),
+            uri(table.resolve("part=*")),
+            uri(table) + "/*/f0.parquet")) {
+      assertThat(DeltaRoots.of(List.of(inside), CONF))
+          .as(inside)
+          .containsExactly(new DeltaRoots.Found(inside, root, true));
+    }
+    // two paths in one folder of the table: found through its listing
+    String f1 = uri(table.resolve("f1.parquet"));
+    String part = uri(table.resolve("part=a"));
+    assertThat(DeltaRoots.of(List.of(f1, part), CONF))
+        .containsExactly(
+            new DeltaRoots.Found(f1, root, true), new DeltaRoots.Found(part, root, true));
+  }
+
+  @Test
+  void aRelativePathIsResolvedAgainstTheWorkingFolder() throws IOException {
+    Path table = table();
+    Path relative = Path.of("").toAbsolutePath().relativize(table.resolve("part=a"));
+    assertThat(DeltaRoots.of(List.of(relative.toString()), CONF))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.inside()).isTrue();
+              assertThat(f.root()).isEqualTo("file:" + table);
+            });
   }
 }

@@ -252,6 +252,29 @@ class DeltaSourceTest {
         .hasMessageContaining(" is a Delta table, which is read alone, not with other paths");
   }
 
+  /** A partition folder or a data file of a table would read its removed files and deleted rows. */
+  @Test
+  void aPathInsideATableIsRefusedNamingTheTable() throws IOException {
+    String root = table(DeltaFixtures.PARTITIONED);
+    String file;
+    try (Stream<Path> tree = Files.walk(Path.of(root))) {
+      file =
+          tree.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow().toString();
+    }
+    for (String inside : List.of(root + "/part=a", file)) {
+      assertThatThrownBy(() -> corgipile(ShuffleMode.NONE).load(inside))
+          .isInstanceOf(AnalysisException.class)
+          .hasMessage(
+              "Cannot read "
+                  + inside
+                  + ": it is inside the Delta table "
+                  + root
+                  + ", whose files are read only through its log; load "
+                  + root
+                  + " (and filter on its partition columns for a part)");
+    }
+  }
+
   @Test
   void aGivenSchemaOtherThanTheTablesIsAnError() {
     StructType other = new StructType().add("id", "long");
