@@ -187,7 +187,7 @@ public final class TestTables {
   }
 
   /** The custom metrics of the corgipile scan in an executed query. */
-  static Map<String, Long> scanMetrics(Dataset<Row> executed) {
+  public static Map<String, Long> scanMetrics(Dataset<Row> executed) {
     SparkPlan plan =
         ((org.apache.spark.sql.classic.Dataset<Row>) executed).queryExecution().executedPlan();
     List<SparkPlan> scans = new ArrayList<>();

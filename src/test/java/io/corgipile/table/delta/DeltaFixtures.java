@@ -33,7 +33,9 @@ import org.apache.spark.sql.functions;
  *       per live row of each version, as Delta's reader gives it with {@code _metadata};
  *   <li>{@code commit, table, version, commit timestamp in ms}: Delta's history;
  *   <li>{@code data, table, version, row as JSON}: one per live row of each version, as Delta's
- *       reader gives it ({@code toJSON}, the table's columns in its order).
+ *       reader gives it ({@code toJSON}, the table's columns in its order);
+ *   <li>{@code filtered, table, version, row as JSON}: the same of {@value #ROW_GROUPS}'s last
+ *       version under {@value #ROW_GROUPS_FILTER}.
  * </ul>
  *
  * <p>The tables are written once per test JVM ({@link #tables}), for every test class that reads
@@ -60,6 +62,16 @@ public final class DeltaFixtures {
 
   /** Column mapping by name, partitioned by {@code part}: 0 write, 1 delete (half of part a). */
   static final String MAPPED = "mapped";
+
+  /**
+   * Row groups of 100 rows, ids in order, and {@code pos}, the row's position in its file: 0 write
+   * (a file of 5 row groups), 1 append (another), 2 delete (deletion vectors) of rows in the second
+   * and third row groups of each file.
+   */
+  static final String ROW_GROUPS = "rowgroups";
+
+  /** Drops each file's first row group of {@value #ROW_GROUPS} by its statistics, and no other. */
+  static final String ROW_GROUPS_FILTER = "pos >= 100";
 
   private static Path tables;
 
@@ -198,6 +210,23 @@ public final class DeltaFixtures {
           .save(t);
       spark.sql("DELETE FROM delta.`" + t + "` WHERE id % 8 = 0");
       w.record(MAPPED, 1, "part");
+
+      t = w.path(ROW_GROUPS);
+      // Delta's writer takes the session's Parquet settings through its Hadoop configuration
+      spark.conf().set("parquet.block.row.count.limit", "100");
+      positioned(spark, 0, 500)
+          .write()
+          .format("delta")
+          .option("delta.enableDeletionVectors", "true")
+          .save(t);
+      positioned(spark, 500, 1000).write().format("delta").mode("append").save(t);
+      spark.conf().unset("parquet.block.row.count.limit");
+      spark.sql("DELETE FROM delta.`" + t + "` WHERE pos BETWEEN 100 AND 299 AND id % 3 = 0");
+      w.record(ROW_GROUPS, 2, null);
+      for (String row :
+          spark.read().format("delta").load(t).where(ROW_GROUPS_FILTER).toJSON().collectAsList()) {
+        out.println("filtered\t" + ROW_GROUPS + "\t2\t" + row);
+      }
     } finally {
       spark.stop();
     }
@@ -209,6 +238,11 @@ public final class DeltaFixtures {
         .range(from, to, 1, 1)
         .withColumn("x", functions.col("id").multiply(0.5))
         .withColumn("label", functions.col("id").mod(2).cast("int"));
+  }
+
+  /** Rows {@code id} in [from, to) and {@code pos}, the row's position in a file of them. */
+  private static Dataset<Row> positioned(SparkSession spark, long from, long to) {
+    return rows(spark, from, to).withColumn("pos", functions.col("id").minus(from));
   }
 
   /** Rows with {@code part} a, b, c or null by {@code id % 4}. */

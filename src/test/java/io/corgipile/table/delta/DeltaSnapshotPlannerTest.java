@@ -256,6 +256,13 @@ class DeltaSnapshotPlannerTest {
         .hasMessageContaining("versionAsOf=7");
   }
 
+  /** Positions count over all the row groups of a file. */
+  @Test
+  void deletesInLaterRowGroupsArePositionsInTheFile() throws IOException {
+    agreesWithDelta(DeltaFixtures.ROW_GROUPS, 2, null);
+    assertThat(plan(DeltaFixtures.ROW_GROUPS, 2).deletedRows()).isPositive();
+  }
+
   private static boolean isDeltaTable(String path) {
     return TablePlanners.isDeltaTable(new org.apache.hadoop.fs.Path(path), CONF);
   }

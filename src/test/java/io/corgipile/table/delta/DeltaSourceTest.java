@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.corgipile.SharedSpark;
 import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.source.CorgiPileMetrics;
 import io.corgipile.source.ReadOptions;
 import io.corgipile.source.ReadScope;
+import io.corgipile.source.TestTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,13 +47,17 @@ class DeltaSourceTest {
   private static final Map<String, String> SCHEMAS = new HashMap<>();
   private static final Map<String, Long> COMMITS = new HashMap<>();
 
+  /** {@link DeltaFixtures#ROW_GROUPS}' last version under its filter, as Delta reads it. */
+  private static final List<String> FILTERED = new ArrayList<>();
+
   /** Each table and its last version. */
   private static final Map<String, Integer> TABLES =
       Map.of(
           DeltaFixtures.APPENDS, 3,
           DeltaFixtures.DELETES, 4,
           DeltaFixtures.OVERWRITE, 1,
-          DeltaFixtures.PARTITIONED, 1);
+          DeltaFixtures.PARTITIONED, 1,
+          DeltaFixtures.ROW_GROUPS, 2);
 
   private static Path dir;
 
@@ -58,13 +65,16 @@ class DeltaSourceTest {
   static void writeTables() throws IOException, InterruptedException {
     dir = DeltaFixtures.tables();
     for (String[] f : DeltaFixtures.expected("data")) {
-      ROWS.computeIfAbsent(f[1] + "/" + f[2], k -> new java.util.ArrayList<>()).add(f[3]);
+      ROWS.computeIfAbsent(f[1] + "/" + f[2], k -> new ArrayList<>()).add(f[3]);
     }
     for (String[] f : DeltaFixtures.expected("schema")) {
       SCHEMAS.put(f[1] + "/" + f[2], f[3]);
     }
     for (String[] f : DeltaFixtures.expected("commit")) {
       COMMITS.put(f[1] + "/" + f[2], Long.parseLong(f[3]));
+    }
+    for (String[] f : DeltaFixtures.expected("filtered")) {
+      FILTERED.add(f[3]);
     }
   }
 
@@ -134,6 +144,42 @@ class DeltaSourceTest {
       assertThat(read.toJSON().collectAsList())
           .containsExactlyInAnyOrderElementsOf(ROWS.get(DeltaFixtures.DELETES + "/2"));
       assertThat(read.count()).isEqualTo(ROWS.get(DeltaFixtures.DELETES + "/2").size());
+    }
+  }
+
+  /**
+   * Deleted positions count over all the row groups of a file, also where statistics drop some: the
+   * filter drops each file's first row group, the deletes are in the second and third. Through
+   * Spark's vectorized decoder and through its record reader.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void deletesAfterARowGroupDroppedByStatisticsAreSkipped(boolean vectorized) throws IOException {
+    String table = table(DeltaFixtures.ROW_GROUPS);
+    long files;
+    try (Stream<Path> tree = Files.list(Path.of(table))) {
+      files = tree.filter(f -> f.toString().endsWith(".parquet")).count();
+    }
+    int rowGroups = TestTables.rowGroups(table);
+    assertThat(rowGroups).as("row groups of %d files", files).isEqualTo(5 * files);
+    String key = "spark.sql.parquet.enableVectorizedReader";
+    SPARK.conf().set(key, vectorized);
+    try {
+      Dataset<Row> read =
+          SPARK
+              .read()
+              .format("corgipile")
+              .option(ReadOptions.PARTITIONS, "2")
+              .option(ReadOptions.BLOCK_SIZE, "rowGroup")
+              .load(table)
+              .where(DeltaFixtures.ROW_GROUPS_FILTER);
+      assertThat(read.toJSON().collectAsList()).containsExactlyInAnyOrderElementsOf(FILTERED);
+      read.collectAsList();
+      assertThat(TestTables.scanMetrics(read).get(CorgiPileMetrics.BLOCKS_READ))
+          .isEqualTo(rowGroups - files)
+          .isGreaterThan(files);
+    } finally {
+      SPARK.conf().unset(key);
     }
   }
 
