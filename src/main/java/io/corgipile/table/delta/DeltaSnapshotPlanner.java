@@ -1,5 +1,6 @@
 package io.corgipile.table.delta;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -84,7 +85,7 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
     return new TableSnapshot(
         root,
         snapshot.getVersion(),
-        sparkSchemaJson(snapshot.getSchema().toJson()),
+        sparkSchemaJson(tablePath, snapshot.getSchema().toJson()),
         snapshot.getPartitionColumnNames(),
         readerFeatures(snapshot),
         files);
@@ -120,13 +121,15 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
    * Delta's schema JSON is Spark's {@code StructType} JSON; the column mapping metadata (ids,
    * physical names) is dropped, as Delta's reader drops it.
    */
-  static String sparkSchemaJson(String deltaSchemaJson) {
+  static String sparkSchemaJson(String tablePath, String deltaSchemaJson) {
     try {
       JsonNode schema = JSON.readTree(deltaSchemaJson);
       dropMappingMetadata(schema);
       return JSON.writeValueAsString(schema);
-    } catch (IOException e) {
-      throw new TableReadException("Cannot read the schema of a Delta table: " + e.getMessage(), e);
+    } catch (JsonProcessingException e) {
+      // the original message: the full one adds the JSON's source and location on a second line
+      throw new TableReadException(
+          "Cannot read the schema of Delta table " + tablePath + ": " + e.getOriginalMessage(), e);
     }
   }
 

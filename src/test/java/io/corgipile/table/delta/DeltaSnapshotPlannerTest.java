@@ -263,6 +263,14 @@ class DeltaSnapshotPlannerTest {
     assertThat(plan(DeltaFixtures.ROW_GROUPS, 2).deletedRows()).isPositive();
   }
 
+  @Test
+  void aSchemaThatIsNotJsonIsAnErrorNamingTheTable() {
+    assertThatThrownBy(() -> DeltaSnapshotPlanner.sparkSchemaJson("/data/t", "not json"))
+        .isInstanceOf(TableReadException.class)
+        .hasMessageStartingWith("Cannot read the schema of Delta table /data/t: Unrecognized token")
+        .hasMessageNotContaining("\n");
+  }
+
   private static boolean isDeltaTable(String path) {
     return TablePlanners.isDeltaTable(new org.apache.hadoop.fs.Path(path), CONF);
   }
