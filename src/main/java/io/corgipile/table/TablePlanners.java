@@ -20,15 +20,15 @@ public final class TablePlanners {
   public static final String DELTA_LOG = "_delta_log";
 
   /**
-   * The Maven coordinates a user adds for Delta tables, the pom's {@code delta.version}: both jars,
-   * as {@code delta-kernel-defaults} does not depend on {@code delta-kernel-api}.
-   */
-  /**
    * The Delta Kernel version this build reads through: the planner uses some of Kernel's internal
    * classes, which change between versions.
    */
   static final String DELTA_KERNEL_VERSION = "4.3.0";
 
+  /**
+   * The Maven coordinates a user adds for Delta tables, the pom's {@code delta.version}: both jars,
+   * as {@code delta-kernel-defaults} does not depend on {@code delta-kernel-api}.
+   */
   public static final String DELTA_PACKAGES =
       "io.delta:delta-kernel-api:"
           + DELTA_KERNEL_VERSION
