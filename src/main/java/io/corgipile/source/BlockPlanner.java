@@ -191,22 +191,34 @@ final class BlockPlanner {
     return blocks;
   }
 
-  /**
-   * Reads a file's footer, naming the file in any error, and rejects a footer with row groups that
-   * Spark's reader would skip without a word.
-   */
+  /** Reads a file's footer, naming the file in any error. */
   static ParquetMetadata readFooter(HadoopInputFile input) {
-    ParquetMetadata footer;
-    List<BlockMetaData> asSparkReads;
     try (ParquetFileReader reader = ParquetFileReader.open(input)) {
-      footer = reader.getFooter();
+      return reader.getFooter();
+    } catch (IOException | RuntimeException e) {
+      throw footerError(input.getPath(), e);
+    }
+  }
+
+  /**
+   * Reads a file's footer to plan from, rejecting row groups that Spark's reader would skip without
+   * a word. Planning alone checks: the readers hold each file to its planned length and time.
+   */
+  private static ParquetMetadata readPlannedFooter(HadoopInputFile input) {
+    ParquetMetadata footer = readFooter(input);
+    List<BlockMetaData> asSparkReads;
+    try {
       asSparkReads = footer.getBlocks().isEmpty() ? List.of() : rowGroupsAsSparkReads(input);
     } catch (IOException | RuntimeException e) {
-      throw new CorgiPileReadException(
-          "Cannot read Parquet footer of " + input.getPath() + ": " + message(e), e);
+      throw footerError(input.getPath(), e);
     }
     checkSameRowGroups(input, footer, asSparkReads);
     return footer;
+  }
+
+  private static CorgiPileReadException footerError(Object path, Exception e) {
+    return new CorgiPileReadException(
+        "Cannot read Parquet footer of " + path + ": " + message(e), e);
   }
 
   /**
@@ -274,10 +286,9 @@ final class BlockPlanner {
         footerKey(file),
         () -> {
           try {
-            return readFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
+            return readPlannedFooter(HadoopInputFile.fromPath(new Path(file.path()), conf));
           } catch (IOException e) {
-            throw new CorgiPileReadException(
-                "Cannot read Parquet footer of " + file.path() + ": " + message(e), e);
+            throw footerError(file.path(), e);
           }
         });
   }
