@@ -262,12 +262,10 @@ final class BlockPlanner {
     String path = input.getPath().toString();
     BlockMetaData skipped = all.get(rg);
     checkRowGroupInFile(path, input.getLength(), footer.getFileMetaData().getSchema(), rg, skipped);
-    throw new CorgiPileReadException(
-        "Cannot read Parquet file "
-            + path
-            + ": row group "
-            + rg
-            + " (offset "
+    throw rowGroupError(
+        path,
+        rg,
+        "(offset "
             + skipped.getStartingPos()
             + ", "
             + skipped.getRowCount()
@@ -359,12 +357,10 @@ final class BlockPlanner {
       String path, long length, MessageType schema, int rg, BlockMetaData b) {
     if (b.getStartingPos() + b.getCompressedSize() > length) {
       // parquet-mr would silently skip such a row group (its midpoint lies outside the file).
-      throw new CorgiPileReadException(
-          "Cannot read Parquet file "
-              + path
-              + ": row group "
-              + rg
-              + " (offset "
+      throw rowGroupError(
+          path,
+          rg,
+          "(offset "
               + b.getStartingPos()
               + ", "
               + b.getCompressedSize()
@@ -375,15 +371,9 @@ final class BlockPlanner {
               + " bytes); the file is truncated "
               + "or corrupt");
     }
-    String where = "Cannot read Parquet file " + path + ": ";
     if (b.getRowCount() < 0) {
-      throw new CorgiPileReadException(
-          where
-              + "row group "
-              + rg
-              + " has a negative row count ("
-              + b.getRowCount()
-              + "); the file is corrupt");
+      throw rowGroupError(
+          path, rg, "has a negative row count (" + b.getRowCount() + "); the file is corrupt");
     }
     if (b.getRowCount() == 0) {
       return; // nothing is read from it: some writers leave its offsets at 0
@@ -393,11 +383,10 @@ final class BlockPlanner {
           && c.getValueCount() != b.getRowCount()) {
         // A column that repeats nothing holds one value (or null) per row: Spark's reader would
         // decode as many rows as the damaged count says, from whatever bytes follow.
-        throw new CorgiPileReadException(
-            where
-                + "row group "
-                + rg
-                + " has "
+        throw rowGroupError(
+            path,
+            rg,
+            "has "
                 + b.getRowCount()
                 + " rows but column "
                 + c.getPath().toDotString()
@@ -413,8 +402,9 @@ final class BlockPlanner {
           || start > length - size
           || dictionary != 0 && (dictionary < MAGIC_BYTES || dictionary >= length)) {
         throw new CorgiPileReadException(
-            where
-                + "column "
+            "Cannot read Parquet file "
+                + path
+                + ": column "
                 + c.getPath().toDotString()
                 + " of row group "
                 + rg
@@ -429,6 +419,12 @@ final class BlockPlanner {
                 + " bytes); the file is truncated or corrupt");
       }
     }
+  }
+
+  /** The error naming row group {@code rg} of the file at {@code path}, then {@code problem}. */
+  private static CorgiPileReadException rowGroupError(String path, int rg, String problem) {
+    return new CorgiPileReadException(
+        "Cannot read Parquet file " + path + ": row group " + rg + " " + problem);
   }
 
   /**
