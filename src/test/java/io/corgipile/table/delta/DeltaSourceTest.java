@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.corgipile.SharedSpark;
+import io.corgipile.ml.SGDClassificationModel;
+import io.corgipile.ml.SGDClassifier;
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.source.CorgiPileMetrics;
 import io.corgipile.source.ReadOptions;
 import io.corgipile.source.ReadScope;
 import io.corgipile.source.TestTables;
+import io.corgipile.spark.DatasetInternals;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +22,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
@@ -180,6 +187,67 @@ class DeltaSourceTest {
           .isGreaterThan(files);
     } finally {
       SPARK.conf().unset(key);
+    }
+  }
+
+  /**
+   * Training reads a version's live rows, deleted ones never: the rows it reads of a select of the
+   * table ({@link DatasetInternals#internalRows}) are the ones Delta's reader gives, and a fit
+   * trains on each of them once an epoch.
+   */
+  @ParameterizedTest
+  @EnumSource(ShuffleMode.class)
+  void aFitTrainsOnTheLiveRowsOfTheVersionOnceAnEpoch(ShuffleMode mode) {
+    for (int version : new int[] {1, 3}) { // deletion vectors: one delete; two and an update
+      String key = DeltaFixtures.DELETES + "/" + version;
+      Dataset<Row> read =
+          corgipile(mode)
+              .option(ReadOptions.VERSION_AS_OF, version)
+              .load(table(DeltaFixtures.DELETES));
+      assertThat(labelAndX(DatasetInternals.internalRows(labelAndX(read)).toJavaRDD()))
+          .as("%s in mode %s", key, mode)
+          .containsExactlyInAnyOrderElementsOf(
+              labelAndX(SPARK.read().json(SPARK.createDataset(ROWS.get(key), Encoders.STRING())))
+                  .collectAsList()
+                  .stream()
+                  .map(r -> r.getDouble(0) + " " + r.getDouble(1))
+                  .toList());
+      SGDClassificationModel model =
+          new SGDClassifier()
+              .setSeed(1)
+              .setMaxIter(2)
+              .setTol(0)
+              .setFeaturesCols(new String[] {"x"})
+              .fit(read);
+      long live = ROWS.get(key).size();
+      assertThat(model.summary().rowsPerEpoch())
+          .as("%s in mode %s", key, mode)
+          .containsExactly(live, live);
+    }
+  }
+
+  /** The label as a double and {@code x}: what training selects of the table. */
+  private static Dataset<Row> labelAndX(Dataset<Row> rows) {
+    return rows.select(functions.col("label").cast("double"), functions.col("x"));
+  }
+
+  private static List<String> labelAndX(JavaRDD<InternalRow> rows) {
+    return rows.map(r -> r.getDouble(0) + " " + r.getDouble(1)).collect();
+  }
+
+  @Test
+  void aSqlViewReadsTheVersionItNames() {
+    SPARK.sql(
+        "CREATE TEMPORARY VIEW deletes_at_2 USING corgipile OPTIONS (path '"
+            + table(DeltaFixtures.DELETES)
+            + "', "
+            + ReadOptions.VERSION_AS_OF
+            + " '2')");
+    try {
+      assertThat(SPARK.table("deletes_at_2").toJSON().collectAsList())
+          .containsExactlyInAnyOrderElementsOf(ROWS.get(DeltaFixtures.DELETES + "/2"));
+    } finally {
+      SPARK.sql("DROP VIEW IF EXISTS deletes_at_2");
     }
   }
 
