@@ -2,6 +2,7 @@ package io.corgipile.bench;
 
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.ml.SGDTrainingSummary;
+import io.corgipile.source.ReadOptions;
 import java.io.IOException;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -220,24 +221,25 @@ public final class TrainingEpochBenchmark {
     }
     List<Variant> chosen = new ArrayList<>(List.of(VARIANTS.get(0))); // the baseline, always
     for (String name : names) {
-      Variant v =
-          VARIANTS.stream()
-              .filter(x -> x.name.equals(name))
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new IllegalArgumentException(
-                          "Cannot run variant '"
-                              + name
-                              + "': known variants are "
-                              + VARIANTS.stream()
-                                  .map(Variant::name)
-                                  .collect(Collectors.joining(", "))));
+      Variant v = named(name);
       if (!chosen.contains(v)) {
         chosen.add(v);
       }
     }
     return chosen;
+  }
+
+  private static Variant named(String name) {
+    return VARIANTS.stream()
+        .filter(x -> x.name.equals(name))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "Cannot run variant '"
+                        + name
+                        + "': known variants are "
+                        + VARIANTS.stream().map(Variant::name).collect(Collectors.joining(", "))));
   }
 
   private static void measure(
@@ -266,7 +268,9 @@ public final class TrainingEpochBenchmark {
         Fit fit =
             v.pipeline == null
                 ? scan(scans, table)
-                : v.pipeline.equals(NOOP) ? noopScan(spark, table) : fit(spark, table, v, reads);
+                : v.pipeline.equals(NOOP)
+                    ? noopScan(spark, table)
+                    : fit(spark, table, v, args.corgiOptions, reads);
         System.err.printf(
             Locale.ROOT,
             "[bench epoch] %s rep %d  %-22s %8.3f s per epoch, %.3f s besides, %.1f MB"
@@ -375,12 +379,33 @@ public final class TrainingEpochBenchmark {
         (System.nanoTime() - began) / 1e9, Double.NaN, ProcIo.ofTree().minus(before).readBytes());
   }
 
-  private static Fit fit(SparkSession spark, ScanTable table, Variant v, ReadMetrics reads) {
+  /**
+   * The options a training variant reads the table with: its shuffle mode, then {@code --option}'s
+   * (which, as for {@code scripts/bench-scan}'s corgipile variants, win).
+   */
+  static Map<String, String> readOptions(String variant, Map<String, String> extra) {
+    Variant v = named(variant);
+    Map<String, String> options = new LinkedHashMap<>();
+    options.put(ReadOptions.SHUFFLE, v.shuffle);
+    options.putAll(extra);
+    return options;
+  }
+
+  private static Fit fit(
+      SparkSession spark,
+      ScanTable table,
+      Variant v,
+      Map<String, String> extraOptions,
+      ReadMetrics reads) {
     System.gc();
     reads.reset();
     long began = System.nanoTime();
     Dataset<Row> data =
-        spark.read().format("corgipile").option("shuffle", v.shuffle).load(table.path);
+        spark
+            .read()
+            .format("corgipile")
+            .options(readOptions(v.name, extraOptions))
+            .load(table.path);
     String[] features =
         ScanTable.columns().stream().filter(c -> !c.equals("label")).toArray(String[]::new);
     SGDClassifier sgd =
