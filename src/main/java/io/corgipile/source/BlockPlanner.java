@@ -138,7 +138,7 @@ final class BlockPlanner {
       ParquetFileReader reader, BlockMetaData group, ScanSettings settings) {
     List<ColumnChunkMetaData> columns = new ArrayList<>();
     for (ColumnChunkMetaData c : group.getColumns()) {
-      if (find(settings.requestedDataSchema(), c.getPath().toArray()[0], settings.caseSensitive())
+      if (find(settings.requestedFileSchema(), c.getPath().toArray()[0], settings.caseSensitive())
           != null) {
         columns.add(c);
       }
@@ -310,8 +310,7 @@ final class BlockPlanner {
       throw new CorgiPileReadException(
           "Cannot read schema of Parquet file " + file.path() + ": " + message(e), e);
     }
-    checkCompatible(
-        file.path(), settings.requestedDataSchema(), fileSchema, settings.caseSensitive());
+    checkCompatible(file.path(), settings, fileSchema);
 
     List<BlockMetaData> all = footer.getBlocks();
     Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -432,20 +431,24 @@ final class BlockPlanner {
    * date-times) are left to Spark's reader, which widens some and rejects others with its own
    * message.
    */
-  static void checkCompatible(
-      String path, StructType table, StructType file, boolean caseSensitive) {
-    for (StructField wanted : table.fields()) {
-      StructField present = find(file, wanted.name(), caseSensitive);
-      if (present != null && !compatible(wanted.dataType(), present.dataType(), caseSensitive)) {
+  static void checkCompatible(String path, ScanSettings settings, StructType file) {
+    StructType table = settings.requestedDataSchema();
+    StructType stored = settings.requestedFileSchema();
+    for (int i = 0; i < table.size(); i++) {
+      StructField wanted = stored.fields()[i];
+      StructField present = find(file, wanted.name(), settings.caseSensitive());
+      if (present != null
+          && !compatible(wanted.dataType(), present.dataType(), settings.caseSensitive())) {
+        String column = table.fields()[i].name();
         throw new CorgiPileReadException(
             "Cannot read Parquet file "
                 + path
                 + ": column "
-                + wanted.name()
+                + (column.equals(wanted.name()) ? column : column + " (" + wanted.name() + ")")
                 + " is "
                 + present.dataType().simpleString()
                 + " in this file but "
-                + wanted.dataType().simpleString()
+                + table.fields()[i].dataType().simpleString()
                 + " in the table schema"
                 + " (files with conflicting schemas cannot be read together)");
       }

@@ -4,6 +4,7 @@ import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.shuffle.SyncInterval;
 import io.corgipile.spark.BlockDecoder;
 import io.corgipile.spark.FileListing;
+import io.corgipile.spark.PhysicalColumns;
 import io.corgipile.spark.ScanSettings;
 import java.util.Arrays;
 import java.util.Locale;
@@ -97,7 +98,11 @@ final class CorgiPileScan implements Scan, SupportsReportStatistics {
 
   private BlockPlan planBlocks() {
     BlockPlan rowGroups =
-        BlockPlanner.plan(settings, listing.files(), listing.deletedRows(), pushedFilters);
+        BlockPlanner.plan(
+            settings,
+            listing.files(),
+            listing.deletedRows(),
+            PhysicalColumns.of(listing).filters(pushedFilters));
     return switch (conf.blockSize().kind()) {
       case ROW_GROUP -> rowGroups;
       case ROWS -> {

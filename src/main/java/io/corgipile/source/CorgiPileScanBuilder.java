@@ -81,8 +81,7 @@ final class CorgiPileScanBuilder
 
   /** The scan, its buffers held to {@code memory}. */
   CorgiPileScan build(TaskMemory memory) {
-    ScanSettings settings =
-        new ScanSettings(session, options, listing.partitionSchema(), requiredSchema);
+    ScanSettings settings = new ScanSettings(session, options, listing, requiredSchema);
     return new CorgiPileScan(
         session, listing, settings.readSchema(), pushed, conf, settings, memory, warnings);
   }

@@ -52,7 +52,8 @@ public final class FileLister {
       }
     }
     files.sort(Comparator.comparing(DataFile::path));
-    return new FileListing(relation.schema(), relation.partitionSchema(), files, Map.of());
+    return new FileListing(
+        relation.schema(), relation.schema(), relation.partitionSchema(), files, Map.of());
   }
 
   private static <T> scala.collection.immutable.Seq<T> emptySeq() {

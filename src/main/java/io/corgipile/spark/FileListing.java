@@ -10,6 +10,9 @@ import org.apache.spark.sql.types.StructType;
  *
  * @param schema the table schema: of Parquet files, data columns, then partition columns; of a
  *     table format's snapshot, the table's columns in its order
+ * @param fileSchema the schema as the data files name its columns, field for field ({@link
+ *     PhysicalColumns}): a table format's physical names and field ids under column mapping; else
+ *     {@code schema}
  * @param partitionSchema the columns taken from {@code key=value} directories, or the table's
  *     partition columns
  * @param files the files, sorted by path: the table's storage order
@@ -18,6 +21,7 @@ import org.apache.spark.sql.types.StructType;
  */
 public record FileListing(
     StructType schema,
+    StructType fileSchema,
     StructType partitionSchema,
     List<DataFile> files,
     Map<String, long[]> deletedRows) {}

@@ -38,6 +38,7 @@ public final class ScanSettings implements Serializable {
 
   private final Broadcast<SerializableConfiguration> hadoopConf;
   private final StructType requestedDataSchema;
+  private final StructType requestedFileSchema;
   private final StructType readPartitionSchema;
   private final int[] readPartitionOrdinals;
   private final StructType readSchema;
@@ -62,15 +63,16 @@ public final class ScanSettings implements Serializable {
    *
    * @param options the reader options (Spark's Parquet options such as {@code datetimeRebaseMode}
    *     apply)
-   * @param partitionSchema the table's partition columns
+   * @param listing the table: its partition columns, and its columns as its files name them
    * @param requiredSchema the columns the scan must return, a pruned subset of the table schema
    */
   public ScanSettings(
       SparkSession session,
       Map<String, String> options,
-      StructType partitionSchema,
+      FileListing listing,
       StructType requiredSchema) {
     SQLConf sql = sqlConf(session);
+    StructType partitionSchema = listing.partitionSchema();
     this.caseSensitive = sql.caseSensitiveAnalysis();
     List<StructField> data = new ArrayList<>();
     for (StructField f : requiredSchema.fields()) {
@@ -87,6 +89,7 @@ public final class ScanSettings implements Serializable {
       }
     }
     this.requestedDataSchema = new StructType(data.toArray(new StructField[0]));
+    this.requestedFileSchema = PhysicalColumns.of(listing).physical(requestedDataSchema);
     this.readPartitionSchema = new StructType(partitions.toArray(new StructField[0]));
     this.readPartitionOrdinals = ordinals.stream().mapToInt(Integer::intValue).toArray();
     // As Spark's own Parquet scan: data columns, then partition columns, which is how its readers
@@ -115,8 +118,15 @@ public final class ScanSettings implements Serializable {
     Configuration conf = hadoopConf(session, options);
     // What Spark's own ParquetScan sets: the converters read these keys.
     conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
-    conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedDataSchema.json());
-    conf.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), requestedDataSchema.json());
+    conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedFileSchema.json());
+    conf.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), requestedFileSchema.json());
+    // Columns are matched by Parquet field id where the session asks for it, as in Spark's scan,
+    // and where a table's column mapping names its columns by id.
+    conf.setBoolean(
+        SQLConf.PARQUET_FIELD_ID_READ_ENABLED().key(),
+        sql.parquetFieldIdReadEnabled() || ParquetUtils.hasFieldIds(requestedFileSchema));
+    conf.setBoolean(
+        SQLConf.IGNORE_MISSING_PARQUET_FIELD_ID().key(), sql.ignoreMissingParquetFieldId());
     conf.set(SQLConf.SESSION_LOCAL_TIMEZONE().key(), sql.sessionLocalTimeZone());
     conf.setBoolean(
         SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), sql.nestedSchemaPruningEnabled());
@@ -156,6 +166,14 @@ public final class ScanSettings implements Serializable {
 
   public StructType requestedDataSchema() {
     return requestedDataSchema;
+  }
+
+  /**
+   * {@link #requestedDataSchema} as the data files name its columns ({@link PhysicalColumns}): what
+   * Spark's Parquet reader is asked for.
+   */
+  public StructType requestedFileSchema() {
+    return requestedFileSchema;
   }
 
   /** The scan's output: the requested data columns, then the requested partition columns. */

@@ -53,7 +53,8 @@ public final class TableListing {
       }
     }
     files.sort(Comparator.comparing(DataFile::path));
-    return new FileListing(schema, partitionSchema, files, deleted);
+    StructType fileSchema = (StructType) DataType.fromJson(snapshot.fileSchemaJson());
+    return new FileListing(schema, fileSchema, partitionSchema, files, deleted);
   }
 
   private static FileStatus status(String file, Configuration conf) {

@@ -9,15 +9,17 @@ import java.util.TreeSet;
  * only the features Kernel itself lacks, and the rows are read here, not by Kernel).
  */
 public final class DeltaFeatures {
-  /**
-   * Reader features honoured: deleted rows are skipped, Spark reads {@code timestamp_ntz} columns,
-   * and Kernel replays v2 checkpoints and ignores the vacuum check.
-   */
-  static final Set<String> HONOURED =
-      Set.of("deletionVectors", "timestampNtz", "v2Checkpoint", "vacuumProtocolCheck");
-
   /** Delta's name of the column mapping table feature. */
   public static final String COLUMN_MAPPING = "columnMapping";
+
+  /**
+   * Reader features honoured: columns are read by the names (or ids) the table maps them to,
+   * deleted rows are skipped, Spark reads {@code timestamp_ntz} columns, and Kernel replays v2
+   * checkpoints and ignores the vacuum check.
+   */
+  static final Set<String> HONOURED =
+      Set.of(
+          COLUMN_MAPPING, "deletionVectors", "timestampNtz", "v2Checkpoint", "vacuumProtocolCheck");
 
   private DeltaFeatures() {}
 
@@ -26,26 +28,17 @@ public final class DeltaFeatures {
    *     honour
    */
   public static void check(TableSnapshot snapshot) {
-    if (snapshot.readerFeatures().contains(COLUMN_MAPPING)) {
-      throw new TableReadException(
-          cannotRead(snapshot)
-              + "it uses column mapping (delta.columnMapping.mode), whose Parquet column names are"
-              + " not the table's; column mapping is not supported yet");
-    }
     Set<String> unsupported = new TreeSet<>(snapshot.readerFeatures());
     unsupported.removeAll(HONOURED);
     if (!unsupported.isEmpty()) {
       throw new TableReadException(
-          cannotRead(snapshot)
-              + "it uses the reader features "
+          "Cannot read Delta table "
+              + snapshot.tablePath()
+              + ": it uses the reader features "
               + unsupported
               + ", which this reader does not honour (it honours "
               + new TreeSet<>(HONOURED)
               + ")");
     }
-  }
-
-  private static String cannotRead(TableSnapshot snapshot) {
-    return "Cannot read Delta table " + snapshot.tablePath() + ": ";
   }
 }

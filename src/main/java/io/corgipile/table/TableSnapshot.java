@@ -14,6 +14,9 @@ import java.util.Set;
  * @param schemaJson the table's schema at this snapshot as Spark's JSON form of a {@code
  *     StructType} ({@code DataType.fromJson}), logical names, without the format's own field
  *     metadata (column mapping ids and physical names): the schema the format's Spark reader gives
+ * @param fileSchemaJson the same schema as the data files name its columns, field for field: under
+ *     column mapping each (nested) field's physical name, and its Parquet field id ({@code
+ *     parquet.field.id}) where the files are matched by id; {@code schemaJson} otherwise
  * @param partitionColumns the partition columns' logical names, in the table's order
  * @param readerFeatures the format's features in force that a reader must honour (Delta's reader
  *     and reader-writer table features, implicit ones of an older protocol included; column mapping
@@ -24,6 +27,7 @@ public record TableSnapshot(
     String tablePath,
     long version,
     String schemaJson,
+    String fileSchemaJson,
     List<String> partitionColumns,
     Set<String> readerFeatures,
     List<TableFile> files)
@@ -31,6 +35,7 @@ public record TableSnapshot(
   public TableSnapshot {
     Objects.requireNonNull(tablePath, "tablePath");
     Objects.requireNonNull(schemaJson, "schemaJson");
+    Objects.requireNonNull(fileSchemaJson, "fileSchemaJson");
     partitionColumns = List.copyOf(partitionColumns);
     readerFeatures = Set.copyOf(readerFeatures);
     files = List.copyOf(files);

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** Reader features this reader does not honour are refused, naming them. */
 class DeltaFeaturesTest {
   private static TableSnapshot withFeatures(String... features) {
-    return new TableSnapshot("file:/t", 3, "{}", List.of(), Set.of(features), List.of());
+    return new TableSnapshot("file:/t", 3, "{}", "{}", List.of(), Set.of(features), List.of());
   }
 
   @Test
@@ -18,18 +18,9 @@ class DeltaFeaturesTest {
     assertThatCode(
             () ->
                 DeltaFeatures.check(
-                    withFeatures("deletionVectors", "timestampNtz", "v2Checkpoint")))
+                    withFeatures(
+                        "columnMapping", "deletionVectors", "timestampNtz", "v2Checkpoint")))
         .doesNotThrowAnyException();
-  }
-
-  @Test
-  void columnMappingIsRefused() {
-    assertThatThrownBy(() -> DeltaFeatures.check(withFeatures("deletionVectors", "columnMapping")))
-        .isInstanceOf(TableReadException.class)
-        .hasMessage(
-            "Cannot read Delta table file:/t: it uses column mapping (delta.columnMapping.mode),"
-                + " whose Parquet column names are not the table's; column mapping is not"
-                + " supported yet");
   }
 
   @Test
@@ -39,7 +30,7 @@ class DeltaFeaturesTest {
         .isInstanceOf(TableReadException.class)
         .hasMessage(
             "Cannot read Delta table file:/t: it uses the reader features [typeWidening,"
-                + " variantType], which this reader does not honour (it honours [deletionVectors,"
-                + " timestampNtz, v2Checkpoint, vacuumProtocolCheck])");
+                + " variantType], which this reader does not honour (it honours [columnMapping,"
+                + " deletionVectors, timestampNtz, v2Checkpoint, vacuumProtocolCheck])");
   }
 }

@@ -82,10 +82,12 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
       throw new TableReadException(
           "Cannot read Delta table " + tablePath + " at " + asOf + ": " + e.getMessage(), e);
     }
+    String schemaJson = sparkSchemaJson(tablePath, snapshot.getSchema().toJson());
     return new TableSnapshot(
         root,
         snapshot.getVersion(),
-        sparkSchemaJson(tablePath, snapshot.getSchema().toJson()),
+        schemaJson,
+        fileSchemaJson(snapshot, schemaJson),
         snapshot.getPartitionColumnNames(),
         readerFeatures(snapshot),
         files);
@@ -104,11 +106,29 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
       features.addAll(protocol.getReaderFeatures());
     }
     features.remove(DeltaFeatures.COLUMN_MAPPING);
-    if (ColumnMapping.isColumnMappingModeEnabled(
-        ColumnMapping.getColumnMappingMode(impl.getMetadata().getConfiguration()))) {
+    if (ColumnMapping.isColumnMappingModeEnabled(columnMappingMode(snapshot))) {
       features.add(DeltaFeatures.COLUMN_MAPPING);
     }
     return features;
+  }
+
+  /**
+   * The schema as the data files name it, by Kernel's own mapping: physical names, and Parquet
+   * field ids when the files are matched by id, as Delta's reader asks Spark's Parquet reader for
+   * them.
+   */
+  private static String fileSchemaJson(Snapshot snapshot, String schemaJson) {
+    ColumnMapping.ColumnMappingMode mode = columnMappingMode(snapshot);
+    if (!ColumnMapping.isColumnMappingModeEnabled(mode)) {
+      return schemaJson;
+    }
+    io.delta.kernel.types.StructType schema = snapshot.getSchema();
+    return ColumnMapping.convertToPhysicalSchema(schema, schema, mode).toJson();
+  }
+
+  private static ColumnMapping.ColumnMappingMode columnMappingMode(Snapshot snapshot) {
+    return ColumnMapping.getColumnMappingMode(
+        ((SnapshotImpl) snapshot).getMetadata().getConfiguration());
   }
 
   /** Field metadata that Delta's own Spark reader leaves out of the schema it gives. */

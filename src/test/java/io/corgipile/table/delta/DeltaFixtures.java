@@ -35,7 +35,8 @@ import org.apache.spark.sql.functions;
  *   <li>{@code data, table, version, row as JSON}: one per live row of each version, as Delta's
  *       reader gives it ({@code toJSON}, the table's columns in its order);
  *   <li>{@code filtered, table, version, row as JSON}: the same of {@value #ROW_GROUPS}'s last
- *       version under {@value #ROW_GROUPS_FILTER}.
+ *       version under {@value #ROW_GROUPS_FILTER}, and of {@value #SWAPPED}'s under {@value
+ *       #SWAPPED_FILTER}.
  * </ul>
  *
  * <p>The tables are written once per test JVM ({@link #tables}), for every test class that reads
@@ -60,8 +61,29 @@ public final class DeltaFixtures {
   /** Partitioned by {@code part} (with a null partition), deletion vectors: 0 write, 1 delete. */
   static final String PARTITIONED = "partitioned";
 
-  /** Column mapping by name, partitioned by {@code part}: 0 write, 1 delete (half of part a). */
+  /**
+   * Column mapping by name, partitioned by {@code part}, a struct {@code s} of {@code a} and {@code
+   * b}: 0 write, 1 delete (half of part a), 2 {@code x} renamed {@code feature}, 3 {@code s.a}
+   * renamed {@code s.alpha}, 4 {@code label} dropped, 5 {@code label} added again (null in the old
+   * files, whose {@code label} column is the dropped one's), 6 append.
+   */
   static final String MAPPED = "mapped";
+
+  /** Column mapping by id: 0 write (two files), 1 {@code x} renamed {@code feature}, 2 append. */
+  public static final String MAPPED_BY_ID = "mappedbyid";
+
+  /**
+   * Row groups of 100 rows, {@code x} = id / 2 and {@code y} = 1000 - id: 0 write, 1 column mapping
+   * by name set on the table (its columns keep their Parquet names), 2-4 {@code x} and {@code y}
+   * swap names: the column the table calls {@code x} is {@code y} in the files.
+   */
+  static final String SWAPPED = "swapped";
+
+  /**
+   * Keeps the first two of {@value #SWAPPED}'s row groups by their statistics (ids 0 to 100); read
+   * by the files' own names, it keeps none.
+   */
+  static final String SWAPPED_FILTER = "x >= 900";
 
   /**
    * Row groups of 100 rows, ids in order, and {@code pos}, the row's position in its file: 0 write
@@ -81,7 +103,7 @@ public final class DeltaFixtures {
    * The folder of the tables and {@value #EXPECTED}, written on first use in a JVM of its own and
    * deleted when this JVM exits.
    */
-  static synchronized Path tables() throws IOException, InterruptedException {
+  public static synchronized Path tables() throws IOException, InterruptedException {
     if (tables == null) {
       Path dir = Files.createTempDirectory("delta-fixtures");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
@@ -202,6 +224,9 @@ public final class DeltaFixtures {
 
       t = w.path(MAPPED);
       partitioned(spark, 0, 600)
+          .withColumn(
+              "s",
+              functions.struct(functions.col("x").multiply(2).as("a"), functions.col("id").as("b")))
           .write()
           .format("delta")
           .partitionBy("part")
@@ -209,7 +234,56 @@ public final class DeltaFixtures {
           .option("delta.enableDeletionVectors", "true")
           .save(t);
       spark.sql("DELETE FROM delta.`" + t + "` WHERE id % 8 = 0");
-      w.record(MAPPED, 1, "part");
+      spark.sql("ALTER TABLE delta.`" + t + "` RENAME COLUMN x TO feature");
+      spark.sql("ALTER TABLE delta.`" + t + "` RENAME COLUMN s.a TO alpha");
+      spark.sql("ALTER TABLE delta.`" + t + "` DROP COLUMN label");
+      spark.sql("ALTER TABLE delta.`" + t + "` ADD COLUMNS (label INT)");
+      // DataFrame appends: SQL inserts of delta-spark 4.3 (built for Spark 4.1) fail on Spark 4.2
+      spark
+          .sql(
+              "SELECT id, id * 0.5D AS feature, IF(id % 2 = 0, 'a', 'b') AS part,"
+                  + " named_struct('alpha', id * 1.0D, 'b', id) AS s, CAST(id % 3 AS INT) AS label"
+                  + " FROM range(600, 700, 1, 1)")
+          .write()
+          .format("delta")
+          .mode("append")
+          .save(t);
+      w.record(MAPPED, 6, "part");
+
+      t = w.path(MAPPED_BY_ID);
+      rows(spark, 0, 400)
+          .repartition(2)
+          .write()
+          .format("delta")
+          .option("delta.columnMapping.mode", "id")
+          .save(t);
+      spark.sql("ALTER TABLE delta.`" + t + "` RENAME COLUMN x TO feature");
+      spark
+          .sql("SELECT id, CAST(-id AS DOUBLE) AS feature, 1 AS label FROM range(400, 450, 1, 1)")
+          .write()
+          .format("delta")
+          .mode("append")
+          .save(t);
+      w.record(MAPPED_BY_ID, 2, null);
+
+      t = w.path(SWAPPED);
+      spark.conf().set("parquet.block.row.count.limit", "100");
+      positioned(spark, 0, 500)
+          .withColumn("y", functions.lit(1000).minus(functions.col("id")).cast("double"))
+          .write()
+          .format("delta")
+          .save(t);
+      spark.conf().unset("parquet.block.row.count.limit");
+      spark.sql(
+          "ALTER TABLE delta.`"
+              + t
+              + "` SET TBLPROPERTIES ('delta.columnMapping.mode' = 'name',"
+              + " 'delta.minReaderVersion' = '2', 'delta.minWriterVersion' = '5')");
+      spark.sql("ALTER TABLE delta.`" + t + "` RENAME COLUMN x TO x_then");
+      spark.sql("ALTER TABLE delta.`" + t + "` RENAME COLUMN y TO x");
+      spark.sql("ALTER TABLE delta.`" + t + "` RENAME COLUMN x_then TO y");
+      w.record(SWAPPED, 4, null);
+      w.filtered(SWAPPED, 4, SWAPPED_FILTER);
 
       t = w.path(ROW_GROUPS);
       // Delta's writer takes the session's Parquet settings through its Hadoop configuration
@@ -223,10 +297,7 @@ public final class DeltaFixtures {
       spark.conf().unset("parquet.block.row.count.limit");
       spark.sql("DELETE FROM delta.`" + t + "` WHERE pos BETWEEN 100 AND 299 AND id % 3 = 0");
       w.record(ROW_GROUPS, 2, null);
-      for (String row :
-          spark.read().format("delta").load(t).where(ROW_GROUPS_FILTER).toJSON().collectAsList()) {
-        out.println("filtered\t" + ROW_GROUPS + "\t2\t" + row);
-      }
+      w.filtered(ROW_GROUPS, 2, ROW_GROUPS_FILTER);
     } finally {
       spark.stop();
     }
@@ -273,6 +344,14 @@ public final class DeltaFixtures {
   private record Writer(SparkSession spark, Path dir, PrintWriter out) {
     String path(String table) {
       return dir.resolve(table).toString();
+    }
+
+    /** Writes the rows of the table's latest version, {@code version}, under {@code filter}. */
+    void filtered(String table, long version, String filter) {
+      Dataset<Row> latest = spark.read().format("delta").load(path(table));
+      for (String row : latest.where(filter).toJSON().collectAsList()) {
+        out.println("filtered\t" + table + "\t" + version + "\t" + row);
+      }
     }
 
     void record(String table, long lastVersion, String partitionColumn) {

@@ -148,6 +148,53 @@ class DeltaSnapshotPlannerTest {
   }
 
   @Test
+  void withoutColumnMappingTheFilesNameTheTablesColumns() {
+    TableSnapshot snapshot = plan(DeltaFixtures.APPENDS, 3);
+    assertThat(snapshot.fileSchemaJson()).isEqualTo(snapshot.schemaJson());
+  }
+
+  /**
+   * Under column mapping by name each column, nested ones too, keeps its physical name through
+   * renames, and a column dropped and added again gets a new one.
+   */
+  @Test
+  void columnMappingNamesTheFilesColumnsPhysically() {
+    StructType written = fileSchema(DeltaFixtures.MAPPED, 1);
+    StructType last = fileSchema(DeltaFixtures.MAPPED, 6);
+    StructType logical = (StructType) DataType.fromJson(plan(DeltaFixtures.MAPPED, 6).schemaJson());
+    assertThat(logical.fieldNames()).containsExactly("id", "feature", "part", "s", "label");
+    assertThat(written.fieldNames()).hasSize(5).allMatch(n -> n.startsWith("col-"));
+    assertThat(last.apply(1).name()).isEqualTo(written.apply(1).name()); // x, now feature
+    assertThat(last.apply(3).dataType()).isEqualTo(written.apply(4).dataType()); // s, s.alpha
+    assertThat(last.apply(4).name()).isNotEqualTo(written.apply(2).name()); // label, again
+    assertThat(last.json()).doesNotContain("parquet.field.id");
+  }
+
+  @Test
+  void columnMappingByIdGivesTheParquetFieldIds() throws IOException {
+    agreesWithDelta(DeltaFixtures.MAPPED_BY_ID, 2, null);
+    StructType files = fileSchema(DeltaFixtures.MAPPED_BY_ID, 2);
+    assertThat(files.fields())
+        .extracting(f -> f.metadata().getLong("parquet.field.id"))
+        .containsExactly(1L, 2L, 3L);
+  }
+
+  /** A table that took column mapping on keeps its files' names: here swapped by renames. */
+  @Test
+  void columnsRenamedAfterMappingKeepTheirFileNames() throws IOException {
+    agreesWithDelta(DeltaFixtures.SWAPPED, 4, null);
+    StructType logical =
+        (StructType) DataType.fromJson(plan(DeltaFixtures.SWAPPED, 4).schemaJson());
+    assertThat(logical.fieldNames()).containsExactly("id", "y", "label", "pos", "x");
+    assertThat(fileSchema(DeltaFixtures.SWAPPED, 4).fieldNames())
+        .containsExactly("id", "x", "label", "pos", "y");
+  }
+
+  private static StructType fileSchema(String table, long version) {
+    return (StructType) DataType.fromJson(plan(table, version).fileSchemaJson());
+  }
+
+  @Test
   void deletionVectorsAreTheDeletedPositions() throws IOException {
     agreesWithDelta(DeltaFixtures.DELETES, 4, null);
     TableSnapshot written = plan(DeltaFixtures.DELETES, 0);
@@ -214,7 +261,7 @@ class DeltaSnapshotPlannerTest {
 
   @Test
   void columnMappingKeysPartitionValuesByTheLogicalName() throws IOException {
-    agreesWithDelta(DeltaFixtures.MAPPED, 1, "part");
+    agreesWithDelta(DeltaFixtures.MAPPED, 6, "part");
     TableSnapshot snapshot = plan(DeltaFixtures.MAPPED, 1);
     assertThat(snapshot.files())
         .allSatisfy(f -> assertThat(f.partitionValues()).containsOnlyKeys("part"));

@@ -54,8 +54,8 @@ class DeltaSourceTest {
   private static final Map<String, String> SCHEMAS = new HashMap<>();
   private static final Map<String, Long> COMMITS = new HashMap<>();
 
-  /** {@link DeltaFixtures#ROW_GROUPS}' last version under its filter, as Delta reads it. */
-  private static final List<String> FILTERED = new ArrayList<>();
+  /** A table's last version under its filter, as Delta reads it: by table. */
+  private static final Map<String, List<String>> FILTERED = new HashMap<>();
 
   /** Each table and its last version. */
   private static final Map<String, Integer> TABLES =
@@ -64,6 +64,9 @@ class DeltaSourceTest {
           DeltaFixtures.DELETES, 4,
           DeltaFixtures.OVERWRITE, 1,
           DeltaFixtures.PARTITIONED, 1,
+          DeltaFixtures.MAPPED, 6,
+          DeltaFixtures.MAPPED_BY_ID, 2,
+          DeltaFixtures.SWAPPED, 4,
           DeltaFixtures.ROW_GROUPS, 2);
 
   private static Path dir;
@@ -81,7 +84,7 @@ class DeltaSourceTest {
       COMMITS.put(f[1] + "/" + f[2], Long.parseLong(f[3]));
     }
     for (String[] f : DeltaFixtures.expected("filtered")) {
-      FILTERED.add(f[3]);
+      FILTERED.computeIfAbsent(f[1], k -> new ArrayList<>()).add(f[3]);
     }
   }
 
@@ -180,7 +183,8 @@ class DeltaSourceTest {
               .option(ReadOptions.BLOCK_SIZE, "rowGroup")
               .load(table)
               .where(DeltaFixtures.ROW_GROUPS_FILTER);
-      assertThat(read.toJSON().collectAsList()).containsExactlyInAnyOrderElementsOf(FILTERED);
+      assertThat(read.toJSON().collectAsList())
+          .containsExactlyInAnyOrderElementsOf(FILTERED.get(DeltaFixtures.ROW_GROUPS));
       read.collectAsList();
       assertThat(TestTables.scanMetrics(read).get(CorgiPileMetrics.BLOCKS_READ))
           .isEqualTo(rowGroups - files)
@@ -280,12 +284,37 @@ class DeltaSourceTest {
     }
   }
 
+  /**
+   * Under column mapping a filter on a column prunes row groups by the statistics of the column the
+   * files store it as: {@link DeltaFixtures#SWAPPED}'s {@code x} is {@code y} in its files, where
+   * {@code x} holds the table's {@code y}.
+   */
+  @ParameterizedTest
+  @EnumSource(ShuffleMode.class)
+  void aFilterOnAMappedColumnPrunesByThatColumnsStatistics(ShuffleMode mode) {
+    Dataset<Row> read =
+        corgipile(mode)
+            .option(ReadOptions.BLOCK_SIZE, "rowGroup")
+            .load(table(DeltaFixtures.SWAPPED))
+            .where(DeltaFixtures.SWAPPED_FILTER);
+    assertThat(read.toJSON().collectAsList())
+        .hasSize(101)
+        .containsExactlyInAnyOrderElementsOf(FILTERED.get(DeltaFixtures.SWAPPED));
+    read.collectAsList();
+    assertThat(TestTables.scanMetrics(read).get(CorgiPileMetrics.BLOCKS_READ)).isEqualTo(2);
+  }
+
+  /** A dropped column added again is null in the files written before, as Delta reads it. */
   @Test
-  void aColumnMappedTableIsRefused() {
-    assertThatThrownBy(() -> corgipile(ShuffleMode.NONE).load(table(DeltaFixtures.MAPPED)))
-        .isInstanceOf(AnalysisException.class)
-        .hasMessageStartingWith("Cannot read Delta table ")
-        .hasMessageContaining("column mapping");
+  void aColumnAddedAgainIsNullInTheOlderFiles() {
+    List<Row> labels =
+        corgipile(ShuffleMode.CORGIPILE)
+            .load(table(DeltaFixtures.MAPPED))
+            .groupBy(functions.col("id").lt(600).as("old"))
+            .agg(functions.count("label"), functions.count("*"))
+            .orderBy("old")
+            .collectAsList();
+    assertThat(labels.toString()).isEqualTo("[[false,100,100], [true,0,525]]");
   }
 
   @Test
