@@ -16,6 +16,7 @@ import io.corgipile.ml.ScheduledLasso;
 import io.corgipile.ml.ScheduledLassoModel;
 import io.corgipile.ml.ScheduledLassoParams;
 import io.corgipile.source.ReadOptions;
+import io.corgipile.table.delta.DeltaFixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -779,6 +780,18 @@ class TrainTest {
    * Issue 39: the columns come from a data file's footer and the partition folders, before Spark
    * starts.
    */
+  /**
+   * A Delta table's files name its columns physically under column mapping, so only the table's
+   * schema says which columns it has: {@code feature} is a renamed column of this one.
+   */
+  @Test
+  void trainsOnADeltaTableByItsOwnColumnNames() throws IOException, InterruptedException {
+    String table = DeltaFixtures.tables().resolve(DeltaFixtures.MAPPED_BY_ID).toString();
+    Result r = train("--input", table, "--features", "feature", "--epochs", "1");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("Trained SGDClassifier on 450 rows in 1 epoch");
+  }
+
   @Test
   void columnsTheInputLacksAreBadArgumentsBeforeSparkStarts() {
     String columns =
