@@ -32,6 +32,19 @@ def jar() -> str:
 
 
 @pytest.fixture(scope="session")
+def test_class_path() -> str:
+    """The class path Maven resolved for the tests (Spark, Spark Connect, Delta Kernel, ...)."""
+    path = os.environ.get("CORGIPILE_TEST_CLASSPATH", os.path.join(REPO, "target", "test-classpath.txt"))
+    if not os.path.exists(path):
+        raise RuntimeError(
+            f"Cannot find the tests' class path: {path} is missing; mvn verify writes it"
+            " (or mvn dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=...)"
+        )
+    with open(path) as f:
+        return f.read().strip()
+
+
+@pytest.fixture(scope="session")
 def wheel() -> str:
     """The wheel scripts/python-tests built around the jar under test, else target's only one."""
     if os.environ.get("CORGIPILE_WHEEL"):

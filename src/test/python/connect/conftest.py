@@ -26,17 +26,6 @@ def _java_options(repo: str) -> list:
         return re.search(r"<spark.java.options>([^<]+)</spark.java.options>", pom.read()).group(1).split()
 
 
-def _class_path(repo: str) -> str:
-    path = os.environ.get("CORGIPILE_TEST_CLASSPATH", os.path.join(repo, "target", "test-classpath.txt"))
-    if not os.path.exists(path):
-        raise RuntimeError(
-            f"Cannot start the Spark Connect server: {path} is missing; mvn verify writes it"
-            " (or mvn dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=...)"
-        )
-    with open(path) as f:
-        return f.read().strip()
-
-
 def _wait_for(port: int, server: subprocess.Popen, log: str, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -51,7 +40,7 @@ def _wait_for(port: int, server: subprocess.Popen, log: str, seconds: float) -> 
 
 
 @pytest.fixture(scope="session")
-def server(repo, jar, tmp_path_factory):
+def server(repo, jar, test_class_path, tmp_path_factory):
     """The server's process, with its port as attribute `port`."""
     port = _free_port()
     log = os.path.join(repo, "target", "connect-server.log")
@@ -60,7 +49,7 @@ def server(repo, jar, tmp_path_factory):
         *_java_options(repo),
         "-Xmx2g",
         "-cp",
-        f"{_class_path(repo)}:{jar}",
+        f"{test_class_path}:{jar}",
         "-Dspark.master=local[2]",
         "-Dspark.app.name=corgipile-connect-tests",
         "-Dspark.ui.enabled=false",
