@@ -24,8 +24,10 @@ import org.apache.hadoop.fs.Path;
  * <p>What it costs: one status call of {@code <folder>/_delta_log} per distinct folder above the
  * paths, up to the file system's root, shared by all the paths under it; and one per path, except
  * that the paths sharing a parent folder cost one listing of it, then a status call only for those
- * that are folders. The listings run in parallel, then the status calls. So a load of 10,000 files
- * in one folder costs one listing and one call per level above its files, not one per file.
+ * that are folders. A glob is expanded (the listings Spark's reader makes for it later), and each
+ * folder it matches is probed, with the folders between it and the glob's literal part. The
+ * listings run in parallel, then the status calls. So a load of 10,000 files in one folder costs
+ * one listing and one call per level above its files, not one per file.
  */
 final class DeltaRoots {
   /** The characters that make a path a glob, as Spark's {@code SparkHadoopUtil.isGlobPath}. */
@@ -33,11 +35,20 @@ final class DeltaRoots {
 
   private static final String LOOKING = "looking for Delta tables";
 
+  /** How a path of the read meets the Delta table at {@code root}. */
+  enum Meets {
+    /** The path is the table's root. */
+    ROOT,
+    /** The path lies inside the table. */
+    INSIDE,
+    /** The path is a glob, and some of its matches are the table's root or lie inside it. */
+    MATCHES
+  }
+
   /**
-   * A path of the read that is a Delta table's root ({@code root} is then the path) or lies inside
-   * the table at {@code root}.
+   * A path of the read that is a Delta table's root, lies inside one, or is a glob matching one.
    */
-  record Found(String path, String root, boolean inside) {}
+  record Found(String path, String root, Meets meets) {}
 
   private DeltaRoots() {}
 
@@ -67,6 +78,9 @@ final class DeltaRoots {
             LOOKING,
             i -> folders(shared.get(i).getKey(), shared.get(i).getValue(), conf))
         .forEach(probe::addAll);
+    List<List<Path>> matched =
+        Parallel.map(walks.size(), LOOKING, i -> walks.get(i).matchedFolders(conf));
+    matched.forEach(probe::addAll);
     List<Path> probed = new ArrayList<>(probe);
     List<Boolean> isTable =
         Parallel.map(probed.size(), LOOKING, i -> TablePlanners.isDeltaTable(probed.get(i), conf));
@@ -81,12 +95,18 @@ final class DeltaRoots {
     for (int i = 0; i < paths.size(); i++) {
       Walk w = walks.get(i);
       if (w.root() != null && tables.contains(w.root())) {
-        found.add(new Found(paths.get(i), paths.get(i), false));
+        found.add(new Found(paths.get(i), paths.get(i), Meets.ROOT));
         continue;
       }
-      for (Path q = w.above(); q != null; q = q.getParent()) {
-        if (tables.contains(q)) {
-          found.add(new Found(paths.get(i), q.toString(), true));
+      Path inside = firstTable(w.above(), null, tables);
+      if (inside != null) {
+        found.add(new Found(paths.get(i), inside.toString(), Meets.INSIDE));
+        continue;
+      }
+      for (Path folder : matched.get(i)) {
+        Path table = firstTable(folder, w.above(), tables);
+        if (table != null) {
+          found.add(new Found(paths.get(i), table.toString(), Meets.MATCHES));
           break;
         }
       }
@@ -94,12 +114,22 @@ final class DeltaRoots {
     return found;
   }
 
+  /** The first of {@code from} and its parents, up to {@code end} (excluded), that is a table. */
+  private static Path firstTable(Path from, Path end, Set<Path> tables) {
+    for (Path q = from; q != null && !q.equals(end); q = q.getParent()) {
+      if (tables.contains(q)) {
+        return q;
+      }
+    }
+    return null;
+  }
+
   /**
    * A path's walk up: {@code root} the path itself, which may be a table's root (null for a glob);
    * {@code above} the folder the walk starts from, its parent or the folder above a glob's first
-   * component with a wildcard.
+   * component with a wildcard; {@code glob} the glob, or null.
    */
-  private record Walk(Path root, Path above) {
+  private record Walk(Path root, Path above, Path glob) {
     static Walk of(String path, Configuration conf) {
       Path p = absolute(new Path(path), conf);
       Path literal = p;
@@ -108,7 +138,32 @@ final class DeltaRoots {
           literal = q.getParent();
         }
       }
-      return literal == p ? new Walk(p, p.getParent()) : new Walk(null, literal);
+      return literal == p ? new Walk(p, p.getParent(), null) : new Walk(null, literal, p);
+    }
+
+    /**
+     * The folders a glob matches, and the folders between each match and {@link #above}: where a
+     * table's root may be. Empty for a path that is no glob, or a glob the file system cannot
+     * expand (Spark's reader then says why).
+     */
+    List<Path> matchedFolders(Configuration conf) {
+      if (glob == null) {
+        return List.of();
+      }
+      FileStatus[] matches;
+      try {
+        matches = glob.getFileSystem(conf).globStatus(glob);
+      } catch (IOException e) {
+        return List.of();
+      }
+      Set<Path> folders = new LinkedHashSet<>();
+      for (FileStatus m : matches == null ? new FileStatus[0] : matches) {
+        Path first = m.isDirectory() ? m.getPath() : m.getPath().getParent();
+        for (Path q = first; q != null && !q.equals(above); q = q.getParent()) {
+          folders.add(q);
+        }
+      }
+      return new ArrayList<>(folders);
     }
   }
 

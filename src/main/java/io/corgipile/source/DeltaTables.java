@@ -42,7 +42,7 @@ final class DeltaTables {
     Configuration conf = ScanSettings.hadoopConf(session, CorgiPileSource.fileOptions(options));
     List<DeltaRoots.Found> found = DeltaRoots.of(paths, conf);
     for (DeltaRoots.Found f : found) {
-      if (f.inside()) {
+      if (f.meets() == DeltaRoots.Meets.INSIDE) {
         throw CorgiPileAnalysisException.raise(
             "Cannot read "
                 + f.path()
@@ -51,6 +51,16 @@ final class DeltaTables {
                 + ", whose files are read only through its log; load "
                 + f.root()
                 + " (and filter on its partition columns for a part)");
+      }
+      if (f.meets() == DeltaRoots.Meets.MATCHES) {
+        throw CorgiPileAnalysisException.raise(
+            "Cannot read "
+                + f.path()
+                + ": the glob matches the Delta table "
+                + f.root()
+                + " or files inside it, which are read only through the table's log; load "
+                + f.root()
+                + " by its path, alone");
       }
     }
     if (found.isEmpty()) {

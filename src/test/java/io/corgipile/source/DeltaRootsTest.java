@@ -122,7 +122,7 @@ class DeltaRootsTest {
             uri(Files.createDirectories(dir.resolve("b"))),
             uri(Files.writeString(dir.resolve("c.parquet"), "data")));
     assertThat(DeltaRoots.of(paths, CONF))
-        .containsExactly(new DeltaRoots.Found(uri(table), uri(table), false));
+        .containsExactly(new DeltaRoots.Found(uri(table), uri(table), DeltaRoots.Meets.ROOT));
     assertThat(ProbeCounting.LISTINGS).hasValue(1);
     // the folders above and the three folders; the file is not probed
     assertThat(ProbeCounting.PROBES).hasValue(levels(dir) + 3);
@@ -142,14 +142,34 @@ class DeltaRootsTest {
             uri(table) + "/*/f0.parquet")) {
       assertThat(DeltaRoots.of(List.of(inside), CONF))
           .as(inside)
-          .containsExactly(new DeltaRoots.Found(inside, root, true));
+          .containsExactly(new DeltaRoots.Found(inside, root, DeltaRoots.Meets.INSIDE));
     }
     // two paths in one folder of the table: found through its listing
     String f1 = uri(table.resolve("f1.parquet"));
     String part = uri(table.resolve("part=a"));
     assertThat(DeltaRoots.of(List.of(f1, part), CONF))
         .containsExactly(
-            new DeltaRoots.Found(f1, root, true), new DeltaRoots.Found(part, root, true));
+            new DeltaRoots.Found(f1, root, DeltaRoots.Meets.INSIDE),
+            new DeltaRoots.Found(part, root, DeltaRoots.Meets.INSIDE));
+  }
+
+  /**
+   * A glob above tables matches their roots, or files inside them: found through its matches, each
+   * probed with the folders between it and the glob's literal part.
+   */
+  @Test
+  void aGlobMatchingATableOrFilesInsideOneNamesTheTable() throws IOException {
+    Path table = table();
+    Files.createDirectories(dir.resolve("plain"));
+    String root = new org.apache.hadoop.fs.Path(uri(table)).toString();
+    for (String glob :
+        List.of(uri(dir) + "/*", uri(dir) + "/{t,plain}", uri(dir) + "/*/part=a/*.parquet")) {
+      assertThat(DeltaRoots.of(List.of(glob), CONF))
+          .as(glob)
+          .containsExactly(new DeltaRoots.Found(glob, root, DeltaRoots.Meets.MATCHES));
+    }
+    assertThat(DeltaRoots.of(List.of(uri(dir) + "/p*"), CONF)).isEmpty();
+    assertThat(DeltaRoots.of(List.of(uri(dir) + "/nothing*"), CONF)).isEmpty();
   }
 
   @Test
@@ -160,7 +180,7 @@ class DeltaRootsTest {
         .singleElement()
         .satisfies(
             f -> {
-              assertThat(f.inside()).isTrue();
+              assertThat(f.meets()).isEqualTo(DeltaRoots.Meets.INSIDE);
               assertThat(f.root()).isEqualTo("file:" + table);
             });
   }

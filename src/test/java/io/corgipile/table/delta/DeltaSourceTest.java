@@ -417,6 +417,23 @@ class DeltaSourceTest {
     }
   }
 
+  /** A glob over tables would read their folders' files: removed files and deleted rows. */
+  @Test
+  void aGlobMatchingATableIsRefusedNamingTheTable() {
+    String glob = dir + "/{" + DeltaFixtures.PARTITIONED + "," + DeltaFixtures.OVERWRITE + "}";
+    String first = "file:" + table(DeltaFixtures.OVERWRITE);
+    assertThatThrownBy(() -> corgipile(ShuffleMode.NONE).load(glob))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessage(
+            "Cannot read "
+                + glob
+                + ": the glob matches the Delta table "
+                + first
+                + " or files inside it, which are read only through the table's log; load "
+                + first
+                + " by its path, alone");
+  }
+
   @Test
   void aGivenSchemaOtherThanTheTablesIsAnError() {
     StructType other = new StructType().add("id", "long");
