@@ -91,7 +91,7 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
     ReadConf.from(options, sessionConf);
     List<String> paths = paths(options);
     FileListing listing =
-        DeltaTables.listing(session, paths, options.asCaseSensitiveMap(), userSchema, sessionConf);
+        DeltaTables.listing(session, paths, options.asCaseSensitiveMap(), userSchema);
     if (listing == null) {
       listing = parquetListing(session, paths, options, userSchema);
     }

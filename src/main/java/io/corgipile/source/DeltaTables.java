@@ -36,9 +36,8 @@ final class DeltaTables {
       SparkSession session,
       List<String> paths,
       Map<String, String> options,
-      StructType userSchema,
-      Map<String, String> sessionConf) {
-    Map<String, String> timeTravel = timeTravel(options, sessionConf);
+      StructType userSchema) {
+    Map<String, String> timeTravel = timeTravel(options);
     Configuration conf = ScanSettings.hadoopConf(session, CorgiPileSource.fileOptions(options));
     List<DeltaRoots.Found> found = DeltaRoots.of(paths, conf);
     for (DeltaRoots.Found f : found) {
@@ -125,21 +124,12 @@ final class DeltaTables {
     return listing;
   }
 
-  /** The time travel options of the read, else those the session sets. */
-  private static Map<String, String> timeTravel(
-      Map<String, String> options, Map<String, String> sessionConf) {
+  /** The time travel options of the read (never a session's: {@link UnknownOptions}). */
+  private static Map<String, String> timeTravel(Map<String, String> options) {
     Map<String, String> chosen = new HashMap<>();
     for (Map.Entry<String, String> e : options.entrySet()) {
       if (ReadOptions.TIME_TRAVEL.stream().anyMatch(e.getKey()::equalsIgnoreCase)) {
         chosen.put(e.getKey(), e.getValue());
-      }
-    }
-    if (chosen.isEmpty()) {
-      for (String name : ReadOptions.TIME_TRAVEL) {
-        String value = sessionConf.get(ReadOptions.SESSION_CONF_PREFIX + name);
-        if (value != null) {
-          chosen.put(name, value);
-        }
       }
     }
     return chosen;

@@ -76,6 +76,15 @@ final class UnknownOptions {
           key.startsWith(ReadOptions.SESSION_CONF_PREFIX)
               ? key.substring(ReadOptions.SESSION_CONF_PREFIX.length())
               : null;
+      if (option != null && ReadOptions.TIME_TRAVEL.contains(option)) {
+        throw new IllegalArgumentException(
+            "Cannot load corgipile table: the session configuration has "
+                + key
+                + ", but time travel names a version of one table, so it is an option of a read"
+                + " (.option(\""
+                + option
+                + "\", ...)), not a session setting for every read");
+      }
       if (option != null && !ReadOptions.ALL.contains(option)) {
         throw new IllegalArgumentException(
             "Cannot load corgipile table: the session configuration has "

@@ -352,6 +352,23 @@ class ReadErrorsTest {
     }
   }
 
+  /** A version names one table's state: as a session setting it would pin every read. */
+  @Test
+  void timeTravelIsNoSessionSetting() {
+    spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + ReadOptions.VERSION_AS_OF, "3");
+    try {
+      assertThatThrownBy(() -> corgipile().load(good))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "Cannot load corgipile table: the session configuration has"
+                  + " spark.datasource.corgipile.versionAsOf, but time travel names a version of"
+                  + " one table, so it is an option of a read (.option(\"versionAsOf\", ...)),"
+                  + " not a session setting for every read");
+    } finally {
+      spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + ReadOptions.VERSION_AS_OF);
+    }
+  }
+
   @Test
   void badSessionConfigurationIsNamedByItsKey() {
     spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + "shuffle", "sideways");
