@@ -119,7 +119,9 @@ final class DeltaTables {
           "Cannot read Delta table "
               + table
               + " with a given schema: the table's own applies, "
-              + listing.schema().simpleString());
+              // DDL, which shows NOT NULL, where simpleString would print a schema that differs
+              // only in nullability as the given one
+              + listing.schema().toDDL());
     }
     return listing;
   }

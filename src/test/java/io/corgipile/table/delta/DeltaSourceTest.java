@@ -436,11 +436,19 @@ class DeltaSourceTest {
 
   @Test
   void aGivenSchemaOtherThanTheTablesIsAnError() {
-    StructType other = new StructType().add("id", "long");
-    assertThatThrownBy(
-            () -> corgipile(ShuffleMode.NONE).schema(other).load(table(DeltaFixtures.APPENDS)))
-        .isInstanceOf(AnalysisException.class)
-        .hasMessageStartingWith("Cannot read Delta table ")
-        .hasMessageContaining("with a given schema: the table's own applies");
+    StructType own = (StructType) DataType.fromJson(SCHEMAS.get(DeltaFixtures.APPENDS + "/3"));
+    org.apache.spark.sql.types.StructField[] fields = own.fields().clone();
+    fields[0] = fields[0].copy(fields[0].name(), fields[0].dataType(), false, fields[0].metadata());
+    StructType notNull = new StructType(fields); // differs from the table's only in nullability
+    for (StructType other : List.of(new StructType().add("id", "long"), notNull)) {
+      assertThatThrownBy(
+              () -> corgipile(ShuffleMode.NONE).schema(other).load(table(DeltaFixtures.APPENDS)))
+          .isInstanceOf(AnalysisException.class)
+          .hasMessage(
+              "Cannot read Delta table "
+                  + table(DeltaFixtures.APPENDS)
+                  + " with a given schema: the table's own applies, id BIGINT,x DOUBLE,label"
+                  + " INT,note STRING");
+    }
   }
 }
