@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -98,15 +99,15 @@ final class DeltaRoots {
         found.add(new Found(paths.get(i), paths.get(i), Meets.ROOT));
         continue;
       }
-      Path inside = firstTable(w.above(), null, tables);
+      Path inside = firstTable(w.above(), tables);
       if (inside != null) {
         found.add(new Found(paths.get(i), inside.toString(), Meets.INSIDE));
         continue;
       }
+      // each match's folders up to the glob's literal part are listed: one of them is the table
       for (Path folder : matched.get(i)) {
-        Path table = firstTable(folder, w.above(), tables);
-        if (table != null) {
-          found.add(new Found(paths.get(i), table.toString(), Meets.MATCHES));
+        if (tables.contains(folder)) {
+          found.add(new Found(paths.get(i), folder.toString(), Meets.MATCHES));
           break;
         }
       }
@@ -114,9 +115,9 @@ final class DeltaRoots {
     return found;
   }
 
-  /** The first of {@code from} and its parents, up to {@code end} (excluded), that is a table. */
-  private static Path firstTable(Path from, Path end, Set<Path> tables) {
-    for (Path q = from; q != null && !q.equals(end); q = q.getParent()) {
+  /** The first of {@code from} and its parents that is a table, or null. */
+  private static Path firstTable(Path from, Set<Path> tables) {
+    for (Path q = from; q != null; q = q.getParent()) {
       if (tables.contains(q)) {
         return q;
       }
@@ -151,15 +152,18 @@ final class DeltaRoots {
         return List.of();
       }
       FileStatus[] matches;
+      Path stop;
       try {
-        matches = glob.getFileSystem(conf).globStatus(glob);
+        FileSystem fs = glob.getFileSystem(conf);
+        matches = fs.globStatus(glob);
+        stop = fs.makeQualified(above); // as the matches are named
       } catch (IOException e) {
         return List.of();
       }
       Set<Path> folders = new LinkedHashSet<>();
       for (FileStatus m : matches == null ? new FileStatus[0] : matches) {
         Path first = m.isDirectory() ? m.getPath() : m.getPath().getParent();
-        for (Path q = first; q != null && !q.equals(above); q = q.getParent()) {
+        for (Path q = first; q != null && !q.equals(stop); q = q.getParent()) {
           folders.add(q);
         }
       }

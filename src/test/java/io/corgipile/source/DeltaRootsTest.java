@@ -168,6 +168,11 @@ class DeltaRootsTest {
           .as(glob)
           .containsExactly(new DeltaRoots.Found(glob, root, DeltaRoots.Meets.MATCHES));
     }
+    // a glob without a scheme, on the default file system: its matches come back qualified
+    String plainGlob = dir + "/*";
+    assertThat(DeltaRoots.of(List.of(plainGlob), CONF))
+        .containsExactly(
+            new DeltaRoots.Found(plainGlob, "file:" + table, DeltaRoots.Meets.MATCHES));
     assertThat(DeltaRoots.of(List.of(uri(dir) + "/p*"), CONF)).isEmpty();
     assertThat(DeltaRoots.of(List.of(uri(dir) + "/nothing*"), CONF)).isEmpty();
   }
