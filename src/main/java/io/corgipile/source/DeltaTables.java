@@ -2,6 +2,7 @@ package io.corgipile.source;
 
 import io.corgipile.spark.FileListing;
 import io.corgipile.spark.ScanSettings;
+import io.corgipile.spark.SparkTimestamps;
 import io.corgipile.spark.TableListing;
 import io.corgipile.table.AsOf;
 import io.corgipile.table.DeltaFeatures;
@@ -9,6 +10,7 @@ import io.corgipile.table.SnapshotPlanner;
 import io.corgipile.table.TablePlanners;
 import io.corgipile.table.TableReadException;
 import io.corgipile.table.TableSnapshot;
+import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +88,8 @@ final class DeltaTables {
     String zone = ScanSettings.sessionTimeZone(session);
     AsOf asOf;
     try {
-      asOf = AsOf.fromOptions(timeTravel, ScanSettings.sessionZoneId(session));
+      ZoneId sessionZone = ScanSettings.sessionZoneId(session);
+      asOf = AsOf.fromOptions(timeTravel, text -> SparkTimestamps.millis(text, sessionZone));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot load corgipile table: " + e.getMessage(), e);
     }

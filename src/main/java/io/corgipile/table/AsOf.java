@@ -1,18 +1,10 @@
 package io.corgipile.table;
 
 import java.io.Serializable;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.temporal.ChronoField;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * Which snapshot of a table to read: the latest, a version, or the latest as of a time. Delta names
@@ -28,21 +20,6 @@ public final class AsOf implements Serializable {
   public static final String TIMESTAMP_AS_OF = "timestampAsOf";
 
   private static final AsOf LATEST = new AsOf(-1, Long.MIN_VALUE);
-
-  private static final DateTimeFormatter LOCAL =
-      new DateTimeFormatterBuilder()
-          .appendPattern("yyyy-MM-dd")
-          .optionalStart()
-          .appendLiteral(' ')
-          .optionalEnd()
-          .optionalStart()
-          .appendLiteral('T')
-          .optionalEnd()
-          .appendPattern("HH:mm:ss")
-          .optionalStart()
-          .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
-          .optionalEnd()
-          .toFormatter(Locale.ROOT);
 
   private final long version;
   private final long timestampMillis;
@@ -70,11 +47,13 @@ public final class AsOf implements Serializable {
 
   /**
    * From the read's options (keys matched ignoring case, as Spark's options are): {@value
-   * #VERSION_AS_OF} or {@value #TIMESTAMP_AS_OF}, not both. A timestamp without a zone or offset
-   * ({@code 2026-12-07}, {@code 2026-12-07 01:30:00.250}) is read in {@code zone}, Spark's session
-   * time zone, as Delta reads it; one with an offset or {@code Z} names its instant.
+   * #VERSION_AS_OF} or {@value #TIMESTAMP_AS_OF}, not both.
+   *
+   * @param timestampMillis reads a timestamp as milliseconds since the epoch, or empty where it is
+   *     none: Delta reads the option as Spark's cast to a timestamp in the session time zone does
    */
-  public static AsOf fromOptions(Map<String, String> options, ZoneId zone) {
+  public static AsOf fromOptions(
+      Map<String, String> options, Function<String, OptionalLong> timestampMillis) {
     String version = null;
     String timestamp = null;
     for (Map.Entry<String, String> e : options.entrySet()) {
@@ -97,29 +76,18 @@ public final class AsOf implements Serializable {
       }
     }
     if (timestamp != null) {
-      return timestamp(parseTimestamp(timestamp.trim(), zone));
+      OptionalLong millis = timestampMillis.apply(timestamp.trim());
+      if (millis.isEmpty()) {
+        throw new IllegalArgumentException(
+            TIMESTAMP_AS_OF
+                + " must be a date or a timestamp such as 2026-12-07 or 2026-12-07 01:30:00"
+                + " or 2026-12-07T01:30:00Z, not '"
+                + timestamp
+                + "'");
+      }
+      return timestamp(millis.getAsLong());
     }
     return LATEST;
-  }
-
-  static long parseTimestamp(String text, ZoneId zone) {
-    try {
-      if (text.length() == 10) {
-        return LocalDate.parse(text).atStartOfDay(zone).toInstant().toEpochMilli();
-      }
-      if (text.endsWith("Z") || text.matches(".*[+-]\\d\\d:?\\d\\d$")) {
-        return OffsetDateTime.parse(text.replace(' ', 'T')).toInstant().toEpochMilli();
-      }
-      return LocalDateTime.parse(text, LOCAL).atZone(zone).toInstant().toEpochMilli();
-    } catch (DateTimeException e) {
-      throw new IllegalArgumentException(
-          TIMESTAMP_AS_OF
-              + " must be a date or a timestamp such as 2026-12-07 or 2026-12-07 01:30:00"
-              + " or 2026-12-07T01:30:00Z, not '"
-              + text
-              + "'",
-          e);
-    }
   }
 
   public boolean isLatest() {

@@ -3,6 +3,7 @@ package io.corgipile.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.corgipile.spark.SparkTimestamps;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Map;
@@ -11,55 +12,62 @@ import org.junit.jupiter.api.Test;
 class AsOfTest {
   private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
 
+  /** As the source reads them: Spark's cast to a timestamp, in the session zone (here Paris). */
+  private static AsOf fromOptions(Map<String, String> options) {
+    return AsOf.fromOptions(options, text -> SparkTimestamps.millis(text, PARIS));
+  }
+
   @Test
   void noOptionIsTheLatest() {
-    assertThat(AsOf.fromOptions(Map.of("path", "/t"), PARIS).isLatest()).isTrue();
+    assertThat(fromOptions(Map.of("path", "/t")).isLatest()).isTrue();
   }
 
   @Test
   void versionAsOfInAnyCase() {
-    assertThat(AsOf.fromOptions(Map.of("versionasof", "3"), PARIS)).isEqualTo(AsOf.version(3));
-    assertThat(AsOf.fromOptions(Map.of("versionAsOf", " 0 "), PARIS).version()).hasValue(0);
+    assertThat(fromOptions(Map.of("versionasof", "3"))).isEqualTo(AsOf.version(3));
+    assertThat(fromOptions(Map.of("versionAsOf", " 0 ")).version()).hasValue(0);
   }
 
   @Test
   void timestampsWithoutAZoneAreInTheSessionsZone() {
-    assertThat(AsOf.fromOptions(Map.of("timestampAsOf", "2026-12-07"), PARIS).timestampMillis())
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12-07")).timestampMillis())
         .hasValue(Instant.parse("2026-12-06T23:00:00Z").toEpochMilli());
-    assertThat(
-            AsOf.fromOptions(Map.of("timestampAsOf", "2026-12-07 01:30:00.250"), PARIS)
-                .timestampMillis())
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12-07 01:30:00.250")).timestampMillis())
         .hasValue(Instant.parse("2026-12-07T00:30:00.250Z").toEpochMilli());
-    assertThat(
-            AsOf.fromOptions(Map.of("TIMESTAMPASOF", "2026-12-07T01:30:00"), PARIS)
-                .timestampMillis())
+    assertThat(fromOptions(Map.of("TIMESTAMPASOF", "2026-12-07T01:30:00")).timestampMillis())
         .hasValue(Instant.parse("2026-12-07T00:30:00Z").toEpochMilli());
+  }
+
+  /** Spark's cast takes more forms than ISO's: Delta reads the option with it. */
+  @Test
+  void timestampsAreReadAsSparksCastReadsThem() {
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12-07 01:30")).timestampMillis())
+        .hasValue(Instant.parse("2026-12-07T00:30:00Z").toEpochMilli());
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12-07T01:30:00+08")).timestampMillis())
+        .hasValue(Instant.parse("2026-12-06T17:30:00Z").toEpochMilli());
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12")).timestampMillis())
+        .hasValue(Instant.parse("2026-11-30T23:00:00Z").toEpochMilli());
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12-07 01:30:00 UTC")).timestampMillis())
+        .hasValue(Instant.parse("2026-12-07T01:30:00Z").toEpochMilli());
   }
 
   @Test
   void timestampsWithAZoneNameTheirInstant() {
-    assertThat(
-            AsOf.fromOptions(Map.of("timestampAsOf", "2026-12-07T01:30:00Z"), PARIS)
-                .timestampMillis())
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12-07T01:30:00Z")).timestampMillis())
         .hasValue(Instant.parse("2026-12-07T01:30:00Z").toEpochMilli());
-    assertThat(
-            AsOf.fromOptions(Map.of("timestampAsOf", "2026-12-07 01:30:00+02:00"), PARIS)
-                .timestampMillis())
+    assertThat(fromOptions(Map.of("timestampAsOf", "2026-12-07 01:30:00+02:00")).timestampMillis())
         .hasValue(Instant.parse("2026-12-06T23:30:00Z").toEpochMilli());
   }
 
   @Test
   void badValuesAreNamed() {
-    assertThatThrownBy(
-            () ->
-                AsOf.fromOptions(Map.of("versionAsOf", "1", "timestampAsOf", "2026-12-07"), PARIS))
+    assertThatThrownBy(() -> fromOptions(Map.of("versionAsOf", "1", "timestampAsOf", "2026-12-07")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not both");
-    assertThatThrownBy(() -> AsOf.fromOptions(Map.of("versionAsOf", "x"), PARIS))
+    assertThatThrownBy(() -> fromOptions(Map.of("versionAsOf", "x")))
         .hasMessageContaining("versionAsOf must be a whole number, not 'x'");
-    assertThatThrownBy(() -> AsOf.fromOptions(Map.of("versionAsOf", "-1"), PARIS))
-        .hasMessageContaining(">= 0");
-    assertThatThrownBy(() -> AsOf.fromOptions(Map.of("timestampAsOf", "yesterday"), PARIS))
+    assertThatThrownBy(() -> fromOptions(Map.of("versionAsOf", "-1"))).hasMessageContaining(">= 0");
+    assertThatThrownBy(() -> fromOptions(Map.of("timestampAsOf", "yesterday")))
         .hasMessageContaining("timestampAsOf must be a date or a timestamp")
         .hasMessageContaining("'yesterday'");
   }
