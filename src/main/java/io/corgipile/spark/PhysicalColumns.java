@@ -1,6 +1,7 @@
 package io.corgipile.spark;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,9 @@ public final class PhysicalColumns {
   private final StructType table;
   private final StructType files;
 
+  /** Whether the files name any column otherwise than the table. */
+  private final boolean mapped;
+
   /** Quoted logical column paths (of nested struct fields too) to quoted physical ones. */
   private final Map<String, String> filterNames = new HashMap<>();
 
@@ -51,7 +55,8 @@ public final class PhysicalColumns {
   PhysicalColumns(StructType table, StructType files) {
     this.table = table;
     this.files = files;
-    if (!table.equals(files)) {
+    this.mapped = !table.equals(files);
+    if (mapped) {
       addFilterNames(table, files, List.of(), List.of());
     }
   }
@@ -66,7 +71,7 @@ public final class PhysicalColumns {
    * nullability as asked.
    */
   StructType physical(StructType pruned) {
-    return table.equals(files) ? pruned : physical(pruned, table, files);
+    return mapped ? physical(pruned, table, files) : pruned;
   }
 
   /**
@@ -75,7 +80,7 @@ public final class PhysicalColumns {
    * that translates, so the result never keeps fewer rows than the filters.
    */
   public Filter[] filters(Filter[] pushed) {
-    if (filterNames.isEmpty()) {
+    if (!mapped) {
       return pushed;
     }
     List<Filter> translated = new ArrayList<>();
@@ -92,7 +97,7 @@ public final class PhysicalColumns {
     StructField[] fields = new StructField[pruned.size()];
     for (int i = 0; i < fields.length; i++) {
       StructField wanted = pruned.fields()[i];
-      int at = java.util.Arrays.asList(table.fieldNames()).indexOf(wanted.name());
+      int at = Arrays.asList(table.fieldNames()).indexOf(wanted.name());
       if (at < 0) {
         throw new IllegalStateException(
             "Cannot name column " + wanted.name() + " as the data files do: the table has none");
