@@ -22,9 +22,9 @@ import org.apache.spark.sql.types.StructType;
  * name, and the model and metrics may be written. The input's columns are those of its first data
  * file (the one Spark's schema inference reads) and of its {@code key=value} partition folders;
  * files and folders whose names start with {@code _} or {@code .} are skipped, as Spark skips them.
- * A Delta table's columns are not checked here: its files are not its columns (files later versions
- * removed, older schemas, physical names under column mapping). The job checks the columns again on
- * Spark's schema, which settles every case this cannot.
+ * A table's (Delta, Iceberg) columns are not checked here: its files are not its columns (files
+ * later versions removed, older schemas, physical names under column mapping). The job checks the
+ * columns again on Spark's schema, which settles every case this cannot.
  */
 final class Preflight {
   private Preflight() {}
@@ -34,7 +34,7 @@ final class Preflight {
    * @throws IOException when a file system cannot be asked
    */
   static void check(TrainArguments args, Configuration conf) throws IOException {
-    if (!TablePlanners.isDeltaTable(new Path(args.input()), conf)) {
+    if (TablePlanners.formatOf(new Path(args.input()), conf) == null) {
       inputColumns(args.input(), conf).check(args.label(), args.features());
     }
     if (args.test() != null) {

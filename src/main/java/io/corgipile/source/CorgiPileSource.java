@@ -27,7 +27,7 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The {@code corgipile} data source: {@code spark.read().format("corgipile").load(paths)} reads
  * Parquet files as {@code spark.read().parquet(paths)} would, or a Delta table's snapshot as {@code
- * format("delta")} would ({@link DeltaTables}), in CorgiPile's shuffled order.
+ * format("delta")} would ({@link TableReads}), in CorgiPile's shuffled order.
  *
  * <p>Spark creates one instance per {@code load()}, so the listing made to infer the schema is kept
  * and reused by {@link #getTable}.
@@ -91,12 +91,13 @@ public final class CorgiPileSource implements TableProvider, DataSourceRegister 
     ReadConf.from(options, sessionConf);
     List<String> paths = paths(options);
     FileListing listing =
-        DeltaTables.listing(session, paths, options.asCaseSensitiveMap(), userSchema);
+        TableReads.listing(session, paths, options.asCaseSensitiveMap(), userSchema);
+    // a table's snapshot may have no live file (created, or emptied), and reads as no rows
     if (listing == null) {
       listing = parquetListing(session, paths, options, userSchema);
-    }
-    if (listing.files().isEmpty()) {
-      throw CorgiPileAnalysisException.raise(noFiles(paths));
+      if (listing.files().isEmpty()) {
+        throw CorgiPileAnalysisException.raise(noFiles(paths));
+      }
     }
     table =
         new CorgiPileTable(

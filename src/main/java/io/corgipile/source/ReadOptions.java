@@ -1,6 +1,6 @@
 package io.corgipile.source;
 
-import io.corgipile.table.AsOf;
+import io.corgipile.table.TableFormat;
 import java.util.List;
 
 /**
@@ -66,13 +66,19 @@ public final class ReadOptions {
   public static final boolean PREFETCH_DEFAULT = true;
 
   /** A Delta table's version to read (time travel), Delta's name; the latest by default. */
-  public static final String VERSION_AS_OF = AsOf.VERSION_AS_OF;
+  public static final String VERSION_AS_OF = TableFormat.DELTA.versionOption();
 
   /** The Delta table's latest version committed at or before a time; Delta's name. */
-  public static final String TIMESTAMP_AS_OF = AsOf.TIMESTAMP_AS_OF;
+  public static final String TIMESTAMP_AS_OF = TableFormat.DELTA.timestampOption();
+
+  /** An Iceberg table's snapshot to read, by its id; Iceberg's name; the current by default. */
+  public static final String SNAPSHOT_ID = TableFormat.ICEBERG.versionOption();
+
+  /** The Iceberg table's latest snapshot at or before a time in milliseconds; Iceberg's name. */
+  public static final String AS_OF_TIMESTAMP = TableFormat.ICEBERG.timestampOption();
 
   /** The time travel options, which only a table format's snapshot takes. */
-  public static final List<String> TIME_TRAVEL = List.of(VERSION_AS_OF, TIMESTAMP_AS_OF);
+  public static final List<String> TIME_TRAVEL = TableFormat.timeTravelOptions();
 
   /** Every option above, as users spell it. */
   public static final List<String> ALL =
@@ -86,5 +92,7 @@ public final class ReadOptions {
           BLOCK_ASSIGNMENT,
           PREFETCH,
           VERSION_AS_OF,
-          TIMESTAMP_AS_OF);
+          TIMESTAMP_AS_OF,
+          SNAPSHOT_ID,
+          AS_OF_TIMESTAMP);
 }

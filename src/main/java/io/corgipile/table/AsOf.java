@@ -7,17 +7,11 @@ import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
- * Which snapshot of a table to read: the latest, a version, or the latest as of a time. Delta names
- * the options {@code versionAsOf} and {@code timestampAsOf}, and so does this class.
+ * Which snapshot of a table to read: the latest, a version (a Delta version, an Iceberg snapshot
+ * id), or the latest as of a time. Each format names the options its own way ({@link TableFormat}).
  */
 public final class AsOf implements Serializable {
   private static final long serialVersionUID = 1L;
-
-  /** Delta's name of the version option. */
-  public static final String VERSION_AS_OF = "versionAsOf";
-
-  /** Delta's name of the timestamp option. */
-  public static final String TIMESTAMP_AS_OF = "timestampAsOf";
 
   private static final AsOf LATEST = new AsOf(-1, Long.MIN_VALUE);
 
@@ -33,9 +27,10 @@ public final class AsOf implements Serializable {
     return LATEST;
   }
 
+  /** A version, or snapshot id: both formats' are non-negative. */
   public static AsOf version(long version) {
     if (version < 0) {
-      throw new IllegalArgumentException(VERSION_AS_OF + " must be >= 0, not " + version);
+      throw new IllegalArgumentException("a version must be >= 0, not " + version);
     }
     return new AsOf(version, Long.MIN_VALUE);
   }
@@ -46,48 +41,68 @@ public final class AsOf implements Serializable {
   }
 
   /**
-   * From the read's options (keys matched ignoring case, as Spark's options are): {@value
-   * #VERSION_AS_OF} or {@value #TIMESTAMP_AS_OF}, not both.
+   * From the read's options (keys matched ignoring case, as Spark's options are): {@code format}'s
+   * version option or its timestamp option, not both.
    *
    * @param timestampMillis reads a timestamp as milliseconds since the epoch, or empty where it is
-   *     none: Delta reads the option as Spark's cast to a timestamp in the session time zone does
+   *     none, as the format's Spark reader reads it (Delta: Spark's cast to a timestamp in the
+   *     session time zone; Iceberg: a number of milliseconds)
    */
   public static AsOf fromOptions(
-      Map<String, String> options, Function<String, OptionalLong> timestampMillis) {
+      TableFormat format,
+      Map<String, String> options,
+      Function<String, OptionalLong> timestampMillis) {
+    String versionOption = format.versionOption();
+    String timestampOption = format.timestampOption();
     String version = null;
     String timestamp = null;
     for (Map.Entry<String, String> e : options.entrySet()) {
-      if (e.getKey().equalsIgnoreCase(VERSION_AS_OF)) {
+      if (e.getKey().equalsIgnoreCase(versionOption)) {
         version = e.getValue();
-      } else if (e.getKey().equalsIgnoreCase(TIMESTAMP_AS_OF)) {
+      } else if (e.getKey().equalsIgnoreCase(timestampOption)) {
         timestamp = e.getValue();
       }
     }
     if (version != null && timestamp != null) {
       throw new IllegalArgumentException(
-          "give " + VERSION_AS_OF + " or " + TIMESTAMP_AS_OF + ", not both");
+          "give " + versionOption + " or " + timestampOption + ", not both");
     }
     if (version != null) {
+      long v;
       try {
-        return version(Long.parseLong(version.trim()));
+        v = Long.parseLong(version.trim());
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
-            VERSION_AS_OF + " must be a whole number, not '" + version + "'", e);
+            versionOption + " must be a whole number, not '" + version + "'", e);
       }
+      if (v < 0) {
+        throw new IllegalArgumentException(versionOption + " must be >= 0, not " + v);
+      }
+      return version(v);
     }
     if (timestamp != null) {
       OptionalLong millis = timestampMillis.apply(timestamp.trim());
       if (millis.isEmpty()) {
         throw new IllegalArgumentException(
-            TIMESTAMP_AS_OF
-                + " must be a date or a timestamp such as 2026-12-07 or 2026-12-07 01:30:00"
-                + " or 2026-12-07T01:30:00Z, not '"
-                + timestamp
-                + "'");
+            timestampOption + " must be " + format.timestampForms() + ", not '" + timestamp + "'");
       }
       return timestamp(millis.getAsLong());
     }
     return LATEST;
+  }
+
+  /** This choice as {@code format}'s option would name it: {@code versionAsOf=3}, or "latest". */
+  public String describe(TableFormat format) {
+    if (isLatest()) {
+      return "latest";
+    }
+    return version >= 0
+        ? format.versionOption() + "=" + version
+        : format.timestampOption()
+            + "="
+            + (format == TableFormat.ICEBERG
+                ? Long.toString(timestampMillis)
+                : Instant.ofEpochMilli(timestampMillis).toString());
   }
 
   public boolean isLatest() {
@@ -121,8 +136,6 @@ public final class AsOf implements Serializable {
     if (isLatest()) {
       return "latest";
     }
-    return version >= 0
-        ? VERSION_AS_OF + "=" + version
-        : TIMESTAMP_AS_OF + "=" + Instant.ofEpochMilli(timestampMillis);
+    return version >= 0 ? "version " + version : "as of " + Instant.ofEpochMilli(timestampMillis);
   }
 }

@@ -4,7 +4,10 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
+import java.util.Arrays;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
@@ -13,7 +16,7 @@ import org.apache.hadoop.security.AccessControlException;
 /**
  * Recognises a table folder and gives its format's {@link SnapshotPlanner}. The planners are loaded
  * by name, so that this class, and so the scan planning that calls it, loads without any table
- * format's library; a Delta table read without Delta Kernel fails here, with what to add.
+ * format's library; a table read without its format's library fails here, with what to add.
  */
 public final class TablePlanners {
   /** The folder that makes a folder a Delta table. */
@@ -45,7 +48,75 @@ public final class TablePlanners {
     "io.delta.kernel.Table", "io.delta.kernel.defaults.engine.DefaultEngine"
   };
 
+  /** The folder of an Iceberg table's metadata files. */
+  public static final String ICEBERG_METADATA = "metadata";
+
+  /** The file in which a table of Iceberg's Hadoop catalog names its current metadata version. */
+  public static final String ICEBERG_VERSION_HINT = "version-hint.text";
+
+  /** How an Iceberg metadata file's name ends. */
+  public static final String ICEBERG_METADATA_FILE = ".metadata.json";
+
+  /** The Iceberg version this build reads through, the pom's {@code iceberg.version}. */
+  static final String ICEBERG_VERSION = "1.12.0";
+
+  /** The Maven coordinates a user adds for Iceberg tables: the API, its readers, its Parquet. */
+  public static final String ICEBERG_PACKAGES =
+      "org.apache.iceberg:iceberg-core:"
+          + ICEBERG_VERSION
+          + ",org.apache.iceberg:iceberg-data:"
+          + ICEBERG_VERSION
+          + ",org.apache.iceberg:iceberg-parquet:"
+          + ICEBERG_VERSION;
+
+  static final String ICEBERG_PLANNER = "io.corgipile.table.iceberg.IcebergSnapshotPlanner";
+
+  /**
+   * A class of each Iceberg jar the planner needs: core, data (its delete filter), Parquet (its
+   * generic reader); the format model registry came with Iceberg 1.11.
+   */
+  static final String[] ICEBERG_CLASSES = {
+    "org.apache.iceberg.hadoop.HadoopTables",
+    "org.apache.iceberg.formats.FormatModelRegistry",
+    "org.apache.iceberg.data.GenericDeleteFilter",
+    "org.apache.iceberg.parquet.Parquet"
+  };
+
   private TablePlanners() {}
+
+  /**
+   * The format of the table whose root (or, for Iceberg, whose metadata file) {@code path} is, or
+   * null when it is none: a folder with a {@code _delta_log} folder is a Delta table; a folder
+   * whose {@code metadata} folder holds Iceberg metadata files, or such a file itself, an Iceberg
+   * table. A path the file system cannot look under is no table, as for {@link #isDeltaTable}.
+   */
+  public static TableFormat formatOf(Path path, Configuration conf) {
+    if (isDeltaTable(path, conf)) {
+      return TableFormat.DELTA;
+    }
+    if (path.getName().endsWith(ICEBERG_METADATA_FILE)) {
+      return TableFormat.ICEBERG;
+    }
+    Path metadata = new Path(path, ICEBERG_METADATA);
+    try {
+      FileStatus[] files = metadata.getFileSystem(conf).listStatus(metadata);
+      return Arrays.stream(files)
+              .map(f -> f.getPath().getName())
+              .anyMatch(n -> n.equals(ICEBERG_VERSION_HINT) || n.endsWith(ICEBERG_METADATA_FILE))
+          ? TableFormat.ICEBERG
+          : null;
+    } catch (FileNotFoundException | ParentNotDirectoryException | AccessControlException e) {
+      return null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot tell whether " + path + " is an Iceberg table: " + e.getMessage(), e);
+    }
+  }
+
+  /** The planner of {@code format}'s tables. */
+  public static SnapshotPlanner planner(TableFormat format, Configuration conf) {
+    return format == TableFormat.DELTA ? delta(conf) : iceberg(conf);
+  }
 
   /**
    * Whether {@code path} is a Delta table's root: a folder with a {@code _delta_log} folder. A path
@@ -76,13 +147,7 @@ public final class TablePlanners {
    * @throws TableReadException when Delta Kernel is not on the class path
    */
   static SnapshotPlanner delta(Configuration conf, ClassLoader loader) {
-    for (String name : DELTA_CLASSES) {
-      try {
-        Class.forName(name, false, loader);
-      } catch (ClassNotFoundException | NoClassDefFoundError e) {
-        throw new TableReadException(missingDelta(name), e);
-      }
-    }
+    requireClasses(DELTA_CLASSES, TablePlanners::missingDelta, loader);
     String version = kernelVersion(loader);
     if (!DELTA_KERNEL_VERSION.equals(version)) {
       throw new TableReadException(
@@ -93,18 +158,56 @@ public final class TablePlanners {
               + " (delta-spark brings the Kernel of its own version): use spark-submit --packages "
               + DELTA_PACKAGES);
     }
+    return construct(DELTA_PLANNER, "Delta Kernel", TablePlanners::missingDelta, conf, loader);
+  }
+
+  /**
+   * The Iceberg planner, its classes loaded from {@code loader}.
+   *
+   * @throws TableReadException when Iceberg's jars are not on the class path
+   */
+  static SnapshotPlanner iceberg(Configuration conf, ClassLoader loader) {
+    requireClasses(ICEBERG_CLASSES, TablePlanners::missingIceberg, loader);
+    return construct(ICEBERG_PLANNER, "Iceberg", TablePlanners::missingIceberg, conf, loader);
+  }
+
+  /**
+   * @throws TableReadException naming the first of {@code classes} {@code loader} lacks
+   */
+  private static void requireClasses(
+      String[] classes, Function<String, String> missing, ClassLoader loader) {
+    for (String name : classes) {
+      try {
+        Class.forName(name, false, loader);
+      } catch (ClassNotFoundException | NoClassDefFoundError e) {
+        throw new TableReadException(missing.apply(name), e);
+      }
+    }
+  }
+
+  /** A planner of the class {@code planner}, made with {@code conf}. */
+  private static SnapshotPlanner construct(
+      String planner,
+      String library,
+      Function<String, String> missing,
+      Configuration conf,
+      ClassLoader loader) {
     try {
       return (SnapshotPlanner)
-          Class.forName(DELTA_PLANNER, true, loader)
+          Class.forName(planner, true, loader)
               .getConstructor(Configuration.class)
               .newInstance(conf);
     } catch (InvocationTargetException e) {
-      throw new TableReadException("Delta Kernel failed to start: " + e.getCause(), e.getCause());
+      throw new TableReadException(library + " failed to start: " + e.getCause(), e.getCause());
     } catch (ClassNotFoundException | NoClassDefFoundError e) {
-      throw new TableReadException(missingDelta(DELTA_PLANNER), e);
+      throw new TableReadException(missing.apply(planner), e);
     } catch (ReflectiveOperationException | LinkageError e) {
-      throw new TableReadException("Delta Kernel failed to start: " + e, e);
+      throw new TableReadException(library + " failed to start: " + e, e);
     }
+  }
+
+  private static SnapshotPlanner iceberg(Configuration conf) {
+    return iceberg(conf, TablePlanners.class.getClassLoader());
   }
 
   /** The version of the Delta Kernel {@code loader} finds, or "of an unknown version". */
@@ -124,6 +227,19 @@ public final class TablePlanners {
         + missingClass
         + " is missing): add spark-submit --packages "
         + DELTA_PACKAGES
+        + " (or set spark.jars.packages to it); its files are not read as plain Parquet, as"
+        + " that would return removed files and deleted rows";
+  }
+
+  static String missingIceberg(String missingClass) {
+    return "this is an Apache Iceberg table (it has a "
+        + ICEBERG_METADATA
+        + " folder of Iceberg metadata files), and reading one needs Iceberg's Java API "
+        + ICEBERG_VERSION
+        + ", which is not on the class path ("
+        + missingClass
+        + " is missing): add spark-submit --packages "
+        + ICEBERG_PACKAGES
         + " (or set spark.jars.packages to it); its files are not read as plain Parquet, as"
         + " that would return removed files and deleted rows";
   }

@@ -10,7 +10,8 @@ import java.util.Set;
  * columns and its live data files with their deletes.
  *
  * @param tablePath the table's root, as the format's library resolved it
- * @param version the snapshot's version (a Delta commit version; an Iceberg snapshot id)
+ * @param version the snapshot's version (a Delta commit version; an Iceberg snapshot id), or {@link
+ *     #NO_VERSION} for an Iceberg table that has no snapshot yet
  * @param schemaJson the table's schema at this snapshot as Spark's JSON form of a {@code
  *     StructType} ({@code DataType.fromJson}), logical names, without the format's own field
  *     metadata (column mapping ids and physical names): the schema the format's Spark reader gives
@@ -32,6 +33,9 @@ public record TableSnapshot(
     Set<String> readerFeatures,
     List<TableFile> files)
     implements Serializable {
+  /** The version of an Iceberg table without any snapshot: created, never written. */
+  public static final long NO_VERSION = -1;
+
   public TableSnapshot {
     Objects.requireNonNull(tablePath, "tablePath");
     Objects.requireNonNull(schemaJson, "schemaJson");

@@ -17,6 +17,7 @@ import io.corgipile.ml.ScheduledLassoModel;
 import io.corgipile.ml.ScheduledLassoParams;
 import io.corgipile.source.ReadOptions;
 import io.corgipile.table.delta.DeltaFixtures;
+import io.corgipile.table.iceberg.IcebergFixtures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -790,6 +791,18 @@ class TrainTest {
     Result r = train("--input", table, "--features", "feature", "--epochs", "1");
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.out()).startsWith("Trained SGDClassifier on 450 rows in 1 epoch");
+  }
+
+  /**
+   * An Iceberg table too, its live rows only: 1,314 of the 1,571 written, the others removed by
+   * equality deletes; three classes, as {@code label} is {@code id % 3}.
+   */
+  @Test
+  void trainsOnAnIcebergTableByItsOwnColumnNames() throws IOException {
+    String table = IcebergFixtures.tables().resolve(IcebergFixtures.EQUALITY_DELETES).toString();
+    Result r = train("--input", table, "--features", "x", "--epochs", "1");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).startsWith("Trained SGDClassifier on 1,314 rows in 1 epoch");
   }
 
   @Test

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Every way a read can go wrong gives an error that names the path, file, row group or option. */
 class ReadErrorsTest {
@@ -307,9 +308,9 @@ class ReadErrorsTest {
                 + "'"
                 + (closest == null ? "" : " (did you mean '" + closest + "'?)")
                 + "; the source's options are shuffle, bufferSize, blockSize, seed, epoch,"
-                + " partitions, blockAssignment, prefetch, versionAsOf, timestampAsOf, and Spark's"
-                + " own Parquet options (such as mergeSchema) and Hadoop settings (names with a"
-                + " dot) pass on to Spark's reader");
+                + " partitions, blockAssignment, prefetch, versionAsOf, timestampAsOf, snapshot-id,"
+                + " as-of-timestamp, and Spark's own Parquet options (such as mergeSchema) and"
+                + " Hadoop settings (names with a dot) pass on to Spark's reader");
   }
 
   @Test
@@ -346,13 +347,34 @@ class ReadErrorsTest {
                   + " spark.datasource.corgipile.buffersize, which is no option (did you mean"
                   + " 'spark.datasource.corgipile.bufferSize'?); the source's options are shuffle,"
                   + " bufferSize, blockSize, seed, epoch, partitions, blockAssignment, prefetch,"
-                  + " versionAsOf, timestampAsOf");
+                  + " versionAsOf, timestampAsOf, snapshot-id, as-of-timestamp");
     } finally {
       spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "buffersize");
     }
   }
 
   /** A version names one table's state: as a session setting it would pin every read. */
+  @ParameterizedTest
+  @ValueSource(strings = {"versionAsOf", "timestampAsOf", "snapshot-id", "as-of-timestamp"})
+  void timeTravelIsNoSessionSetting(String option) {
+    assertThat(ReadOptions.TIME_TRAVEL).contains(option);
+    spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + option, "3");
+    try {
+      assertThatThrownBy(() -> corgipile().load(good))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "Cannot load corgipile table: the session configuration has"
+                  + " spark.datasource.corgipile."
+                  + option
+                  + ", but time travel names a version of one table, so it is an option of a read"
+                  + " (.option(\""
+                  + option
+                  + "\", ...)), not a session setting for every read");
+    } finally {
+      spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + option);
+    }
+  }
+
   @Test
   void timeTravelIsNoSessionSetting() {
     spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + ReadOptions.VERSION_AS_OF, "3");

@@ -7,6 +7,7 @@ import io.corgipile.spark.SparkTimestamps;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class AsOfTest {
@@ -14,7 +15,17 @@ class AsOfTest {
 
   /** As the source reads them: Spark's cast to a timestamp, in the session zone (here Paris). */
   private static AsOf fromOptions(Map<String, String> options) {
-    return AsOf.fromOptions(options, text -> SparkTimestamps.millis(text, PARIS));
+    return AsOf.fromOptions(
+        TableFormat.DELTA, options, text -> SparkTimestamps.millis(text, PARIS));
+  }
+
+  /** As the source reads Iceberg's: the timestamp a number of milliseconds. */
+  private static AsOf fromIcebergOptions(Map<String, String> options) {
+    return AsOf.fromOptions(
+        TableFormat.ICEBERG,
+        options,
+        text ->
+            text.equals("1796601600000") ? OptionalLong.of(1796601600000L) : OptionalLong.empty());
   }
 
   @Test
@@ -70,5 +81,37 @@ class AsOfTest {
     assertThatThrownBy(() -> fromOptions(Map.of("timestampAsOf", "yesterday")))
         .hasMessageContaining("timestampAsOf must be a date or a timestamp")
         .hasMessageContaining("'yesterday'");
+  }
+
+  @Test
+  void icebergsOptionsAreIcebergsNames() {
+    assertThat(fromIcebergOptions(Map.of("snapshot-id", "8744736658442914487")))
+        .isEqualTo(AsOf.version(8744736658442914487L));
+    assertThat(fromIcebergOptions(Map.of("AS-OF-TIMESTAMP", "1796601600000")).timestampMillis())
+        .hasValue(1796601600000L);
+    assertThat(fromIcebergOptions(Map.of("versionAsOf", "3")).isLatest())
+        .as("another format's option is none of Iceberg's")
+        .isTrue();
+    assertThatThrownBy(
+            () ->
+                fromIcebergOptions(Map.of("snapshot-id", "1", "as-of-timestamp", "1796601600000")))
+        .hasMessage("give snapshot-id or as-of-timestamp, not both");
+    assertThatThrownBy(() -> fromIcebergOptions(Map.of("snapshot-id", "-2")))
+        .hasMessage("snapshot-id must be >= 0, not -2");
+    assertThatThrownBy(() -> fromIcebergOptions(Map.of("as-of-timestamp", "2026-12-07")))
+        .hasMessage(
+            "as-of-timestamp must be a time in milliseconds since 1970-01-01T00:00:00Z, such as"
+                + " 1796601600000, not '2026-12-07'");
+  }
+
+  @Test
+  void aChoiceIsDescribedByItsFormatsOption() {
+    assertThat(AsOf.version(3).describe(TableFormat.DELTA)).isEqualTo("versionAsOf=3");
+    assertThat(AsOf.version(3).describe(TableFormat.ICEBERG)).isEqualTo("snapshot-id=3");
+    assertThat(AsOf.timestamp(1796601600000L).describe(TableFormat.DELTA))
+        .isEqualTo("timestampAsOf=2026-12-07T00:00:00Z");
+    assertThat(AsOf.timestamp(1796601600000L).describe(TableFormat.ICEBERG))
+        .isEqualTo("as-of-timestamp=1796601600000");
+    assertThat(AsOf.latest().describe(TableFormat.ICEBERG)).isEqualTo("latest");
   }
 }

@@ -8,6 +8,7 @@ import io.corgipile.table.AsOf;
 import io.corgipile.table.DeltaFeatures;
 import io.corgipile.table.SnapshotPlanner;
 import io.corgipile.table.TableFile;
+import io.corgipile.table.TableFormat;
 import io.corgipile.table.TableReadException;
 import io.corgipile.table.TableSnapshot;
 import io.delta.kernel.Scan;
@@ -79,8 +80,7 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list the files of Delta table " + tablePath, e);
     } catch (KernelException e) {
-      throw new TableReadException(
-          "Cannot read Delta table " + tablePath + " at " + asOf + ": " + e.getMessage(), e);
+      throw unreadable(tablePath, asOf, e);
     }
     String schemaJson = sparkSchemaJson(tablePath, snapshot.getSchema().toJson());
     return new TableSnapshot(
@@ -91,6 +91,17 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
         snapshot.getPartitionColumnNames(),
         readerFeatures(snapshot),
         files);
+  }
+
+  private static TableReadException unreadable(String tablePath, AsOf asOf, KernelException e) {
+    return new TableReadException(
+        "Cannot read Delta table "
+            + tablePath
+            + " at "
+            + asOf.describe(TableFormat.DELTA)
+            + ": "
+            + e.getMessage(),
+        e);
   }
 
   /**
@@ -191,8 +202,7 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
               + e.getMessage(),
           e);
     } catch (KernelException e) {
-      throw new TableReadException(
-          "Cannot read Delta table " + tablePath + " at " + asOf + ": " + e.getMessage(), e);
+      throw unreadable(tablePath, asOf, e);
     }
   }
 

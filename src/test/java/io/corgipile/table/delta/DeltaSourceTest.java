@@ -379,9 +379,9 @@ class DeltaSourceTest {
             () -> corgipile(ShuffleMode.NONE).option(ReadOptions.VERSION_AS_OF, 1).load(files))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Cannot load corgipile table: versionAsOf is for Delta tables, and ["
+            "Cannot load corgipile table: versionAsOf is for Delta and Iceberg tables, and ["
                 + files
-                + "] is none (it has no _delta_log folder)");
+                + "] is none (it has no _delta_log folder, nor Iceberg metadata)");
   }
 
   @Test

@@ -1,9 +1,11 @@
 package io.corgipile.source;
 
+import io.corgipile.table.TableFormat;
 import io.corgipile.table.TablePlanners;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -17,26 +19,28 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Finds the Delta tables that the paths of a read are, or lie inside: the path itself or the
- * nearest of its parents that holds a {@code _delta_log} folder, as delta-spark's {@code
- * DeltaTableUtils.findDeltaTableRoot} walks up. A path inside a table (a partition folder, a data
- * file) read as plain Parquet would bring back removed files and deleted rows.
+ * Finds the tables (Delta, Iceberg: {@link TablePlanners#formatOf}) that the paths of a read are,
+ * or lie inside: the path itself or the nearest of its parents that is a table's root, as
+ * delta-spark's {@code DeltaTableUtils.findDeltaTableRoot} walks up. A path inside a table (a
+ * partition folder, a data file) read as plain Parquet would bring back removed files and deleted
+ * rows.
  *
- * <p>What it costs: one status call of {@code <folder>/_delta_log} per distinct folder above the
- * paths, up to the file system's root, shared by all the paths under it; and one per path, except
- * that the paths sharing a parent folder cost one listing of it, then a status call only for those
- * that are folders. A glob is expanded (the listings Spark's reader makes for it later), and each
- * folder it matches is probed, with the folders between it and the glob's literal part. The
- * listings run in parallel, then the status calls. So a load of 10,000 files in one folder costs
- * one listing and one call per level above its files, not one per file.
+ * <p>What it costs: a status call of {@code <folder>/_delta_log} and a listing of {@code
+ * <folder>/metadata} (a call that fails where there is none) per distinct folder above the paths,
+ * up to the file system's root, shared by all the paths under it; and one per path, except that the
+ * paths sharing a parent folder cost one listing of it, then a status call only for those that are
+ * folders. A glob is expanded (the listings Spark's reader makes for it later), and each folder it
+ * matches is probed, with the folders between it and the glob's literal part. The listings run in
+ * parallel, then the status calls. So a load of 10,000 files in one folder costs one listing and
+ * one call per level above its files, not one per file.
  */
-final class DeltaRoots {
+final class TableRoots {
   /** The characters that make a path a glob, as Spark's {@code SparkHadoopUtil.isGlobPath}. */
   private static final Pattern GLOB = Pattern.compile("[{}\\[\\]*?\\\\]");
 
-  private static final String LOOKING = "looking for Delta tables";
+  private static final String LOOKING = "looking for Delta and Iceberg tables";
 
-  /** How a path of the read meets the Delta table at {@code root}. */
+  /** How a path of the read meets the table at {@code root}. */
   enum Meets {
     /** The path is the table's root. */
     ROOT,
@@ -46,14 +50,12 @@ final class DeltaRoots {
     MATCHES
   }
 
-  /**
-   * A path of the read that is a Delta table's root, lies inside one, or is a glob matching one.
-   */
-  record Found(String path, String root, Meets meets) {}
+  /** A path of the read that is a table's root, lies inside one, or is a glob matching one. */
+  record Found(String path, String root, Meets meets, TableFormat format) {}
 
-  private DeltaRoots() {}
+  private TableRoots() {}
 
-  /** The paths that are or lie inside Delta tables, in the order of {@code paths}. */
+  /** The paths that are or lie inside tables, in the order of {@code paths}. */
   static List<Found> of(List<String> paths, Configuration conf) {
     List<Walk> walks = paths.stream().map(s -> Walk.of(s, conf)).toList();
     Set<Path> probe = new LinkedHashSet<>();
@@ -83,31 +85,31 @@ final class DeltaRoots {
         Parallel.map(walks.size(), LOOKING, i -> walks.get(i).matchedFolders(conf));
     matched.forEach(probe::addAll);
     List<Path> probed = new ArrayList<>(probe);
-    List<Boolean> isTable =
-        Parallel.map(probed.size(), LOOKING, i -> TablePlanners.isDeltaTable(probed.get(i), conf));
-    Set<Path> tables = new HashSet<>();
+    List<TableFormat> formats =
+        Parallel.map(probed.size(), LOOKING, i -> TablePlanners.formatOf(probed.get(i), conf));
+    Map<Path, TableFormat> tables = new HashMap<>();
     for (int i = 0; i < probed.size(); i++) {
-      if (isTable.get(i)) {
-        tables.add(probed.get(i));
+      if (formats.get(i) != null) {
+        tables.put(probed.get(i), formats.get(i));
       }
     }
 
     List<Found> found = new ArrayList<>();
     for (int i = 0; i < paths.size(); i++) {
       Walk w = walks.get(i);
-      if (w.root() != null && tables.contains(w.root())) {
-        found.add(new Found(paths.get(i), paths.get(i), Meets.ROOT));
+      if (w.root() != null && tables.containsKey(w.root())) {
+        found.add(new Found(paths.get(i), paths.get(i), Meets.ROOT, tables.get(w.root())));
         continue;
       }
       Path inside = firstTable(w.above(), tables);
       if (inside != null) {
-        found.add(new Found(paths.get(i), inside.toString(), Meets.INSIDE));
+        found.add(new Found(paths.get(i), inside.toString(), Meets.INSIDE, tables.get(inside)));
         continue;
       }
       // each match's folders up to the glob's literal part are listed: one of them is the table
       for (Path folder : matched.get(i)) {
-        if (tables.contains(folder)) {
-          found.add(new Found(paths.get(i), folder.toString(), Meets.MATCHES));
+        if (tables.containsKey(folder)) {
+          found.add(new Found(paths.get(i), folder.toString(), Meets.MATCHES, tables.get(folder)));
           break;
         }
       }
@@ -116,9 +118,9 @@ final class DeltaRoots {
   }
 
   /** The first of {@code from} and its parents that is a table, or null. */
-  private static Path firstTable(Path from, Set<Path> tables) {
+  private static Path firstTable(Path from, Map<Path, TableFormat> tables) {
     for (Path q = from; q != null; q = q.getParent()) {
-      if (tables.contains(q)) {
+      if (tables.containsKey(q)) {
         return q;
       }
     }
@@ -200,7 +202,7 @@ final class DeltaRoots {
       return p.getFileSystem(conf).makeQualified(p);
     } catch (IOException e) {
       throw new UncheckedIOException(
-          "Cannot tell whether " + p + " is a Delta table: " + e.getMessage(), e);
+          "Cannot tell whether " + p + " is a table: " + e.getMessage(), e);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.corgipile.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.corgipile.table.TableFormat;
 import io.corgipile.table.TablePlanners;
 import java.io.IOException;
 import java.net.URI;
@@ -18,13 +19,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The paths of a read that are Delta tables or lie inside one, found by probing the paths and their
- * parents for {@code _delta_log}, at a cost that does not grow with the files of a folder.
+ * The paths of a read that are tables or lie inside one, found by probing the paths and their
+ * parents for {@code _delta_log} and Iceberg's {@code metadata}, at a cost that does not grow with
+ * the files of a folder.
  */
-class DeltaRootsTest {
-  /** The local file system under the scheme {@code probes}, counting probes and listings. */
+class TableRootsTest {
+  /**
+   * The local file system under the scheme {@code probes}, counting probes for Delta's log, those
+   * for Iceberg's metadata (a listing of it), and other listings.
+   */
   public static final class ProbeCounting extends RawLocalFileSystem {
     static final AtomicInteger PROBES = new AtomicInteger();
+    static final AtomicInteger ICEBERG_PROBES = new AtomicInteger();
     static final AtomicInteger LISTINGS = new AtomicInteger();
 
     @Override
@@ -47,7 +53,8 @@ class DeltaRootsTest {
 
     @Override
     public FileStatus[] listStatus(org.apache.hadoop.fs.Path f) throws IOException {
-      LISTINGS.incrementAndGet();
+      (f.getName().equals(TablePlanners.ICEBERG_METADATA) ? ICEBERG_PROBES : LISTINGS)
+          .incrementAndGet();
       return super.listStatus(f);
     }
   }
@@ -64,6 +71,7 @@ class DeltaRootsTest {
   @BeforeEach
   void resetCounts() {
     ProbeCounting.PROBES.set(0);
+    ProbeCounting.ICEBERG_PROBES.set(0);
     ProbeCounting.LISTINGS.set(0);
   }
 
@@ -99,15 +107,53 @@ class DeltaRootsTest {
     for (int i = 0; i < 300; i++) {
       files.add(uri(Files.writeString(data.resolve("f" + i + ".parquet"), "data")));
     }
-    assertThat(DeltaRoots.of(files, CONF)).isEmpty();
+    assertThat(TableRoots.of(files, CONF)).isEmpty();
     assertThat(ProbeCounting.LISTINGS).hasValue(1);
     assertThat(ProbeCounting.PROBES).hasValue(levels(data));
+    assertThat(ProbeCounting.ICEBERG_PROBES).hasValue(levels(data));
+  }
+
+  /**
+   * An Iceberg table's root holds a {@code metadata} folder of metadata files (and a version hint
+   * where Iceberg's Hadoop catalog wrote it); a folder named so without them is no table.
+   */
+  @Test
+  void anIcebergTableIsFoundByItsMetadataFiles() throws IOException {
+    Path hadoop = dir.resolve("hadoop");
+    Files.createDirectories(hadoop.resolve("metadata"));
+    Files.writeString(hadoop.resolve("metadata").resolve("version-hint.text"), "2");
+    Files.createDirectories(hadoop.resolve("data"));
+    Files.writeString(hadoop.resolve("data").resolve("f0.parquet"), "data");
+    Path cataloged = dir.resolve("cataloged");
+    Files.createDirectories(cataloged.resolve("metadata"));
+    Path metadataFile =
+        Files.writeString(cataloged.resolve("metadata").resolve("00001-a.metadata.json"), "{}");
+    Path plain = dir.resolve("plain");
+    Files.createDirectories(plain.resolve("metadata"));
+    Files.writeString(plain.resolve("metadata").resolve("notes.json"), "{}");
+
+    String inside = uri(hadoop.resolve("data").resolve("f0.parquet"));
+    assertThat(
+            TableRoots.of(
+                List.of(uri(hadoop), uri(cataloged), uri(metadataFile), uri(plain), inside), CONF))
+        .containsExactly(
+            new TableRoots.Found(
+                uri(hadoop), uri(hadoop), TableRoots.Meets.ROOT, TableFormat.ICEBERG),
+            new TableRoots.Found(
+                uri(cataloged), uri(cataloged), TableRoots.Meets.ROOT, TableFormat.ICEBERG),
+            new TableRoots.Found(
+                uri(metadataFile), uri(metadataFile), TableRoots.Meets.ROOT, TableFormat.ICEBERG),
+            new TableRoots.Found(
+                inside,
+                new org.apache.hadoop.fs.Path(uri(hadoop)).toString(),
+                TableRoots.Meets.INSIDE,
+                TableFormat.ICEBERG));
   }
 
   @Test
   void aSinglePathIsProbedWithItsParentsWithoutListing() throws IOException {
     Path plain = Files.createDirectories(dir.resolve("plain"));
-    assertThat(DeltaRoots.of(List.of(uri(plain)), CONF)).isEmpty();
+    assertThat(TableRoots.of(List.of(uri(plain)), CONF)).isEmpty();
     assertThat(ProbeCounting.LISTINGS).hasValue(0);
     assertThat(ProbeCounting.PROBES).hasValue(levels(plain));
   }
@@ -121,8 +167,9 @@ class DeltaRootsTest {
             uri(table),
             uri(Files.createDirectories(dir.resolve("b"))),
             uri(Files.writeString(dir.resolve("c.parquet"), "data")));
-    assertThat(DeltaRoots.of(paths, CONF))
-        .containsExactly(new DeltaRoots.Found(uri(table), uri(table), DeltaRoots.Meets.ROOT));
+    assertThat(TableRoots.of(paths, CONF))
+        .containsExactly(
+            new TableRoots.Found(uri(table), uri(table), TableRoots.Meets.ROOT, TableFormat.DELTA));
     assertThat(ProbeCounting.LISTINGS).hasValue(1);
     // the folders above and the three folders; the file is not probed
     assertThat(ProbeCounting.PROBES).hasValue(levels(dir) + 3);
@@ -140,17 +187,18 @@ class DeltaRootsTest {
             uri(table.resolve(TablePlanners.DELTA_LOG)),
             uri(table.resolve("part=*")),
             uri(table) + "/*/f0.parquet")) {
-      assertThat(DeltaRoots.of(List.of(inside), CONF))
+      assertThat(TableRoots.of(List.of(inside), CONF))
           .as(inside)
-          .containsExactly(new DeltaRoots.Found(inside, root, DeltaRoots.Meets.INSIDE));
+          .containsExactly(
+              new TableRoots.Found(inside, root, TableRoots.Meets.INSIDE, TableFormat.DELTA));
     }
     // two paths in one folder of the table: found through its listing
     String f1 = uri(table.resolve("f1.parquet"));
     String part = uri(table.resolve("part=a"));
-    assertThat(DeltaRoots.of(List.of(f1, part), CONF))
+    assertThat(TableRoots.of(List.of(f1, part), CONF))
         .containsExactly(
-            new DeltaRoots.Found(f1, root, DeltaRoots.Meets.INSIDE),
-            new DeltaRoots.Found(part, root, DeltaRoots.Meets.INSIDE));
+            new TableRoots.Found(f1, root, TableRoots.Meets.INSIDE, TableFormat.DELTA),
+            new TableRoots.Found(part, root, TableRoots.Meets.INSIDE, TableFormat.DELTA));
   }
 
   /**
@@ -164,28 +212,31 @@ class DeltaRootsTest {
     String root = new org.apache.hadoop.fs.Path(uri(table)).toString();
     for (String glob :
         List.of(uri(dir) + "/*", uri(dir) + "/{t,plain}", uri(dir) + "/*/part=a/*.parquet")) {
-      assertThat(DeltaRoots.of(List.of(glob), CONF))
+      assertThat(TableRoots.of(List.of(glob), CONF))
           .as(glob)
-          .containsExactly(new DeltaRoots.Found(glob, root, DeltaRoots.Meets.MATCHES));
+          .containsExactly(
+              new TableRoots.Found(glob, root, TableRoots.Meets.MATCHES, TableFormat.DELTA));
     }
     // a glob without a scheme, on the default file system: its matches come back qualified
     String plainGlob = dir + "/*";
-    assertThat(DeltaRoots.of(List.of(plainGlob), CONF))
+    assertThat(TableRoots.of(List.of(plainGlob), CONF))
         .containsExactly(
-            new DeltaRoots.Found(plainGlob, "file:" + table, DeltaRoots.Meets.MATCHES));
-    assertThat(DeltaRoots.of(List.of(uri(dir) + "/p*"), CONF)).isEmpty();
-    assertThat(DeltaRoots.of(List.of(uri(dir) + "/nothing*"), CONF)).isEmpty();
+            new TableRoots.Found(
+                plainGlob, "file:" + table, TableRoots.Meets.MATCHES, TableFormat.DELTA));
+    assertThat(TableRoots.of(List.of(uri(dir) + "/p*"), CONF)).isEmpty();
+    assertThat(TableRoots.of(List.of(uri(dir) + "/nothing*"), CONF)).isEmpty();
   }
 
   @Test
   void aRelativePathIsResolvedAgainstTheWorkingFolder() throws IOException {
     Path table = table();
     Path relative = Path.of("").toAbsolutePath().relativize(table.resolve("part=a"));
-    assertThat(DeltaRoots.of(List.of(relative.toString()), CONF))
+    assertThat(TableRoots.of(List.of(relative.toString()), CONF))
         .singleElement()
         .satisfies(
             f -> {
-              assertThat(f.meets()).isEqualTo(DeltaRoots.Meets.INSIDE);
+              assertThat(f.meets()).isEqualTo(TableRoots.Meets.INSIDE);
+              assertThat(f.format()).isEqualTo(TableFormat.DELTA);
               assertThat(f.root()).isEqualTo("file:" + table);
             });
   }

@@ -18,19 +18,28 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A Delta table read without Delta Kernel on the class path fails, saying what to add. */
-class MissingDeltaTest {
+/**
+ * A Delta table read without Delta Kernel on the class path, or an Iceberg table without Iceberg's
+ * jars, fails, saying what to add.
+ */
+class MissingTableLibrariesTest {
   /** A class loader that has no Delta classes, as a Spark without Delta Kernel. */
-  private static final ClassLoader WITHOUT_DELTA =
-      new ClassLoader(MissingDeltaTest.class.getClassLoader()) {
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-          if (name.startsWith("io.delta.")) {
-            throw new ClassNotFoundException(name);
-          }
-          return super.loadClass(name, resolve);
+  private static final ClassLoader WITHOUT_DELTA = without("io.delta.");
+
+  /** A class loader that has none of Iceberg's classes. */
+  private static final ClassLoader WITHOUT_ICEBERG = without("org.apache.iceberg.");
+
+  private static ClassLoader without(String prefix) {
+    return new ClassLoader(MissingTableLibrariesTest.class.getClassLoader()) {
+      @Override
+      protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        if (name.startsWith(prefix)) {
+          throw new ClassNotFoundException(name);
         }
-      };
+        return super.loadClass(name, resolve);
+      }
+    };
+  }
 
   @Test
   void theErrorSaysWhatToAdd() {
@@ -44,16 +53,36 @@ class MissingDeltaTest {
   }
 
   @Test
-  void thePackagesAreThePomsDeltaVersion() throws IOException {
+  void theIcebergErrorSaysWhatToAdd() {
+    assertThatThrownBy(() -> TablePlanners.iceberg(new Configuration(), WITHOUT_ICEBERG))
+        .isInstanceOf(TableReadException.class)
+        .hasMessage(
+            "this is an Apache Iceberg table (it has a metadata folder of Iceberg metadata files),"
+                + " and reading one needs Iceberg's Java API 1.12.0, which is not on the class"
+                + " path (org.apache.iceberg.hadoop.HadoopTables is missing): add spark-submit"
+                + " --packages org.apache.iceberg:iceberg-core:1.12.0,"
+                + "org.apache.iceberg:iceberg-data:1.12.0,org.apache.iceberg:iceberg-parquet:1.12.0"
+                + " (or set spark.jars.packages to it); its files are not read as plain Parquet, as"
+                + " that would return removed files and deleted rows");
+  }
+
+  @Test
+  void thePackagesAreThePomsVersions() throws IOException {
     String pom = Files.readString(Path.of("pom.xml"));
     assertThat(pom).contains("<delta.version>4.3.0</delta.version>");
     assertThat(TablePlanners.DELTA_PACKAGES.split(","))
         .containsExactly("io.delta:delta-kernel-api:4.3.0", "io.delta:delta-kernel-defaults:4.3.0");
+    assertThat(pom).contains("<iceberg.version>" + TablePlanners.ICEBERG_VERSION + "</");
+    assertThat(TablePlanners.ICEBERG_PACKAGES.split(","))
+        .containsExactly(
+            "org.apache.iceberg:iceberg-core:1.12.0",
+            "org.apache.iceberg:iceberg-data:1.12.0",
+            "org.apache.iceberg:iceberg-parquet:1.12.0");
   }
 
   /**
-   * Main of the JVM without Delta's jars: reads the Delta table {@code args[0]} through the source
-   * and prints the error it gets.
+   * Main of the JVM without Delta's and Iceberg's jars: reads each table of {@code args} through
+   * the source and prints the error it gets.
    */
   public static void main(String[] args) {
     SparkSession spark =
@@ -64,10 +93,14 @@ class MissingDeltaTest {
             .config("spark.driver.host", "127.0.0.1")
             .getOrCreate();
     try {
-      spark.read().format("corgipile").load(args[0]);
-      System.out.println("LOADED");
-    } catch (Exception e) {
-      System.out.println("ERROR " + e.getMessage());
+      for (String table : args) {
+        try {
+          spark.read().format("corgipile").load(table);
+          System.out.println("LOADED");
+        } catch (Exception e) {
+          System.out.println("ERROR " + e.getMessage());
+        }
+      }
     } finally {
       spark.stop();
     }
@@ -78,15 +111,18 @@ class MissingDeltaTest {
    * would say that it has no Parquet files).
    */
   @Test
-  void aJvmWithoutDeltasJarsGetsTheErrorFromTheSource(@TempDir Path dir) throws Exception {
+  void aJvmWithoutTheFormatsJarsGetsTheErrorsFromTheSource(@TempDir Path dir) throws Exception {
     List<String> classPath = new ArrayList<>();
     for (String entry : classPath()) {
-      if (!entry.replace(File.separatorChar, '/').contains("/io/delta/")) {
+      String path = entry.replace(File.separatorChar, '/');
+      if (!path.contains("/io/delta/") && !path.contains("/org/apache/iceberg/")) {
         classPath.add(entry);
       }
     }
     assertThat(classPath).anyMatch(e -> e.contains("hadoop-client-api"));
     Path table = Files.createDirectories(dir.resolve("table").resolve(TablePlanners.DELTA_LOG));
+    Path iceberg = Files.createDirectories(dir.resolve("iceberg").resolve("metadata"));
+    Files.writeString(iceberg.resolve("version-hint.text"), "1");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-XX:+IgnoreUnrecognizedVMOptions");
@@ -95,8 +131,9 @@ class MissingDeltaTest {
         List.of(
             "-cp",
             String.join(File.pathSeparator, classPath),
-            MissingDeltaTest.class.getName(),
-            table.getParent().toString()));
+            MissingTableLibrariesTest.class.getName(),
+            table.getParent().toString(),
+            iceberg.getParent().toString()));
     Path out = dir.resolve("out.txt");
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile());
@@ -109,8 +146,12 @@ class MissingDeltaTest {
                 + table.getParent()
                 + ": this is a Delta Lake table (it has a _delta_log folder), and reading one needs"
                 + " Delta Kernel")
+        .contains("--packages io.delta:delta-kernel-api:4.3.0,io.delta:delta-kernel-defaults:4.3.0")
         .contains(
-            "--packages io.delta:delta-kernel-api:4.3.0,io.delta:delta-kernel-defaults:4.3.0");
+            "ERROR Cannot read Iceberg table "
+                + iceberg.getParent()
+                + ": this is an Apache Iceberg table")
+        .contains("--packages " + TablePlanners.ICEBERG_PACKAGES);
   }
 
   /** This JVM's class path, read through surefire's manifest-only jar if it uses one. */

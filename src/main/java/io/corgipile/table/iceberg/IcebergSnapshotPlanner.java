@@ -1,0 +1,165 @@
+package io.corgipile.table.iceberg;
+
+import io.corgipile.table.AsOf;
+import io.corgipile.table.SnapshotPlanner;
+import io.corgipile.table.TableFile;
+import io.corgipile.table.TableFormat;
+import io.corgipile.table.TablePlanners;
+import io.corgipile.table.TableReadException;
+import io.corgipile.table.TableSnapshot;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.hadoop.HadoopTables;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.util.SnapshotUtil;
+
+/**
+ * An Iceberg table's snapshot as Iceberg's Java API plans it: {@code HadoopTables.load} (a table
+ * folder whose {@code metadata/version-hint.text} names its current metadata, or a metadata file),
+ * the snapshot {@link AsOf} names, {@code TableScan.planFiles} (the live data files with the delete
+ * files that apply to each, by Iceberg's sequence numbers), the snapshot's schema, and per file the
+ * positions of its deleted rows ({@link DeletedRows}).
+ *
+ * <p>Loaded by name (public, with a {@link Configuration} constructor) from {@code TablePlanners}.
+ */
+public final class IcebergSnapshotPlanner implements SnapshotPlanner {
+  private final Configuration conf;
+  private final HadoopTables tables;
+
+  /** A planner reading through Hadoop's file systems of {@code conf}. */
+  public IcebergSnapshotPlanner(Configuration conf) {
+    this.conf = conf;
+    this.tables = new HadoopTables(conf);
+  }
+
+  @Override
+  public TableSnapshot plan(String tablePath, AsOf asOf) {
+    Table table = load(tablePath);
+    Snapshot snapshot = snapshot(tablePath, table, asOf);
+    Schema schema =
+        snapshot == null ? table.schema() : SnapshotUtil.schemaFor(table, snapshot.snapshotId());
+    List<TableFile> files = new ArrayList<>();
+    if (snapshot != null) {
+      try (CloseableIterable<FileScanTask> tasks =
+          table.newScan().useSnapshot(snapshot.snapshotId()).planFiles()) {
+        for (FileScanTask task : tasks) {
+          files.add(file(tablePath, table, task));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "Cannot list the files of Iceberg table " + tablePath + ": " + e.getMessage(), e);
+      }
+    }
+    return new TableSnapshot(
+        table.location(),
+        snapshot == null ? TableSnapshot.NO_VERSION : snapshot.snapshotId(),
+        SparkSchemas.table(tablePath, schema).json(),
+        SparkSchemas.files(tablePath, schema).json(),
+        List.of(),
+        Set.of(),
+        files);
+  }
+
+  private Table load(String tablePath) {
+    try {
+      return tables.load(tablePath);
+    } catch (NoSuchTableException e) {
+      String last = lastMetadataFile(tablePath);
+      throw new TableReadException(
+          "Cannot read Iceberg table "
+              + tablePath
+              + ": "
+              + (last == null
+                  ? e.getMessage()
+                  : "its metadata folder has no "
+                      + TablePlanners.ICEBERG_VERSION_HINT
+                      + " to name its current metadata file, which only its catalog knows: load"
+                      + " the current metadata file (of those here, the last by name is "
+                      + last
+                      + ")"),
+          e);
+    }
+  }
+
+  /**
+   * The last by name of the table folder's metadata files, or null: a table of a catalog other than
+   * Hadoop's names them {@code <version>-<uuid>.metadata.json}, with no version hint.
+   */
+  private String lastMetadataFile(String tablePath) {
+    Path metadata = new Path(tablePath, TablePlanners.ICEBERG_METADATA);
+    try {
+      FileStatus[] files = metadata.getFileSystem(conf).listStatus(metadata);
+      return Arrays.stream(files)
+          .map(f -> f.getPath())
+          .filter(p -> p.getName().endsWith(TablePlanners.ICEBERG_METADATA_FILE))
+          .map(p -> Path.getPathWithoutSchemeAndAuthority(p).toString())
+          .max(Comparator.naturalOrder())
+          .orElse(null);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** The snapshot {@code asOf} names; null for the current one of a table without any. */
+  private static Snapshot snapshot(String tablePath, Table table, AsOf asOf) {
+    if (asOf.version().isPresent()) {
+      long id = asOf.version().getAsLong();
+      Snapshot snapshot = table.snapshot(id);
+      if (snapshot == null) {
+        throw notFound(tablePath, asOf, "the table has no snapshot of that id");
+      }
+      return snapshot;
+    }
+    if (asOf.timestampMillis().isPresent()) {
+      Long id = SnapshotUtil.nullableSnapshotIdAsOfTime(table, asOf.timestampMillis().getAsLong());
+      if (id == null) {
+        throw notFound(tablePath, asOf, "the table's first snapshot is later");
+      }
+      return table.snapshot(id);
+    }
+    return table.currentSnapshot();
+  }
+
+  private static TableReadException notFound(String tablePath, AsOf asOf, String reason) {
+    return new TableReadException(
+        "Cannot read Iceberg table "
+            + tablePath
+            + " at "
+            + asOf.describe(TableFormat.ICEBERG)
+            + ": "
+            + reason);
+  }
+
+  private static TableFile file(String tablePath, Table table, FileScanTask task) {
+    if (task.file().format() != FileFormat.PARQUET) {
+      throw new TableReadException(
+          "Cannot read Iceberg table "
+              + tablePath
+              + ": its data file "
+              + task.file().location()
+              + " is "
+              + task.file().format()
+              + ", and this reader reads Parquet data files only");
+    }
+    return new TableFile(
+        task.file().location(),
+        task.file().fileSizeInBytes(),
+        Map.of(),
+        DeletedRows.of(table, task));
+  }
+}
