@@ -9,23 +9,27 @@ java_flags() {
 }
 
 # The dependency classpath of a Maven scope (compile includes Spark, which is `provided`), without
-# the artifacts of the comma list of group ids EXCLUDE if given; recomputed only when pom.xml changes.
-# Usage: maven_classpath SCOPE [EXCLUDE]
+# the artifacts of the comma list of group ids EXCLUDE and of artifact ids EXCLUDE_ARTIFACTS if
+# given; recomputed only when pom.xml changes.
+# Usage: maven_classpath SCOPE [EXCLUDE [EXCLUDE_ARTIFACTS]]
 maven_classpath() {
-  local scope="$1" exclude="${2:-}" file="target/classpath-$1${2:+-without-$2}.txt"
+  local scope="$1" exclude="${2:-}" artifacts="${3:-}"
+  local file="target/classpath-$1${2:+-without-$2}${3:+-$3}.txt"
   if [[ ! -s "$file" || pom.xml -nt "$file" ]]; then
     mkdir -p target
     mvn -q -B -Dstyle.color=never dependency:build-classpath -DincludeScope="$scope" \
-      ${exclude:+-DexcludeGroupIds="$exclude"} -Dmdep.outputFile="$file" >&2
+      ${exclude:+-DexcludeGroupIds="$exclude"} ${artifacts:+-DexcludeArtifactIds="$artifacts"} \
+      -Dmdep.outputFile="$file" >&2
   fi
   cat "$file"
 }
 
 # Spark as a user's installation holds it: the compile scope without the optional libraries of
-# table formats (Delta Kernel), which users add with --packages, so the scripts and the integration
-# tests that run on it read Parquet as a user without them does.
+# table formats (Delta Kernel; Iceberg's jars and the parquet-avro they use), which users add with
+# --packages, so the scripts and the integration tests that run on it read Parquet as a user without
+# them does.
 spark_classpath() {
-  maven_classpath compile io.delta
+  maven_classpath compile io.delta,org.apache.iceberg parquet-avro
 }
 
 # The package's jar, built when it is missing or older than the sources (as `mvn package` would).
