@@ -1,5 +1,5 @@
-"""One local Spark session (py4j) for the classic suite, started with the jar under test and Delta
-Kernel's jars (what docs/data-source.md tells users to add for Delta tables)."""
+"""One local Spark session (py4j) for the classic suite, started with the jar under test, Delta
+Kernel's jars and Iceberg's (what docs/data-source.md tells users to add for tables)."""
 
 import os
 import re
@@ -12,6 +12,10 @@ from pyspark.sql import SparkSession
 # The jars a Delta table read needs beside Spark's own: Kernel's API and defaults, and delta-storage.
 DELTA_JARS = re.compile(r"/(delta-kernel-api|delta-kernel-defaults|delta-storage)-[^/]*\.jar$")
 
+# The jars an Iceberg table read needs beside Spark's own: Iceberg's API, core, its common classes,
+# relocated Guava, data and Parquet modules, and what they use that Spark lacks.
+ICEBERG_JARS = re.compile(r"/(iceberg-(api|core|common|bundled-guava|data|parquet)|caffeine|parquet-avro)-[^/]*\.jar$")
+
 
 @pytest.fixture(scope="session", autouse=True)
 def spark(jar, test_class_path):
@@ -20,10 +24,13 @@ def spark(jar, test_class_path):
     delta = [p for p in test_class_path.split(os.pathsep) if DELTA_JARS.search(p)]
     if len(delta) != 3:
         raise RuntimeError(f"Cannot find Delta Kernel's 3 jars on the tests' class path: found {delta}")
+    iceberg = [p for p in test_class_path.split(os.pathsep) if ICEBERG_JARS.search(p)]
+    if len(iceberg) != 8:
+        raise RuntimeError(f"Cannot find Iceberg's 8 jars on the tests' class path: found {iceberg}")
     session = (
         SparkSession.builder.master("local[2]")
         .appName("corgipile-python-tests")
-        .config("spark.jars", ",".join([jar, *delta]))
+        .config("spark.jars", ",".join([jar, *delta, *iceberg]))
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .getOrCreate()
