@@ -2,9 +2,11 @@ package io.corgipile.table;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Arrays;
+import java.util.Properties;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -22,11 +24,14 @@ public final class TablePlanners {
   /** The folder that makes a folder a Delta table. */
   public static final String DELTA_LOG = "_delta_log";
 
+  /** The libraries' versions, the pom's: filled into this resource by the build. */
+  private static final Properties LIBRARIES = libraries("libraries.properties");
+
   /**
    * The Delta Kernel version this build reads through: the planner uses some of Kernel's internal
    * classes, which change between versions.
    */
-  static final String DELTA_KERNEL_VERSION = "4.3.0";
+  static final String DELTA_KERNEL_VERSION = LIBRARIES.getProperty("delta.version");
 
   /**
    * The Maven coordinates a user adds for Delta tables, the pom's {@code delta.version}: both jars,
@@ -58,7 +63,7 @@ public final class TablePlanners {
   public static final String ICEBERG_METADATA_FILE = ".metadata.json";
 
   /** The Iceberg version this build reads through, the pom's {@code iceberg.version}. */
-  static final String ICEBERG_VERSION = "1.12.0";
+  static final String ICEBERG_VERSION = LIBRARIES.getProperty("iceberg.version");
 
   /** The Maven coordinates a user adds for Iceberg tables: the API, its readers, its Parquet. */
   public static final String ICEBERG_PACKAGES =
@@ -83,6 +88,19 @@ public final class TablePlanners {
   };
 
   private TablePlanners() {}
+
+  private static Properties libraries(String resource) {
+    Properties properties = new Properties();
+    try (InputStream in = TablePlanners.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("Cannot find " + resource + " beside TablePlanners");
+      }
+      properties.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + resource + ": " + e.getMessage(), e);
+    }
+    return properties;
+  }
 
   /**
    * The format of the table whose root (or, for Iceberg, whose metadata file) {@code path} is, or
