@@ -2,26 +2,32 @@ package io.corgipile.source;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import org.roaringbitmap.PeekableIntIterator;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.RoaringBitmapWriter;
 
 /**
- * The deleted rows of one block (a table format's deletes: Delta's deletion vectors), as positions
- * from the block's first row, ascending: the block carries its own, so the plan never holds a
- * file's whole list in one array.
+ * The deleted rows of one block (a table format's deletes: Delta's deletion vectors, Iceberg's
+ * position, vector and equality deletes), as positions from the block's first row: the block
+ * carries its own, so the plan never holds a file's whole list in one array. A compressed bitmap
+ * (RoaringBitmap, which Spark ships), as Delta's and Iceberg's own deletion vectors are: the plan
+ * travels in every task, and a bitmap holds a run of deleted rows in a few bytes and a scattered
+ * deleted row in about two, where an array of positions takes eight each.
  */
 final class DeletedRows implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
-  static final DeletedRows NONE = new DeletedRows(new long[0]);
+  static final DeletedRows NONE = new DeletedRows(new RoaringBitmap());
 
-  private final long[] positions;
+  private final RoaringBitmap positions;
 
-  private DeletedRows(long[] positions) {
+  private DeletedRows(RoaringBitmap positions) {
     this.positions = positions;
   }
 
   /**
    * The positions of {@code filePositions} (ascending rows of a file) in rows {@code [from, to)} of
-   * the file, counted from {@code from}.
+   * the file, counted from {@code from}; a block has fewer than 2^31 rows.
    */
   static DeletedRows in(long[] filePositions, long from, long to) {
     int first = insertionPoint(filePositions, from);
@@ -29,16 +35,18 @@ final class DeletedRows implements Serializable {
     if (first == end) {
       return NONE;
     }
-    long[] positions = new long[end - first];
-    for (int i = 0; i < positions.length; i++) {
-      positions[i] = filePositions[first + i] - from;
+    RoaringBitmapWriter<RoaringBitmap> writer =
+        RoaringBitmapWriter.writer().runCompress(true).get();
+    for (int i = first; i < end; i++) {
+      writer.add(Math.toIntExact(filePositions[i] - from));
     }
-    return new DeletedRows(positions);
+    return new DeletedRows(writer.get());
   }
 
   /** These rows within {@code [from, to)} of the block, counted from {@code from}. */
   DeletedRows slice(long from, long to) {
-    return in(positions, from, to);
+    RoaringBitmap within = RoaringBitmap.and(positions, RoaringBitmap.bitmapOfRange(from, to));
+    return within.isEmpty() ? NONE : new DeletedRows(RoaringBitmap.addOffset(within, -from));
   }
 
   private static int insertionPoint(long[] sorted, long position) {
@@ -47,30 +55,30 @@ final class DeletedRows implements Serializable {
   }
 
   int count() {
-    return positions.length;
+    return positions.getCardinality();
   }
 
   boolean isEmpty() {
-    return positions.length == 0;
+    return positions.isEmpty();
   }
 
-  /** The {@code i}-th deleted position from the block's first row, ascending. */
-  long position(int i) {
-    return positions[i];
+  /** The deleted positions from the block's first row, ascending. */
+  PeekableIntIterator iterator() {
+    return positions.getIntIterator();
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof DeletedRows d && Arrays.equals(positions, d.positions);
+    return o instanceof DeletedRows d && positions.equals(d.positions);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(positions);
+    return positions.hashCode();
   }
 
   @Override
   public String toString() {
-    return positions.length + " deleted";
+    return count() + " deleted";
   }
 }

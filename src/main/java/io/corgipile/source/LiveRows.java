@@ -3,6 +3,7 @@ package io.corgipile.source;
 import io.corgipile.spark.BlockRows;
 import java.io.IOException;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.roaringbitmap.PeekableIntIterator;
 
 /**
  * A block's rows less its deleted ones: the decoder's rows, in order, with those at the deleted
@@ -10,25 +11,24 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
  */
 final class LiveRows implements BlockRows {
   private final BlockRows rows;
-  private final DeletedRows deleted;
+
+  /** The deleted positions not yet passed. */
+  private final PeekableIntIterator deleted;
 
   /** The position of the next row in the block. */
-  private long position;
-
-  /** The next deleted position not yet passed. */
-  private int nextDeleted;
+  private int position;
 
   LiveRows(BlockRows rows, DeletedRows deleted) {
     this.rows = rows;
-    this.deleted = deleted;
+    this.deleted = deleted.iterator();
   }
 
   @Override
   public boolean next() throws IOException {
     while (rows.next()) {
-      long at = position++;
-      if (nextDeleted < deleted.count() && deleted.position(nextDeleted) == at) {
-        nextDeleted++;
+      int at = position++;
+      if (deleted.hasNext() && deleted.peekNext() == at) {
+        deleted.next();
         continue;
       }
       return true;
