@@ -41,11 +41,21 @@ final class FillLayout implements Serializable {
     this.assignment = conf.blockAssignment();
     this.bufferSize = conf.bufferSize();
     this.partitions = partitions;
-    long rows = plan.totalRows();
-    long bytes = plan.blocks().stream().mapToLong(Block::uncompressedBytes).sum();
-    // A decoded row takes at least its fixed part: a null bitmap word and a word per column.
-    this.tupleBytes = Math.max(8.0 * (numFields + 1), (double) bytes / Math.max(1, rows));
+    this.tupleBytes = tupleBytes(plan, numFields);
     this.bufferMemory = bufferMemory;
+  }
+
+  /**
+   * The estimated bytes of a decoded row: the blocks' uncompressed bytes over their rows, each
+   * block's bytes counted for its live rows only, as the rows its table deleted are never held.
+   */
+  static double tupleBytes(BlockPlan plan, int numFields) {
+    double liveBytes = 0;
+    for (Block b : plan.blocks()) {
+      liveBytes += (double) b.uncompressedBytes() * b.liveRows() / Math.max(1, b.rows());
+    }
+    // A decoded row takes at least its fixed part: a null bitmap word and a word per column.
+    return Math.max(8.0 * (numFields + 1), liveBytes / Math.max(1, plan.totalRows()));
   }
 
   int partitions() {

@@ -79,6 +79,28 @@ class DeletedRowsTest {
   }
 
   /**
+   * A row's size in a buffer is estimated from the live rows' share of the bytes: a block with half
+   * its rows deleted holds half its bytes in a buffer, so its rows are no larger than a whole
+   * one's.
+   */
+  @Test
+  void aRowsSizeCountsTheLiveRowsBytes() {
+    long[] half = new long[50];
+    for (int i = 0; i < half.length; i++) {
+      half[i] = 2L * i;
+    }
+    Block whole = Block.rowGroup(0, 0, 4, 1000, 20_000, 100, DeletedRows.NONE);
+    Block halved = Block.rowGroup(0, 1, 4, 1000, 20_000, 100, DeletedRows.in(half, 0, 100));
+    assertThat(FillLayout.tupleBytes(new BlockPlan(List.of(), List.of(whole, halved)), 2))
+        .isEqualTo(200.0);
+    assertThat(FillLayout.tupleBytes(new BlockPlan(List.of(), List.of(halved)), 2))
+        .isEqualTo(200.0);
+    assertThat(FillLayout.tupleBytes(new BlockPlan(List.of(), List.of(halved)), 40))
+        .as("at least a word a column and one for the null bits")
+        .isEqualTo(328.0);
+  }
+
+  /**
    * A block's deletes travel in every task: a run of deleted rows takes a few bytes, scattered ones
    * about two each, not the eight of a long (100,000 rows deleted of a million-row row group).
    */
