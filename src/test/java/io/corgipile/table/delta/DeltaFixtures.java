@@ -95,6 +95,12 @@ public final class DeltaFixtures {
   /** Drops each file's first row group of {@value #ROW_GROUPS} by its statistics, and no other. */
   static final String ROW_GROUPS_FILTER = "pos >= 100";
 
+  /**
+   * Partitioned by an int, a date, a timestamp and a decimal, each with a null partition, written
+   * in the session time zone America/Los_Angeles: 0 write.
+   */
+  static final String TYPED_PARTITIONS = "typedparts";
+
   private static Path tables;
 
   private DeltaFixtures() {}
@@ -298,6 +304,25 @@ public final class DeltaFixtures {
       spark.sql("DELETE FROM delta.`" + t + "` WHERE pos BETWEEN 100 AND 299 AND id % 3 = 0");
       w.record(ROW_GROUPS, 2, null);
       w.filtered(ROW_GROUPS, 2, ROW_GROUPS_FILTER);
+
+      t = w.path(TYPED_PARTITIONS);
+      String zone = spark.conf().get("spark.sql.session.timeZone");
+      spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
+      spark
+          .sql(
+              "SELECT id, id * 0.5D AS x, CAST(id % 2 AS INT) AS label, IF(id % 5 = 0, NULL,"
+                  + " CAST(id % 3 AS INT)) AS pint, IF(id % 7 = 0, NULL, DATE_ADD(DATE'2026-02-27',"
+                  + " CAST(id % 4 AS INT))) AS pdate, IF(id % 11 = 0, NULL, TIMESTAMP'2026-03-08"
+                  + " 01:30:00' + MAKE_INTERVAL(0, 0, 0, 0, CAST(id % 3 AS INT), 0, 0)) AS pts,"
+                  + " IF(id % 13 = 0, NULL, CAST(id % 2 - 0.25 AS DECIMAL(10, 2))) AS pdec FROM"
+                  + " range(0, 300, 1, 1)")
+          .write()
+          .format("delta")
+          .partitionBy("pint", "pdate", "pts", "pdec")
+          .save(t);
+      // read back in the tests' zone: the values are instants, whatever zone wrote them
+      spark.conf().set("spark.sql.session.timeZone", zone);
+      w.record(TYPED_PARTITIONS, 0, null);
     } finally {
       spark.stop();
     }

@@ -67,7 +67,8 @@ class DeltaSourceTest {
           DeltaFixtures.MAPPED, 6,
           DeltaFixtures.MAPPED_BY_ID, 2,
           DeltaFixtures.SWAPPED, 4,
-          DeltaFixtures.ROW_GROUPS, 2);
+          DeltaFixtures.ROW_GROUPS, 2,
+          DeltaFixtures.TYPED_PARTITIONS, 0);
 
   private static Path dir;
 
