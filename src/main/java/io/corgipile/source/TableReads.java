@@ -5,7 +5,6 @@ import io.corgipile.spark.ScanSettings;
 import io.corgipile.spark.SparkTimestamps;
 import io.corgipile.spark.TableListing;
 import io.corgipile.table.AsOf;
-import io.corgipile.table.DeltaFeatures;
 import io.corgipile.table.SnapshotPlanner;
 import io.corgipile.table.TableFormat;
 import io.corgipile.table.TablePlanners;
@@ -119,9 +118,6 @@ final class TableReads {
     FileListing listing;
     try {
       TableSnapshot snapshot = planner.plan(table, asOf);
-      if (format == TableFormat.DELTA) {
-        DeltaFeatures.check(snapshot);
-      }
       listing = TableListing.of(snapshot, conf, zone);
     } catch (TableReadException e) {
       throw CorgiPileAnalysisException.raise(e.getMessage(), e);

@@ -24,16 +24,18 @@ public final class DeltaFeatures {
   private DeltaFeatures() {}
 
   /**
-   * @throws TableReadException when {@code snapshot} uses a reader feature this reader does not
-   *     honour
+   * Checked by the planner once the snapshot's protocol is known, before its files are listed.
+   *
+   * @throws TableReadException when the table at {@code tablePath} uses a reader feature of {@code
+   *     readerFeatures} this reader does not honour
    */
-  public static void check(TableSnapshot snapshot) {
-    Set<String> unsupported = new TreeSet<>(snapshot.readerFeatures());
+  public static void check(String tablePath, Set<String> readerFeatures) {
+    Set<String> unsupported = new TreeSet<>(readerFeatures);
     unsupported.removeAll(HONOURED);
     if (!unsupported.isEmpty()) {
       throw new TableReadException(
           "Cannot read Delta table "
-              + snapshot.tablePath()
+              + tablePath
               + ": it uses the reader features "
               + unsupported
               + ", which this reader does not honour (it honours "

@@ -65,8 +65,11 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
   @Override
   public TableSnapshot plan(String tablePath, AsOf asOf) {
     Snapshot snapshot = snapshot(tablePath, asOf);
-    Map<String, String> logicalNames = partitionLogicalNames(snapshot);
     String root = snapshot.getPath();
+    // refused before the log's file actions are replayed, which is most of planning's work
+    Set<String> readerFeatures = readerFeatures(snapshot);
+    DeltaFeatures.check(root, readerFeatures);
+    Map<String, String> logicalNames = partitionLogicalNames(snapshot);
     Scan scan = snapshot.getScanBuilder().build();
     List<TableFile> files = new ArrayList<>();
     try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine)) {
@@ -89,7 +92,7 @@ public final class DeltaSnapshotPlanner implements SnapshotPlanner {
         schemaJson,
         fileSchemaJson(snapshot, schemaJson),
         snapshot.getPartitionColumnNames(),
-        readerFeatures(snapshot),
+        readerFeatures,
         files);
   }
 
