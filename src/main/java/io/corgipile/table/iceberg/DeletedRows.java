@@ -2,8 +2,8 @@ package io.corgipile.table.iceberg;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.function.Predicate;
+import java.util.stream.LongStream;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -38,7 +38,7 @@ final class DeletedRows {
     }
     GenericDeleteFilter filter =
         new GenericDeleteFilter(table.io(), task, table.schema(), POSITION);
-    Positions deleted = new Positions();
+    LongStream.Builder deleted = LongStream.builder();
     PositionDeleteIndex index = filter.deletedRowPositions();
     if (index != null) {
       index.forEach(deleted::add);
@@ -46,11 +46,12 @@ final class DeletedRows {
     if (filter.hasEqDeletes()) {
       addEqualityDeleted(table, task, filter, deleted);
     }
-    return deleted.sortedDistinct();
+    long[] positions = deleted.build().sorted().distinct().toArray();
+    return positions.length == 0 ? null : positions;
   }
 
   private static void addEqualityDeleted(
-      Table table, FileScanTask task, GenericDeleteFilter filter, Positions deleted) {
+      Table table, FileScanTask task, GenericDeleteFilter filter, LongStream.Builder deleted) {
     Schema read = filter.requiredSchema();
     Predicate<Record> live = filter.eqDeletedRowFilter();
     try (CloseableIterable<Record> rows =
@@ -66,31 +67,6 @@ final class DeletedRows {
     } catch (IOException e) {
       throw new UncheckedIOException(
           "Cannot read the equality delete keys of " + task.file().location(), e);
-    }
-  }
-
-  /** A growing array of positions. */
-  private static final class Positions {
-    private long[] values = new long[16];
-    private int size;
-
-    void add(long position) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = position;
-    }
-
-    long[] sortedDistinct() {
-      long[] sorted = Arrays.copyOf(values, size);
-      Arrays.sort(sorted);
-      int n = 0;
-      for (int i = 0; i < sorted.length; i++) {
-        if (n == 0 || sorted[i] != sorted[n - 1]) {
-          sorted[n++] = sorted[i];
-        }
-      }
-      return n == 0 ? null : Arrays.copyOf(sorted, n);
     }
   }
 }
