@@ -77,6 +77,12 @@ public final class ReadOptions {
   /** The Iceberg table's latest snapshot at or before a time in milliseconds; Iceberg's name. */
   public static final String AS_OF_TIMESTAMP = TableFormat.ICEBERG.timestampOption();
 
+  /** The head of an Iceberg table's branch to read; Iceberg's name. */
+  public static final String BRANCH = TableFormat.ICEBERG.branchOption();
+
+  /** The snapshot an Iceberg table's tag names; Iceberg's name. */
+  public static final String TAG = TableFormat.ICEBERG.tagOption();
+
   /** The time travel options, which only a table format's snapshot takes. */
   public static final List<String> TIME_TRAVEL = TableFormat.timeTravelOptions();
 
@@ -94,5 +100,7 @@ public final class ReadOptions {
           VERSION_AS_OF,
           TIMESTAMP_AS_OF,
           SNAPSHOT_ID,
-          AS_OF_TIMESTAMP);
+          AS_OF_TIMESTAMP,
+          BRANCH,
+          TAG);
 }

@@ -146,9 +146,9 @@ final class TableReads {
    */
   private static Map<String, String> ownTimeTravel(
       TableFormat format, Map<String, String> timeTravel, String table) {
+    List<String> own = format.snapshotOptions();
     for (String option : timeTravel.keySet()) {
-      if (!option.equalsIgnoreCase(format.versionOption())
-          && !option.equalsIgnoreCase(format.timestampOption())) {
+      if (own.stream().noneMatch(option::equalsIgnoreCase)) {
         throw new IllegalArgumentException(
             option
                 + " is not an option of "
@@ -156,9 +156,7 @@ final class TableReads {
                 + " tables, and "
                 + table
                 + " is one: its time travel options are "
-                + format.versionOption()
-                + " and "
-                + format.timestampOption());
+                + String.join(", ", own));
       }
     }
     return timeTravel;

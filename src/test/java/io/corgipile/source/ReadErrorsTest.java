@@ -309,8 +309,8 @@ class ReadErrorsTest {
                 + (closest == null ? "" : " (did you mean '" + closest + "'?)")
                 + "; the source's options are shuffle, bufferSize, blockSize, seed, epoch,"
                 + " partitions, blockAssignment, prefetch, versionAsOf, timestampAsOf, snapshot-id,"
-                + " as-of-timestamp, and Spark's own Parquet options (such as mergeSchema) and"
-                + " Hadoop settings (names with a dot) pass on to Spark's reader");
+                + " as-of-timestamp, branch, tag, and Spark's own Parquet options (such as"
+                + " mergeSchema) and Hadoop settings (names with a dot) pass on to Spark's reader");
   }
 
   @Test
@@ -347,7 +347,7 @@ class ReadErrorsTest {
                   + " spark.datasource.corgipile.buffersize, which is no option (did you mean"
                   + " 'spark.datasource.corgipile.bufferSize'?); the source's options are shuffle,"
                   + " bufferSize, blockSize, seed, epoch, partitions, blockAssignment, prefetch,"
-                  + " versionAsOf, timestampAsOf, snapshot-id, as-of-timestamp");
+                  + " versionAsOf, timestampAsOf, snapshot-id, as-of-timestamp, branch, tag");
     } finally {
       spark().conf().unset(ReadOptions.SESSION_CONF_PREFIX + "buffersize");
     }
@@ -355,7 +355,8 @@ class ReadErrorsTest {
 
   /** A version names one table's state: as a session setting it would pin every read. */
   @ParameterizedTest
-  @ValueSource(strings = {"versionAsOf", "timestampAsOf", "snapshot-id", "as-of-timestamp"})
+  @ValueSource(
+      strings = {"versionAsOf", "timestampAsOf", "snapshot-id", "as-of-timestamp", "branch", "tag"})
   void timeTravelIsNoSessionSetting(String option) {
     assertThat(ReadOptions.TIME_TRAVEL).contains(option);
     spark().conf().set(ReadOptions.SESSION_CONF_PREFIX + option, "3");

@@ -74,7 +74,9 @@ class AsOfTest {
   void badValuesAreNamed() {
     assertThatThrownBy(() -> fromOptions(Map.of("versionAsOf", "1", "timestampAsOf", "2026-12-07")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not both");
+        .hasMessage(
+            "versionAsOf and timestampAsOf each choose a snapshot: give one of versionAsOf,"
+                + " timestampAsOf");
     assertThatThrownBy(() -> fromOptions(Map.of("versionAsOf", "x")))
         .hasMessageContaining("versionAsOf must be a whole number, not 'x'");
     assertThatThrownBy(() -> fromOptions(Map.of("versionAsOf", "-1"))).hasMessageContaining(">= 0");
@@ -95,13 +97,31 @@ class AsOfTest {
     assertThatThrownBy(
             () ->
                 fromIcebergOptions(Map.of("snapshot-id", "1", "as-of-timestamp", "1796601600000")))
-        .hasMessage("give snapshot-id or as-of-timestamp, not both");
+        .hasMessage(
+            "snapshot-id and as-of-timestamp each choose a snapshot: give one of snapshot-id,"
+                + " as-of-timestamp, branch, tag");
     assertThatThrownBy(() -> fromIcebergOptions(Map.of("snapshot-id", "-2")))
         .hasMessage("snapshot-id must be >= 0, not -2");
     assertThatThrownBy(() -> fromIcebergOptions(Map.of("as-of-timestamp", "2026-12-07")))
         .hasMessage(
             "as-of-timestamp must be a time in milliseconds since 1970-01-01T00:00:00Z, such as"
                 + " 1796601600000, not '2026-12-07'");
+  }
+
+  @Test
+  void icebergsBranchesAndTagsAreNamed() {
+    assertThat(fromIcebergOptions(Map.of("branch", "audit"))).isEqualTo(AsOf.branch("audit"));
+    assertThat(fromIcebergOptions(Map.of("TAG", "v1")).tag()).hasValue("v1");
+    assertThat(fromIcebergOptions(Map.of("tag", "v1")).branch()).isEmpty();
+    assertThat(fromOptions(Map.of("branch", "audit")).isLatest())
+        .as("Delta tables have no branches")
+        .isTrue();
+    assertThatThrownBy(() -> fromIcebergOptions(Map.of("branch", "audit", "tag", "v1")))
+        .hasMessage(
+            "branch and tag each choose a snapshot: give one of snapshot-id, as-of-timestamp,"
+                + " branch, tag");
+    assertThatThrownBy(() -> fromIcebergOptions(Map.of("tag", "")))
+        .hasMessage("tag must name a tag, not ''");
   }
 
   @Test
@@ -113,5 +133,7 @@ class AsOfTest {
     assertThat(AsOf.timestamp(1796601600000L).describe(TableFormat.ICEBERG))
         .isEqualTo("as-of-timestamp=1796601600000");
     assertThat(AsOf.latest().describe(TableFormat.ICEBERG)).isEqualTo("latest");
+    assertThat(AsOf.branch("audit").describe(TableFormat.ICEBERG)).isEqualTo("branch=audit");
+    assertThat(AsOf.tag("v1").describe(TableFormat.ICEBERG)).isEqualTo("tag=v1");
   }
 }

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -22,6 +23,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.hadoop.HadoopTables;
@@ -31,9 +33,10 @@ import org.apache.iceberg.util.SnapshotUtil;
 /**
  * An Iceberg table's snapshot as Iceberg's Java API plans it: {@code HadoopTables.load} (a table
  * folder whose {@code metadata/version-hint.text} names its current metadata, or a metadata file),
- * the snapshot {@link AsOf} names, {@code TableScan.planFiles} (the live data files with the delete
- * files that apply to each, by Iceberg's sequence numbers), the snapshot's schema, and per file the
- * positions of its deleted rows ({@link DeletedRows}).
+ * the snapshot {@link AsOf} names (by id, time, branch or tag), {@code TableScan.planFiles} (the
+ * live data files with the delete files that apply to each, by Iceberg's sequence numbers), the
+ * schema Iceberg's Spark reader gives, and per file the positions of its deleted rows ({@link
+ * DeletedRows}).
  *
  * <p>Loaded by name (public, with a {@link Configuration} constructor) from {@code TablePlanners}.
  */
@@ -51,8 +54,7 @@ public final class IcebergSnapshotPlanner implements SnapshotPlanner {
   public TableSnapshot plan(String tablePath, AsOf asOf) {
     Table table = load(tablePath);
     Snapshot snapshot = snapshot(tablePath, table, asOf);
-    Schema schema =
-        snapshot == null ? table.schema() : SnapshotUtil.schemaFor(table, snapshot.snapshotId());
+    Schema schema = schema(table, snapshot, asOf);
     List<TableFile> files = new ArrayList<>();
     if (snapshot != null) {
       try (CloseableIterable<FileScanTask> tasks =
@@ -132,7 +134,45 @@ public final class IcebergSnapshotPlanner implements SnapshotPlanner {
       }
       return table.snapshot(id);
     }
+    Optional<String> ref = asOf.branch().or(asOf::tag);
+    if (ref.isPresent()) {
+      SnapshotRef found = table.refs().get(ref.get());
+      if (found == null || found.isBranch() != asOf.branch().isPresent()) {
+        throw notFound(tablePath, asOf, "the table has " + refs(table));
+      }
+      return table.snapshot(found.snapshotId());
+    }
     return table.currentSnapshot();
+  }
+
+  /** The table's branches and tags, for a message: "branches main and audit, and tag v1". */
+  private static String refs(Table table) {
+    List<String> branches = new ArrayList<>();
+    List<String> tags = new ArrayList<>();
+    table.refs().forEach((name, ref) -> (ref.isBranch() ? branches : tags).add(name));
+    branches.sort(Comparator.naturalOrder());
+    tags.sort(Comparator.naturalOrder());
+    return named("branch", "branches", branches) + ", and " + named("tag", "tags", tags);
+  }
+
+  private static String named(String one, String many, List<String> names) {
+    return switch (names.size()) {
+      case 0 -> "no " + one;
+      case 1 -> one + " " + names.get(0);
+      default -> many + " " + String.join(", ", names);
+    };
+  }
+
+  /**
+   * The schema a read of {@code snapshot} gives, as Iceberg's Spark reader gives it: the table's
+   * own for the current snapshot and a branch's head (a column added since the last commit reads as
+   * nulls), the snapshot's for a snapshot id, a time or a tag.
+   */
+  private static Schema schema(Table table, Snapshot snapshot, AsOf asOf) {
+    if (snapshot == null || asOf.isLatest() || asOf.branch().isPresent()) {
+      return table.schema();
+    }
+    return SnapshotUtil.schemaFor(table, snapshot.snapshotId());
   }
 
   private static TableReadException notFound(String tablePath, AsOf asOf, String reason) {

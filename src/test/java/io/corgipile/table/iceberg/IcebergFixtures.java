@@ -127,6 +127,20 @@ public final class IcebergFixtures {
    */
   public static final String OVERWRITTEN = "overwritten";
 
+  /**
+   * Format v2, a branch and a tag: 1 append of ids 0-399, tagged {@link #TAG} and branched into
+   * {@link #BRANCH}; 2 append of ids 400-599 to the branch; 3 append of ids 600-999 to {@code
+   * main}; then a column {@code note} string is added, and no snapshot has it: a read of the
+   * current snapshot or of a branch gives it, as nulls.
+   */
+  public static final String REFS = "refs";
+
+  /** {@link #REFS}' tag: its first snapshot. */
+  public static final String TAG = "v1";
+
+  /** {@link #REFS}' branch: its first snapshot, then ids 400-599. */
+  public static final String BRANCH = "audit";
+
   /** Every table, in the order they are written. */
   public static final List<String> NAMES =
       List.of(
@@ -136,7 +150,8 @@ public final class IcebergFixtures {
           DELETION_VECTORS,
           EVOLVED,
           PARTITIONED,
-          OVERWRITTEN);
+          OVERWRITTEN,
+          REFS);
 
   /** Row groups of about 2 KB, their size checked every 10 to 50 rows: 50 to 80 rows each. */
   private static final Map<String, String> WRITE_PROPERTIES =
@@ -180,6 +195,7 @@ public final class IcebergFixtures {
     evolved(dir);
     partitioned(dir);
     overwritten(dir);
+    refs(dir);
     Map<String, Table> loaded = new LinkedHashMap<>();
     for (String name : NAMES) {
       loaded.put(name, TABLES.load(dir.resolve(name).toString()));
@@ -199,14 +215,28 @@ public final class IcebergFixtures {
   }
 
   /**
-   * The live rows of a snapshot as Iceberg's own reader returns them, in the snapshot's schema, in
-   * the reader's order: each row the values of the schema's top-level columns as a Spark {@code
-   * Row} holds them with {@code spark.sql.datetime.java8API.enabled=true} (which callers must set
-   * to compare): a struct as the list of its values, a timestamp with time zone as an {@link
-   * Instant}, a date as a {@link java.time.LocalDate}, a decimal as a {@link java.math.BigDecimal}.
+   * The live rows of the current snapshot in the table's schema, as Iceberg's Spark reader reads a
+   * table without time travel; as {@link #rows(Table, long, Schema)}.
+   */
+  public static List<List<Object>> rows(Table table) {
+    return rows(table, table.currentSnapshot().snapshotId(), table.schema());
+  }
+
+  /**
+   * The live rows of a snapshot in the snapshot's schema; as {@link #rows(Table, long, Schema)}.
    */
   public static List<List<Object>> rows(Table table, long snapshotId) {
-    Schema schema = table.schemas().get(table.snapshot(snapshotId).schemaId());
+    return rows(table, snapshotId, table.schemas().get(table.snapshot(snapshotId).schemaId()));
+  }
+
+  /**
+   * The live rows of a snapshot as Iceberg's own reader returns them, in {@code schema}, in the
+   * reader's order: each row the values of the schema's top-level columns as a Spark {@code Row}
+   * holds them with {@code spark.sql.datetime.java8API.enabled=true} (which callers must set to
+   * compare): a struct as the list of its values, a timestamp with time zone as an {@link Instant},
+   * a date as a {@link java.time.LocalDate}, a decimal as a {@link java.math.BigDecimal}.
+   */
+  public static List<List<Object>> rows(Table table, long snapshotId, Schema schema) {
     List<List<Object>> rows = new ArrayList<>();
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table).useSnapshot(snapshotId).project(schema).build()) {
@@ -403,6 +433,16 @@ public final class IcebergFixtures {
             .deleteFile(c)
             .deleteFile(deletes)
             .addFile(w.data(live)));
+  }
+
+  private static void refs(Path dir) throws IOException {
+    Writer w = new Writer(dir, REFS, 2, SCHEMA, PartitionSpec.unpartitioned());
+    w.commit(w.table.newAppend().appendFile(w.data(0, 400)));
+    long first = w.table.currentSnapshot().snapshotId();
+    w.table.manageSnapshots().createTag(TAG, first).createBranch(BRANCH, first).commit();
+    w.commit(w.table.newAppend().appendFile(w.data(400, 600)).toBranch(BRANCH));
+    w.commit(w.table.newAppend().appendFile(w.data(600, 1000)));
+    w.table.updateSchema().addColumn("note", Types.StringType.get()).commit();
   }
 
   private static void deleteTree(Path dir) {

@@ -1,12 +1,15 @@
 package io.corgipile.table.iceberg;
 
 import static io.corgipile.table.iceberg.IcebergFixtures.APPENDS;
+import static io.corgipile.table.iceberg.IcebergFixtures.BRANCH;
 import static io.corgipile.table.iceberg.IcebergFixtures.DELETION_VECTORS;
 import static io.corgipile.table.iceberg.IcebergFixtures.EQUALITY_DELETES;
 import static io.corgipile.table.iceberg.IcebergFixtures.EVOLVED;
 import static io.corgipile.table.iceberg.IcebergFixtures.OVERWRITTEN;
 import static io.corgipile.table.iceberg.IcebergFixtures.PARTITIONED;
 import static io.corgipile.table.iceberg.IcebergFixtures.POSITION_DELETES;
+import static io.corgipile.table.iceberg.IcebergFixtures.REFS;
+import static io.corgipile.table.iceberg.IcebergFixtures.TAG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -70,6 +73,7 @@ class IcebergFixturesTest {
     operations.put(EVOLVED, List.of("append", "append"));
     operations.put(PARTITIONED, List.of("append", "delete", "append"));
     operations.put(OVERWRITTEN, List.of("append", "overwrite", "delete", "replace"));
+    operations.put(REFS, List.of("append", "append"));
     assertThat(TABLES.keySet()).containsExactlyElementsOf(operations.keySet());
     operations.forEach(
         (name, expected) -> {
@@ -268,6 +272,26 @@ class IcebergFixturesTest {
         }
       }
     }
+  }
+
+  @Test
+  void aTagAndABranchBesideMain() {
+    assertLiveIds(REFS, ids(0, 400, id -> true), ids(0, 1000, id -> id < 400 || id >= 600));
+    Table table = TABLES.get(REFS);
+    List<Long> main = IcebergFixtures.snapshotIds(table);
+    assertThat(table.refs().get(TAG).isBranch()).isFalse();
+    assertThat(table.refs().get(TAG).snapshotId()).isEqualTo(main.get(0));
+    assertThat(table.refs().get(BRANCH).isBranch()).isTrue();
+    Snapshot head = table.snapshot(BRANCH);
+    assertThat(head.parentId()).isEqualTo(main.get(0));
+    assertThat(IcebergFixtures.rows(table, head.snapshotId()).stream().map(row -> row.get(0)))
+        .containsExactlyInAnyOrderElementsOf(ids(0, 600, id -> true));
+    // the column added last is the table's, in no snapshot's schema
+    assertThat(columns(table, main.get(1))).containsExactly("id", "x", "label", "name");
+    assertThat(table.schema().columns().stream().map(Types.NestedField::name))
+        .containsExactly("id", "x", "label", "name", "note");
+    assertThat(IcebergFixtures.rows(table))
+        .allSatisfy(row -> assertThat(row).hasSize(5).last().isNull());
   }
 
   /** Each snapshot's live ids, in commit order, are the expected ones (as a multiset). */

@@ -116,7 +116,10 @@ class IcebergSourceTest {
                 .load(table(t.getKey()));
         assertThat(values(read))
             .as("%s snapshot %d (%d) in mode %s", t.getKey(), i + 1, id, mode)
-            .containsExactlyInAnyOrderElementsOf(IcebergFixtures.rows(t.getValue(), id));
+            .containsExactlyInAnyOrderElementsOf(
+                i == snapshots.size() - 1
+                    ? IcebergFixtures.rows(t.getValue())
+                    : IcebergFixtures.rows(t.getValue(), id));
       }
     }
   }
@@ -169,6 +172,64 @@ class IcebergSourceTest {
                 + ": the table's first snapshot is later");
   }
 
+  /**
+   * A branch reads its head in the table's schema, a tag its snapshot in the snapshot's, as
+   * Iceberg's Spark reader reads them.
+   */
+  @ParameterizedTest
+  @EnumSource(ShuffleMode.class)
+  void aBranchReadsItsHeadAndATagItsSnapshot(ShuffleMode mode) {
+    Table refs = LOADED.get(IcebergFixtures.REFS);
+    Dataset<Row> branch =
+        corgipile(mode)
+            .option(ReadOptions.BRANCH, IcebergFixtures.BRANCH)
+            .load(table(IcebergFixtures.REFS));
+    assertThat(branch.schema())
+        .isEqualTo(
+            StructType.fromDDL(
+                "id BIGINT NOT NULL, x DOUBLE, label INT, name STRING, note STRING"));
+    assertThat(values(branch))
+        .containsExactlyInAnyOrderElementsOf(
+            IcebergFixtures.rows(
+                refs, refs.snapshot(IcebergFixtures.BRANCH).snapshotId(), refs.schema()));
+    Dataset<Row> tag =
+        corgipile(mode)
+            .option(ReadOptions.TAG, IcebergFixtures.TAG)
+            .load(table(IcebergFixtures.REFS));
+    assertThat(tag.schema())
+        .isEqualTo(StructType.fromDDL("id BIGINT NOT NULL, x DOUBLE, label INT, name STRING"));
+    long first = IcebergFixtures.snapshotIds(refs).get(0);
+    assertThat(values(tag)).containsExactlyInAnyOrderElementsOf(IcebergFixtures.rows(refs, first));
+  }
+
+  @Test
+  void aBranchOrTagTheTableLacksIsAnError() {
+    String refs = table(IcebergFixtures.REFS);
+    assertThatThrownBy(
+            () -> corgipile(ShuffleMode.NONE).option(ReadOptions.BRANCH, "v1").load(refs))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessage(
+            "Cannot read Iceberg table "
+                + refs
+                + " at branch=v1: the table has branches audit, main, and tag v1");
+    assertThatThrownBy(() -> corgipile(ShuffleMode.NONE).option(ReadOptions.TAG, "x").load(refs))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessage(
+            "Cannot read Iceberg table "
+                + refs
+                + " at tag=x: the table has branches audit, main, and tag v1");
+    assertThatThrownBy(
+            () ->
+                corgipile(ShuffleMode.NONE)
+                    .option(ReadOptions.TAG, "v1")
+                    .option(ReadOptions.SNAPSHOT_ID, 1)
+                    .load(refs))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Cannot load corgipile table: snapshot-id and tag each choose a snapshot: give one of"
+                + " snapshot-id, as-of-timestamp, branch, tag");
+  }
+
   @Test
   void aSnapshotTheTableLacksIsAnError() {
     assertThatThrownBy(
@@ -194,7 +255,7 @@ class IcebergSourceTest {
         .hasMessage(
             "Cannot load corgipile table: versionAsOf is not an option of Iceberg tables, and "
                 + table(IcebergFixtures.APPENDS)
-                + " is one: its time travel options are snapshot-id and as-of-timestamp");
+                + " is one: its time travel options are snapshot-id, as-of-timestamp, branch, tag");
   }
 
   /**
