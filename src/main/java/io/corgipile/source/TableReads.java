@@ -5,6 +5,7 @@ import io.corgipile.spark.ScanSettings;
 import io.corgipile.spark.SparkTimestamps;
 import io.corgipile.spark.TableListing;
 import io.corgipile.table.AsOf;
+import io.corgipile.table.CatalogTable;
 import io.corgipile.table.SnapshotPlanner;
 import io.corgipile.table.TableFormat;
 import io.corgipile.table.TablePlanners;
@@ -15,7 +16,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
@@ -44,6 +47,18 @@ final class TableReads {
       StructType userSchema) {
     Map<String, String> timeTravel = timeTravel(options);
     Configuration conf = ScanSettings.hadoopConf(session, CorgiPileSource.fileOptions(options));
+    CatalogTable named = paths.size() == 1 ? CatalogNames.resolve(session, paths.get(0)) : null;
+    if (named != null) {
+      return snapshotListing(
+          session,
+          conf,
+          TableFormat.ICEBERG,
+          named.toString(),
+          timeTravel,
+          userSchema,
+          () -> TablePlanners.icebergCatalogs(conf),
+          (planner, asOf) -> planner.plan(named, asOf));
+    }
     List<TableRoots.Found> found = TableRoots.of(paths, conf);
     for (TableRoots.Found f : found) {
       if (f.meets() == TableRoots.Meets.INSIDE) {
@@ -90,7 +105,6 @@ final class TableReads {
     }
     String table = found.get(0).path();
     TableFormat format = found.get(0).format();
-    String name = format.displayName() + " table " + table;
     if (paths.size() > 1) {
       throw new IllegalArgumentException(
           "Cannot load corgipile table: "
@@ -100,6 +114,31 @@ final class TableReads {
               + " table, which is read alone, not with other paths "
               + paths);
     }
+    return snapshotListing(
+        session,
+        conf,
+        format,
+        table,
+        timeTravel,
+        userSchema,
+        () -> TablePlanners.planner(format, conf),
+        (planner, asOf) -> planner.plan(table, asOf));
+  }
+
+  /**
+   * The listing of the snapshot of {@code format}'s table {@code table} (a path or a catalog's
+   * name) that the time travel options name, planned by {@code plan} with the format's planner.
+   */
+  private static <P extends SnapshotPlanner> FileListing snapshotListing(
+      SparkSession session,
+      Configuration conf,
+      TableFormat format,
+      String table,
+      Map<String, String> timeTravel,
+      StructType userSchema,
+      Supplier<P> planners,
+      BiFunction<P, AsOf, TableSnapshot> plan) {
+    String name = format.displayName() + " table " + table;
     String zone = ScanSettings.sessionTimeZone(session);
     AsOf asOf;
     try {
@@ -109,15 +148,15 @@ final class TableReads {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot load corgipile table: " + e.getMessage(), e);
     }
-    SnapshotPlanner planner;
+    P planner;
     try {
-      planner = TablePlanners.planner(format, conf);
+      planner = planners.get();
     } catch (TableReadException e) {
       throw CorgiPileAnalysisException.raise("Cannot read " + name + ": " + e.getMessage(), e);
     }
     FileListing listing;
     try {
-      TableSnapshot snapshot = planner.plan(table, asOf);
+      TableSnapshot snapshot = plan.apply(planner, asOf);
       listing = TableListing.of(snapshot, conf, zone);
     } catch (TableReadException e) {
       throw CorgiPileAnalysisException.raise(e.getMessage(), e);

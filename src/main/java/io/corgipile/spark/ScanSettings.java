@@ -306,7 +306,7 @@ public final class ScanSettings implements Serializable {
     return classic(session).sessionState().conf();
   }
 
-  private static org.apache.spark.sql.classic.SparkSession classic(SparkSession session) {
+  static org.apache.spark.sql.classic.SparkSession classic(SparkSession session) {
     return (org.apache.spark.sql.classic.SparkSession) session;
   }
 

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
@@ -77,6 +78,15 @@ public final class TablePlanners {
   static final String ICEBERG_PLANNER = "io.corgipile.table.iceberg.IcebergSnapshotPlanner";
 
   /**
+   * Iceberg's Spark catalogs, as {@code spark.sql.catalog.<name>} names them: a catalog of one of
+   * these holds Iceberg tables, which are read by name through Iceberg's Java catalog its settings
+   * describe ({@code CatalogUtil.buildIcebergCatalog}), as Iceberg's catalog would build it.
+   */
+  public static final List<String> ICEBERG_SPARK_CATALOGS =
+      List.of(
+          "org.apache.iceberg.spark.SparkCatalog", "org.apache.iceberg.spark.SparkSessionCatalog");
+
+  /**
    * A class of each Iceberg jar the planner needs: core, data (its delete filter), Parquet (its
    * generic reader); the format model registry came with Iceberg 1.11.
    */
@@ -129,6 +139,11 @@ public final class TablePlanners {
       throw new UncheckedIOException(
           "Cannot tell whether " + path + " is an Iceberg table: " + e.getMessage(), e);
     }
+  }
+
+  /** The planner of Iceberg tables named through a catalog. */
+  public static CatalogPlanner icebergCatalogs(Configuration conf) {
+    return (CatalogPlanner) iceberg(conf);
   }
 
   /** The planner of {@code format}'s tables. */
@@ -252,7 +267,8 @@ public final class TablePlanners {
   static String missingIceberg(String missingClass) {
     return "this is an Apache Iceberg table (it has a "
         + ICEBERG_METADATA
-        + " folder of Iceberg metadata files), and reading one needs Iceberg's Java API "
+        + " folder of Iceberg metadata files, or its catalog is Iceberg's), and reading one needs"
+        + " Iceberg's Java API "
         + ICEBERG_VERSION
         + ", which is not on the class path ("
         + missingClass

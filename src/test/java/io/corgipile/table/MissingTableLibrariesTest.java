@@ -57,10 +57,10 @@ class MissingTableLibrariesTest {
     assertThatThrownBy(() -> TablePlanners.iceberg(new Configuration(), WITHOUT_ICEBERG))
         .isInstanceOf(TableReadException.class)
         .hasMessage(
-            "this is an Apache Iceberg table (it has a metadata folder of Iceberg metadata files),"
-                + " and reading one needs Iceberg's Java API 1.12.0, which is not on the class"
-                + " path (org.apache.iceberg.hadoop.HadoopTables is missing): add spark-submit"
-                + " --packages org.apache.iceberg:iceberg-core:1.12.0,"
+            "this is an Apache Iceberg table (it has a metadata folder of Iceberg metadata files,"
+                + " or its catalog is Iceberg's), and reading one needs Iceberg's Java API 1.12.0,"
+                + " which is not on the class path (org.apache.iceberg.hadoop.HadoopTables is"
+                + " missing): add spark-submit --packages org.apache.iceberg:iceberg-core:1.12.0,"
                 + "org.apache.iceberg:iceberg-data:1.12.0,org.apache.iceberg:iceberg-parquet:1.12.0"
                 + " (or set spark.jars.packages to it); its files are not read as plain Parquet, as"
                 + " that would return removed files and deleted rows");

@@ -1,12 +1,14 @@
 package io.corgipile.table.iceberg;
 
 import io.corgipile.table.AsOf;
-import io.corgipile.table.SnapshotPlanner;
+import io.corgipile.table.CatalogPlanner;
+import io.corgipile.table.CatalogTable;
 import io.corgipile.table.TableFile;
 import io.corgipile.table.TableFormat;
 import io.corgipile.table.TablePlanners;
 import io.corgipile.table.TableReadException;
 import io.corgipile.table.TableSnapshot;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -19,28 +21,35 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
- * An Iceberg table's snapshot as Iceberg's Java API plans it: {@code HadoopTables.load} (a table
- * folder whose {@code metadata/version-hint.text} names its current metadata, or a metadata file),
- * the snapshot {@link AsOf} names (by id, time, branch or tag), {@code TableScan.planFiles} (the
- * live data files with the delete files that apply to each, by Iceberg's sequence numbers), the
- * schema Iceberg's Spark reader gives, and per file the positions of its deleted rows ({@link
- * DeletedRows}).
+ * An Iceberg table's snapshot as Iceberg's Java API plans it: the table from a catalog by name, or
+ * {@code HadoopTables.load} (a table folder whose {@code metadata/version-hint.text} names its
+ * current metadata, or a metadata file), the snapshot {@link AsOf} names (by id, time, branch or
+ * tag), {@code TableScan.planFiles} (the live data files with the delete files that apply to each,
+ * by Iceberg's sequence numbers), the schema Iceberg's Spark reader gives, and per file the
+ * positions of its deleted rows ({@link DeletedRows}).
  *
  * <p>Loaded by name (public, with a {@link Configuration} constructor) from {@code TablePlanners}.
  */
-public final class IcebergSnapshotPlanner implements SnapshotPlanner {
+public final class IcebergSnapshotPlanner implements CatalogPlanner {
+  /** A catalog's settings that set Hadoop's, as Iceberg's Spark catalog reads them. */
+  private static final String HADOOP_PREFIX = "hadoop.";
+
   private final Configuration conf;
   private final HadoopTables tables;
 
@@ -52,7 +61,70 @@ public final class IcebergSnapshotPlanner implements SnapshotPlanner {
 
   @Override
   public TableSnapshot plan(String tablePath, AsOf asOf) {
-    Table table = load(tablePath);
+    return plan(tablePath, load(tablePath), asOf);
+  }
+
+  /**
+   * Builds the catalog as Iceberg's Spark catalog builds it from the same settings ({@code type} or
+   * {@code catalog-impl}, {@code warehouse}, {@code uri}, ...; {@code hadoop.*} settings override
+   * Hadoop's), loads the table, and plans it as a table read by path.
+   */
+  @Override
+  public TableSnapshot plan(CatalogTable named, AsOf asOf) {
+    Configuration catalogConf = new Configuration(conf);
+    named
+        .properties()
+        .forEach(
+            (key, value) -> {
+              if (key.startsWith(HADOOP_PREFIX)) {
+                catalogConf.set(key.substring(HADOOP_PREFIX.length()), value);
+              }
+            });
+    Catalog catalog;
+    try {
+      catalog = CatalogUtil.buildIcebergCatalog(named.catalog(), named.properties(), catalogConf);
+    } catch (RuntimeException | LinkageError e) {
+      throw new TableReadException(
+          "Cannot read Iceberg table "
+              + named
+              + ": Iceberg cannot build the catalog "
+              + named.catalog()
+              + " from its settings (spark.sql.catalog."
+              + named.catalog()
+              + ".*): "
+              + e,
+          e);
+    }
+    try {
+      Table table;
+      try {
+        table =
+            catalog.loadTable(
+                TableIdentifier.of(
+                    Namespace.of(named.namespace().toArray(String[]::new)), named.name()));
+      } catch (NoSuchTableException e) {
+        throw new TableReadException(
+            "Cannot read Iceberg table "
+                + named
+                + ": the catalog "
+                + named.catalog()
+                + " has no such table",
+            e);
+      }
+      return plan(named.toString(), table, asOf);
+    } finally {
+      if (catalog instanceof Closeable closeable) {
+        try {
+          closeable.close();
+        } catch (IOException e) {
+          // the table is planned; a catalog's connection that fails to close loses nothing
+        }
+      }
+    }
+  }
+
+  /** {@code table}'s snapshot that {@code asOf} names; {@code tablePath} names it in messages. */
+  private TableSnapshot plan(String tablePath, Table table, AsOf asOf) {
     Snapshot snapshot = snapshot(tablePath, table, asOf);
     Schema schema = schema(table, snapshot, asOf);
     List<TableFile> files = new ArrayList<>();

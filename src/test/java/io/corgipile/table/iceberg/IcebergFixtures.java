@@ -52,6 +52,8 @@ import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 
 /**
  * Apache Iceberg tables written by Iceberg's own Java API, and the rows Iceberg's own reader
@@ -248,6 +250,24 @@ public final class IcebergFixtures {
       throw new UncheckedIOException(e);
     }
     return rows;
+  }
+
+  /** Spark's rows as {@link #rows} gives Iceberg's: top-level values, a struct as a list. */
+  public static List<List<Object>> values(Dataset<Row> rows) {
+    List<List<Object>> values = new ArrayList<>();
+    for (Row row : rows.collectAsList()) {
+      values.add(values(row));
+    }
+    return values;
+  }
+
+  private static List<Object> values(Row row) {
+    List<Object> values = new ArrayList<>();
+    for (int i = 0; i < row.size(); i++) {
+      Object value = row.get(i);
+      values.add(value instanceof Row nested ? values(nested) : value);
+    }
+    return values;
   }
 
   private static List<Object> values(StructLike struct) {

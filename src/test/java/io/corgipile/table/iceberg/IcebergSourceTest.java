@@ -11,7 +11,6 @@ import io.corgipile.source.ReadOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,22 +82,8 @@ class IcebergSourceTest {
         .option(ReadOptions.BUFFER_SIZE, "150");
   }
 
-  /** Spark's rows as the fixtures give Iceberg's: top-level values, a struct as a list. */
   private static List<List<Object>> values(Dataset<Row> rows) {
-    List<List<Object>> values = new ArrayList<>();
-    for (Row row : rows.collectAsList()) {
-      values.add(values(row));
-    }
-    return values;
-  }
-
-  private static List<Object> values(Row row) {
-    List<Object> values = new ArrayList<>();
-    for (int i = 0; i < row.size(); i++) {
-      Object value = row.get(i);
-      values.add(value instanceof Row nested ? values(nested) : value);
-    }
-    return values;
+    return IcebergFixtures.values(rows);
   }
 
   @ParameterizedTest
