@@ -120,7 +120,13 @@ final class BlockPlanner {
             b.rows() <= minRows
                 ? List.of(b)
                 : cutAtPages(
-                    b, pagesOf(reader, footer.getBlocks().get(b.rowGroup()), settings), minRows));
+                    b,
+                    pagesOf(
+                        reader,
+                        footer.getBlocks().get(b.rowGroup()),
+                        settings.requestedFileSchema(footer.getFileMetaData().getSchema()),
+                        settings.caseSensitive()),
+                    minRows));
       }
     } catch (IOException e) {
       // The file could not be opened here; the executors will say why when they read it whole.
@@ -135,11 +141,10 @@ final class BlockPlanner {
    * null, and the row group stays whole (its reader then reports any damage).
    */
   private static OffsetIndex pagesOf(
-      ParquetFileReader reader, BlockMetaData group, ScanSettings settings) {
+      ParquetFileReader reader, BlockMetaData group, StructType requested, boolean caseSensitive) {
     List<ColumnChunkMetaData> columns = new ArrayList<>();
     for (ColumnChunkMetaData c : group.getColumns()) {
-      if (find(settings.requestedFileSchema(), c.getPath().toArray()[0], settings.caseSensitive())
-          != null) {
+      if (find(requested, c.getPath().toArray()[0], caseSensitive) != null) {
         columns.add(c);
       }
     }
@@ -310,7 +315,14 @@ final class BlockPlanner {
       throw new CorgiPileReadException(
           "Cannot read schema of Parquet file " + file.path() + ": " + message(e), e);
     }
-    checkCompatible(file.path(), settings, fileSchema);
+    StructType requested;
+    try {
+      requested = settings.requestedFileSchema(footer.getFileMetaData().getSchema());
+    } catch (IllegalArgumentException e) {
+      throw new CorgiPileReadException(
+          "Cannot read Parquet file " + file.path() + ": " + e.getMessage(), e);
+    }
+    checkCompatible(file.path(), settings, requested, fileSchema);
 
     List<BlockMetaData> all = footer.getBlocks();
     Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -427,13 +439,13 @@ final class BlockPlanner {
   }
 
   /**
-   * Rejects a file whose columns cannot be read as the table's types. Types of one family (numbers,
-   * date-times) are left to Spark's reader, which widens some and rejects others with its own
-   * message.
+   * Rejects a file whose columns, {@code stored} as the file names them, cannot be read as the
+   * table's types. Types of one family (numbers, date-times) are left to Spark's reader, which
+   * widens some and rejects others with its own message.
    */
-  static void checkCompatible(String path, ScanSettings settings, StructType file) {
+  static void checkCompatible(
+      String path, ScanSettings settings, StructType stored, StructType file) {
     StructType table = settings.requestedDataSchema();
-    StructType stored = settings.requestedFileSchema();
     for (int i = 0; i < table.size(); i++) {
       StructField wanted = stored.fields()[i];
       StructField present = find(file, wanted.name(), settings.caseSensitive());

@@ -4,7 +4,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.ZoneId;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.hadoop.mapred.FileSplit;
@@ -42,6 +44,9 @@ public final class BlockDecoder implements Closeable {
   private final FixedWidthRowEncoder encoder;
   // A task attempt context copies the whole Hadoop configuration: once per task, not per block.
   private final TaskAttemptContextImpl context;
+
+  /** The contexts of files read by name ({@link ScanSettings#hadoopConf(MessageType)}). */
+  private final Map<MessageType, TaskAttemptContextImpl> byNameContexts = new HashMap<>();
 
   /** Told of every Spark reader set up. */
   private final Runnable readerOpened;
@@ -135,7 +140,7 @@ public final class BlockDecoder implements Closeable {
     try {
       reader.initialize(
           split(handle.input(), block),
-          context,
+          context(meta.getSchema()),
           Option.apply(handle.input()),
           Option.apply(new BorrowedStream(handle.stream())),
           Option.apply(new ParquetMetadata(meta, List.of(block))));
@@ -194,12 +199,20 @@ public final class BlockDecoder implements Closeable {
                 settings.int96RebaseSpec(meta)));
     readerOpened.run();
     try {
-      reader.initialize(split(handle.input(), block), context);
+      reader.initialize(split(handle.input(), block), context(meta.getSchema()));
     } catch (IOException | InterruptedException | RuntimeException e) {
       reader.close();
       throw asIOException(e);
     }
     return new RecordRows(reader, partitionValues(file), projection);
+  }
+
+  /** The task attempt context to read a file of schema {@code file} with. */
+  private TaskAttemptContextImpl context(MessageType file) {
+    return settings.readsByName(file)
+        ? byNameContexts.computeIfAbsent(
+            file, f -> new TaskAttemptContextImpl(settings.hadoopConf(f), new TaskAttemptID()))
+        : context;
   }
 
   /** Closes the Spark reader the blocks shared, if one is open. */

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.schema.MessageType;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
@@ -174,6 +175,42 @@ public final class ScanSettings implements Serializable {
    */
   public StructType requestedFileSchema() {
     return requestedFileSchema;
+  }
+
+  /**
+   * The columns asked of a data file of schema {@code file}: {@link #requestedFileSchema}, or,
+   * where that matches columns by field id and the file has none, the same by name through the
+   * table's name mapping ({@link NameMappedColumns}).
+   *
+   * @throws IllegalArgumentException when the file has no field ids and the table no name mapping
+   */
+  public StructType requestedFileSchema(MessageType file) {
+    return readsByName(file)
+        ? NameMappedColumns.byName(requestedFileSchema, file)
+        : requestedFileSchema;
+  }
+
+  /** Whether a file of schema {@code file} is read by name: the scan asks by id, it has no ids. */
+  public boolean readsByName(MessageType file) {
+    return NameMappedColumns.needed(requestedFileSchema, file);
+  }
+
+  /**
+   * The Hadoop configuration to read a data file of schema {@code file} with: {@link #hadoopConf()}
+   * itself, or, for a file read by name ({@link #requestedFileSchema(MessageType)}), a copy asking
+   * Spark's reader for its columns by name.
+   */
+  public Configuration hadoopConf(MessageType file) {
+    Configuration conf = hadoopConf();
+    if (!readsByName(file)) {
+      return conf;
+    }
+    String byName = NameMappedColumns.byName(requestedFileSchema, file).json();
+    Configuration copy = new Configuration(conf);
+    copy.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), byName);
+    copy.set(ParquetWriteSupport.SPARK_ROW_SCHEMA(), byName);
+    copy.setBoolean(SQLConf.PARQUET_FIELD_ID_READ_ENABLED().key(), false);
+    return copy;
   }
 
   /** The scan's output: the requested data columns, then the requested partition columns. */

@@ -17,7 +17,9 @@ import java.util.Set;
  *     metadata (column mapping ids and physical names): the schema the format's Spark reader gives
  * @param fileSchemaJson the same schema as the data files name its columns, field for field: under
  *     column mapping each (nested) field's physical name, and its Parquet field id ({@code
- *     parquet.field.id}) where the files are matched by id; {@code schemaJson} otherwise
+ *     parquet.field.id}) where the files are matched by id, and then, where the table says how to
+ *     match files without field ids by name (Iceberg's name mapping), the names such a file may
+ *     give the field ({@link #MAPPED_NAMES}); {@code schemaJson} otherwise
  * @param partitionColumns the partition columns' logical names, in the table's order
  * @param readerFeatures the format's features in force that a reader must honour (Delta's reader
  *     and reader-writer table features, implicit ones of an older protocol included; column mapping
@@ -33,6 +35,12 @@ public record TableSnapshot(
     Set<String> readerFeatures,
     List<TableFile> files)
     implements Serializable {
+  /**
+   * The field metadata, beside a field's Parquet field id, that lists the names a data file without
+   * field ids may give the field (a string array): such a file's columns are matched by them.
+   */
+  public static final String MAPPED_NAMES = "corgipile.mapped.names";
+
   /** The version of an Iceberg table without any snapshot: created, never written. */
   public static final long NO_VERSION = -1;
 

@@ -28,12 +28,15 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -143,7 +146,7 @@ public final class IcebergSnapshotPlanner implements CatalogPlanner {
         table.location(),
         snapshot == null ? TableSnapshot.NO_VERSION : snapshot.snapshotId(),
         SparkSchemas.table(tablePath, schema).json(),
-        SparkSchemas.files(tablePath, schema).json(),
+        SparkSchemas.files(tablePath, schema, nameMapping(table)).json(),
         List.of(),
         Set.of(),
         files);
@@ -187,6 +190,12 @@ public final class IcebergSnapshotPlanner implements CatalogPlanner {
     } catch (IOException e) {
       return null;
     }
+  }
+
+  /** The table's name mapping, by which files without field ids are read; null without one. */
+  private static NameMapping nameMapping(Table table) {
+    String json = table.properties().get(TableProperties.DEFAULT_NAME_MAPPING);
+    return json == null ? null : NameMappingParser.fromJson(json);
   }
 
   /** The snapshot {@code asOf} names; null for the current one of a table without any. */

@@ -1,11 +1,14 @@
 package io.corgipile.table.iceberg;
 
 import io.corgipile.table.TableReadException;
+import io.corgipile.table.TableSnapshot;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.mapping.MappedField;
+import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
@@ -23,7 +26,9 @@ import org.apache.spark.sql.types.StructType;
  * TypeToSparkType}): a field's name, its nullability (optional), its doc as the field's comment.
  * The files' form of it carries each field's id ({@value #FIELD_ID}), by which Spark's Parquet
  * reader then matches the files' columns, as Iceberg's readers do: a renamed column keeps its id, a
- * dropped and re-added one gets a new one.
+ * dropped and re-added one gets a new one; and, where the table has a name mapping (files added
+ * without field ids, as {@code add_files} adds them), the names the mapping gives each id ({@link
+ * TableSnapshot#MAPPED_NAMES}), by which such files' columns are matched.
  *
  * <p>Types Spark's Parquet reader cannot read as Iceberg's Spark reader gives them are refused:
  * {@code time}, {@code uuid}, nanosecond timestamps, {@code variant}, geospatial and {@code
@@ -41,25 +46,30 @@ final class SparkSchemas {
     return (StructType) convert(tablePath, schema, false);
   }
 
-  /** The same schema, field for field, with each field's id for Spark's Parquet reader. */
-  static StructType files(String tablePath, Schema schema) {
-    return (StructType) convert(tablePath, schema, true);
+  /**
+   * The same schema, field for field, with each field's id for Spark's Parquet reader, and its
+   * names in {@code mapping} where there is one.
+   */
+  static StructType files(String tablePath, Schema schema, NameMapping mapping) {
+    return (StructType) TypeUtil.visit(schema, new Visitor(tablePath, true, mapping));
   }
 
   private static DataType convert(String tablePath, Schema schema, boolean withIds) {
-    return TypeUtil.visit(schema, new Visitor(tablePath, withIds));
+    return TypeUtil.visit(schema, new Visitor(tablePath, withIds, null));
   }
 
   private static final class Visitor extends TypeUtil.SchemaVisitor<DataType> {
     private final String tablePath;
     private final boolean withIds;
+    private final NameMapping mapping;
 
     /** The names of the fields above the type being visited, innermost last. */
     private final Deque<String> path = new ArrayDeque<>();
 
-    Visitor(String tablePath, boolean withIds) {
+    Visitor(String tablePath, boolean withIds, NameMapping mapping) {
       this.tablePath = tablePath;
       this.withIds = withIds;
+      this.mapping = mapping;
     }
 
     @Override
@@ -89,15 +99,21 @@ final class SparkSchemas {
                   + " has an initial default, which the files written before it was added do"
                   + " not hold, and this reader reads them as null");
         }
-        Metadata metadata =
-            withIds
-                ? new MetadataBuilder().putLong(FIELD_ID, field.fieldId()).build()
-                : Metadata.empty();
+        Metadata metadata = withIds ? ids(field.fieldId()) : Metadata.empty();
         StructField converted =
             new StructField(field.name(), fieldTypes.get(i), field.isOptional(), metadata);
         fields.add(field.doc() == null ? converted : converted.withComment(field.doc()));
       }
       return new StructType(fields.toArray(new StructField[0]));
+    }
+
+    private Metadata ids(int fieldId) {
+      MetadataBuilder metadata = new MetadataBuilder().putLong(FIELD_ID, fieldId);
+      MappedField mapped = mapping == null ? null : mapping.find(fieldId);
+      if (mapped != null) {
+        metadata.putStringArray(TableSnapshot.MAPPED_NAMES, mapped.names().toArray(new String[0]));
+      }
+      return metadata.build();
     }
 
     @Override

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -40,6 +41,7 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDelete;
@@ -51,7 +53,18 @@ import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.DeleteWriteResult;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.mapping.MappingUtil;
+import org.apache.iceberg.mapping.NameMapping;
+import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.types.Types;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -143,6 +156,17 @@ public final class IcebergFixtures {
   /** {@link #REFS}' branch: its first snapshot, then ids 400-599. */
   public static final String BRANCH = "audit";
 
+  /**
+   * Format v2, with a name mapping ({@code schema.name-mapping.default}, made from the schema): 1
+   * append of a file without Parquet field ids (as {@code add_files} and Spark's {@code migrate}
+   * add files), ids 0-599, its columns in another order than the table's ({@code name}, {@code id},
+   * {@code label}, {@code x}) and one more the table lacks ({@code stray}); then {@code name}
+   * renamed {@code title}, which the mapping keeps as a second name; 2 append of ids 600-999 by
+   * Iceberg's writer, with ids. Iceberg's generic reader applies no name mapping (it matches a file
+   * without ids by position): {@link #rows} reads it as Iceberg's Spark reader does.
+   */
+  public static final String ADDED = "added";
+
   /** Every table, in the order they are written. */
   public static final List<String> NAMES =
       List.of(
@@ -153,7 +177,8 @@ public final class IcebergFixtures {
           EVOLVED,
           PARTITIONED,
           OVERWRITTEN,
-          REFS);
+          REFS,
+          ADDED);
 
   /** Row groups of about 2 KB, their size checked every 10 to 50 rows: 50 to 80 rows each. */
   private static final Map<String, String> WRITE_PROPERTIES =
@@ -198,6 +223,7 @@ public final class IcebergFixtures {
     partitioned(dir);
     overwritten(dir);
     refs(dir);
+    added(dir);
     Map<String, Table> loaded = new LinkedHashMap<>();
     for (String name : NAMES) {
       loaded.put(name, TABLES.load(dir.resolve(name).toString()));
@@ -232,13 +258,17 @@ public final class IcebergFixtures {
   }
 
   /**
-   * The live rows of a snapshot as Iceberg's own reader returns them, in {@code schema}, in the
-   * reader's order: each row the values of the schema's top-level columns as a Spark {@code Row}
-   * holds them with {@code spark.sql.datetime.java8API.enabled=true} (which callers must set to
-   * compare): a struct as the list of its values, a timestamp with time zone as an {@link Instant},
-   * a date as a {@link java.time.LocalDate}, a decimal as a {@link java.math.BigDecimal}.
+   * The live rows of a snapshot as Iceberg's own reader returns them ({@link #rowsByNameMapping}
+   * for a table with a name mapping), in {@code schema}, in the reader's order: each row the values
+   * of the schema's top-level columns as a Spark {@code Row} holds them with {@code
+   * spark.sql.datetime.java8API.enabled=true} (which callers must set to compare): a struct as the
+   * list of its values, a timestamp with time zone as an {@link Instant}, a date as a {@link
+   * java.time.LocalDate}, a decimal as a {@link java.math.BigDecimal}.
    */
   public static List<List<Object>> rows(Table table, long snapshotId, Schema schema) {
+    if (table.properties().containsKey(TableProperties.DEFAULT_NAME_MAPPING)) {
+      return rowsByNameMapping(table, snapshotId, schema);
+    }
     List<List<Object>> rows = new ArrayList<>();
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table).useSnapshot(snapshotId).project(schema).build()) {
@@ -465,6 +495,51 @@ public final class IcebergFixtures {
     w.table.updateSchema().addColumn("note", Types.StringType.get()).commit();
   }
 
+  private static void added(Path dir) throws IOException {
+    Writer w = new Writer(dir, ADDED, 2, SCHEMA, PartitionSpec.unpartitioned());
+    w.table
+        .updateProperties()
+        .set(
+            TableProperties.DEFAULT_NAME_MAPPING,
+            NameMappingParser.toJson(MappingUtil.create(w.table.schema())))
+        .commit();
+    w.commit(w.table.newAppend().appendFile(w.dataWithoutIds(0, 600)));
+    w.table.updateSchema().renameColumn("name", "title").commit();
+    w.commit(w.table.newAppend().appendFile(w.data(600, 1000)));
+  }
+
+  /**
+   * The live rows of a snapshot of a table without deletes, in {@code schema}, each data file read
+   * by Iceberg's Parquet reader with the table's name mapping, as Iceberg's Spark reader reads
+   * files without field ids.
+   */
+  private static List<List<Object>> rowsByNameMapping(Table table, long snapshotId, Schema schema) {
+    NameMapping mapping =
+        NameMappingParser.fromJson(table.properties().get(TableProperties.DEFAULT_NAME_MAPPING));
+    List<List<Object>> rows = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshotId).planFiles()) {
+      for (FileScanTask task : tasks) {
+        if (!task.deletes().isEmpty()) {
+          throw new IllegalStateException("Cannot read deletes with a name mapping here");
+        }
+        try (CloseableIterable<Record> records =
+            Parquet.read(table.io().newInputFile(task.file().location()))
+                .project(schema)
+                .withNameMapping(mapping)
+                .createReaderFunc(file -> GenericParquetReaders.buildReader(schema, file))
+                .build()) {
+          for (Record record : records) {
+            rows.add(values(record));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
   private static void deleteTree(Path dir) {
     try (Stream<Path> paths = Files.walk(dir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -546,6 +621,55 @@ public final class IcebergFixtures {
 
     DataFile data(long from, long to) throws IOException {
       return data(rows(from, to));
+    }
+
+    /**
+     * A data file of ids {@code [from, to)} without Parquet field ids, written by parquet-mr's
+     * example writer: columns {@code name}, {@code id}, {@code label}, {@code x} and {@code stray}
+     * ({@code "s" + id}), row groups of about 2 KB.
+     */
+    DataFile dataWithoutIds(long from, long to) throws IOException {
+      MessageType type =
+          org.apache.parquet.schema.Types.buildMessage()
+              .optional(PrimitiveType.PrimitiveTypeName.BINARY)
+              .as(LogicalTypeAnnotation.stringType())
+              .named("name")
+              .required(PrimitiveType.PrimitiveTypeName.INT64)
+              .named("id")
+              .optional(PrimitiveType.PrimitiveTypeName.INT32)
+              .named("label")
+              .optional(PrimitiveType.PrimitiveTypeName.DOUBLE)
+              .named("x")
+              .required(PrimitiveType.PrimitiveTypeName.BINARY)
+              .as(LogicalTypeAnnotation.stringType())
+              .named("stray")
+              .named("table");
+      String path = table.location() + "/data/without-ids-" + from + ".parquet";
+      SimpleGroupFactory groups = new SimpleGroupFactory(type);
+      try (ParquetWriter<Group> writer =
+          ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(path))
+              .withType(type)
+              .withRowGroupSize(2048L)
+              .withMinRowCountForPageSizeCheck(10)
+              .build()) {
+        for (Record row : rows(from, to)) {
+          Group g = groups.newGroup();
+          if (row.getField("name") != null) {
+            g.add("name", (String) row.getField("name"));
+          }
+          g.add("id", (Long) row.getField("id"));
+          g.add("label", (Integer) row.getField("label"));
+          g.add("x", (Double) row.getField("x"));
+          g.add("stray", "s" + row.getField("id"));
+          writer.write(g);
+        }
+      }
+      return DataFiles.builder(PartitionSpec.unpartitioned())
+          .withPath(path)
+          .withFormat(FileFormat.PARQUET)
+          .withFileSizeInBytes(Files.size(Path.of(path)))
+          .withRecordCount(to - from)
+          .build();
     }
 
     /** One data file of an unpartitioned table. */

@@ -1,5 +1,6 @@
 package io.corgipile.table.iceberg;
 
+import static io.corgipile.table.iceberg.IcebergFixtures.ADDED;
 import static io.corgipile.table.iceberg.IcebergFixtures.APPENDS;
 import static io.corgipile.table.iceberg.IcebergFixtures.BRANCH;
 import static io.corgipile.table.iceberg.IcebergFixtures.DELETION_VECTORS;
@@ -74,6 +75,7 @@ class IcebergFixturesTest {
     operations.put(PARTITIONED, List.of("append", "delete", "append"));
     operations.put(OVERWRITTEN, List.of("append", "overwrite", "delete", "replace"));
     operations.put(REFS, List.of("append", "append"));
+    operations.put(ADDED, List.of("append", "append"));
     assertThat(TABLES.keySet()).containsExactlyElementsOf(operations.keySet());
     operations.forEach(
         (name, expected) -> {
@@ -292,6 +294,38 @@ class IcebergFixturesTest {
         .containsExactly("id", "x", "label", "name", "note");
     assertThat(IcebergFixtures.rows(table))
         .allSatisfy(row -> assertThat(row).hasSize(5).last().isNull());
+  }
+
+  /** The first file has no field ids, and its columns are matched through the name mapping. */
+  @Test
+  void filesAddedWithoutFieldIdsReadThroughTheNameMapping() throws IOException {
+    assertLiveIds(ADDED, ids(0, 600, id -> true), ids(0, 1000, id -> true));
+    Table table = TABLES.get(ADDED);
+    List<Long> snapshots = IcebergFixtures.snapshotIds(table);
+    DataFile first =
+        plan(table).stream()
+            .map(FileScanTask::file)
+            .filter(f -> f.location().contains("without-ids"))
+            .findFirst()
+            .orElseThrow();
+    try (ParquetFileReader reader =
+        ParquetFileReader.open(
+            HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(first.location()), CONF))) {
+      assertThat(reader.getFileMetaData().getSchema().getFields())
+          .extracting(
+              org.apache.parquet.schema.Type::getName, org.apache.parquet.schema.Type::getId)
+          .containsExactly(
+              tuple("name", null),
+              tuple("id", null),
+              tuple("label", null),
+              tuple("x", null),
+              tuple("stray", null));
+    }
+    // id 7: label 1, name n0, in the file's columns out of the table's order
+    assertThat(row(table, snapshots.get(0), 7)).startsWith(7L).contains(1, "n0");
+    assertThat(columns(table, snapshots.get(1))).containsExactly("id", "x", "label", "title");
+    assertThat(row(table, snapshots.get(1), 7)).startsWith(7L).contains(1, "n0");
+    assertThat(row(table, snapshots.get(1), 617)).startsWith(617L).contains(2, "n1");
   }
 
   /** Each snapshot's live ids, in commit order, are the expected ones (as a multiset). */

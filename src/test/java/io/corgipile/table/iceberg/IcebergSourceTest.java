@@ -21,6 +21,7 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.types.Types;
 import org.apache.spark.sql.AnalysisException;
@@ -328,6 +329,32 @@ class IcebergSourceTest {
                 + " here, the last by name is "
                 + metadata.resolve("00001-8f0c.metadata.json")
                 + ")");
+  }
+
+  /**
+   * A file without field ids in a table without a name mapping is refused naming it: Iceberg would
+   * match its columns by position, which this reader does not.
+   */
+  @Test
+  void aFileWithoutFieldIdsNeedsANameMapping(@TempDir Path copy) throws IOException {
+    Path metadata = Files.createDirectories(copy.resolve("t").resolve("metadata"));
+    try (Stream<Path> files = Files.list(Path.of(table(IcebergFixtures.ADDED), "metadata"))) {
+      for (Path f : files.toList()) {
+        Files.copy(f, metadata.resolve(f.getFileName()));
+      }
+    }
+    String unmapped = copy.resolve("t").toString();
+    TABLES.load(unmapped).updateProperties().remove(TableProperties.DEFAULT_NAME_MAPPING).commit();
+    String withoutIds =
+        Path.of(table(IcebergFixtures.ADDED), "data", "without-ids-0.parquet").toString();
+    assertThatThrownBy(() -> corgipile(ShuffleMode.NONE).load(unmapped).collectAsList())
+        .isInstanceOf(AnalysisException.class)
+        .hasMessage(
+            "Cannot read Parquet file "
+                + withoutIds
+                + ": it has no Parquet field ids, by which the table's columns are matched, and"
+                + " the table has no name mapping (Iceberg's schema.name-mapping.default) to match"
+                + " them by name");
   }
 
   /** A table created and never written: no snapshot, no rows, the table's schema. */
