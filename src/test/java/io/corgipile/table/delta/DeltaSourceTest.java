@@ -13,6 +13,7 @@ import io.corgipile.source.ReadOptions;
 import io.corgipile.source.ReadScope;
 import io.corgipile.source.TestTables;
 import io.corgipile.spark.DatasetInternals;
+import io.corgipile.table.ShuffledReads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,15 +94,9 @@ class DeltaSourceTest {
     return dir.resolve(name).toString();
   }
 
+  /** Blocks of 100 rows, parts of the fixtures' 100-row pages. */
   private static DataFrameReader corgipile(ShuffleMode mode) {
-    return SPARK
-        .read()
-        .format("corgipile")
-        .option(ReadOptions.SHUFFLE, mode.optionValue())
-        .option(ReadOptions.PARTITIONS, "2")
-        // parts of the fixtures' 100-row pages: deleted rows are cut with their blocks
-        .option(ReadOptions.BLOCK_SIZE, "100")
-        .option(ReadOptions.BUFFER_SIZE, "150");
+    return ShuffledReads.corgipile(mode, 100);
   }
 
   @ParameterizedTest

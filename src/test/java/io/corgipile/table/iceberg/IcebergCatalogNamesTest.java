@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.corgipile.SharedSpark;
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.source.ReadOptions;
+import io.corgipile.table.ShuffledReads;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
@@ -54,13 +55,9 @@ class IcebergCatalogNamesTest {
     SPARK.conf().set(LAKE + ".warehouse", tables.getParent().toString());
   }
 
+  /** Blocks of 20 rows, parts of the fixtures' row groups. */
   private static DataFrameReader corgipile(ShuffleMode mode) {
-    return SPARK
-        .read()
-        .format("corgipile")
-        .option(ReadOptions.SHUFFLE, mode.optionValue())
-        .option(ReadOptions.PARTITIONS, "2")
-        .option(ReadOptions.BUFFER_SIZE, "150");
+    return ShuffledReads.corgipile(mode, 20);
   }
 
   private static Table fixture(String name) {
@@ -96,6 +93,24 @@ class IcebergCatalogNamesTest {
         .containsExactlyInAnyOrderElementsOf(
             IcebergFixtures.rows(
                 refs, refs.snapshot(IcebergFixtures.BRANCH).snapshotId(), refs.schema()));
+  }
+
+  @Test
+  void aSqlViewReadsANamedTable() {
+    hadoopCatalog("hadoop");
+    Table deletes = fixture(IcebergFixtures.POSITION_DELETES);
+    SPARK.sql(
+        "CREATE TEMPORARY VIEW named_posdeletes USING corgipile OPTIONS (path 'lake."
+            + namespace
+            + "."
+            + IcebergFixtures.POSITION_DELETES
+            + "')");
+    try {
+      assertThat(IcebergFixtures.values(SPARK.table("named_posdeletes")))
+          .containsExactlyInAnyOrderElementsOf(IcebergFixtures.rows(deletes));
+    } finally {
+      SPARK.sql("DROP VIEW IF EXISTS named_posdeletes");
+    }
   }
 
   @Test

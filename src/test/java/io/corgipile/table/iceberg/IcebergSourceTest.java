@@ -8,6 +8,7 @@ import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.shuffle.ShuffleMode;
 import io.corgipile.source.ReadOptions;
+import io.corgipile.table.ShuffledReads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,15 +73,9 @@ class IcebergSourceTest {
     return dir.resolve(name).toString();
   }
 
+  /** Blocks of 20 rows, parts of the fixtures' row groups. */
   private static DataFrameReader corgipile(ShuffleMode mode) {
-    return SPARK
-        .read()
-        .format("corgipile")
-        .option(ReadOptions.SHUFFLE, mode.optionValue())
-        .option(ReadOptions.PARTITIONS, "2")
-        // parts of row groups: deleted rows are cut with their blocks
-        .option(ReadOptions.BLOCK_SIZE, "20")
-        .option(ReadOptions.BUFFER_SIZE, "150");
+    return ShuffledReads.corgipile(mode, 20);
   }
 
   private static List<List<Object>> values(Dataset<Row> rows) {
