@@ -3,12 +3,13 @@ delta-rs reads it, in every shuffle mode, a fit trains on a version's rows, and 
 through pyspark's conversion."""
 
 import delta_tables
+import table_reads
 import pytest
 from pyspark.errors import AnalysisException
 
 from corgipile.ml import SGDClassifier
 
-MODES = ["corgipile", "block", "window", "none"]
+MODES = table_reads.MODES
 
 
 @pytest.fixture(scope="module")
@@ -17,10 +18,7 @@ def table(tmp_path_factory) -> str:
 
 
 def _read(spark, path: str, mode: str, version: int = None):
-    reader = spark.read.format("corgipile").option("shuffle", mode).option("partitions", "2")
-    if version is not None:
-        reader = reader.option("versionAsOf", version)
-    return reader.load(path)
+    return table_reads.read(spark, path, mode, "versionAsOf", version)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -3,12 +3,13 @@ metadata file: every snapshot reads as pyiceberg reads it, in every shuffle mode
 snapshot's rows, and the errors arrive through pyspark's conversion."""
 
 import iceberg_tables
+import table_reads
 import pytest
 from pyspark.errors import AnalysisException
 
 from corgipile.ml import SGDClassifier
 
-MODES = ["corgipile", "block", "window", "none"]
+MODES = table_reads.MODES
 
 
 @pytest.fixture(scope="module")
@@ -17,10 +18,7 @@ def table(tmp_path_factory):
 
 
 def _read(spark, path: str, mode: str, snapshot_id: int = None):
-    reader = spark.read.format("corgipile").option("shuffle", mode).option("partitions", "2")
-    if snapshot_id is not None:
-        reader = reader.option("snapshot-id", snapshot_id)
-    return reader.load(path)
+    return table_reads.read(spark, path, mode, "snapshot-id", snapshot_id)
 
 
 @pytest.mark.parametrize("mode", MODES)
