@@ -167,6 +167,13 @@ public final class IcebergFixtures {
    */
   public static final String ADDED = "added";
 
+  /**
+   * Format v2: 1 append of ids 0-399 (no {@code x} is null); then {@code x} dropped and added again
+   * (a new field id, the same name); 2 append of ids 400-599. The first file's {@code x}, another
+   * column of the same name, reads as null.
+   */
+  public static final String READDED = "readded";
+
   /** Every table, in the order they are written. */
   public static final List<String> NAMES =
       List.of(
@@ -178,7 +185,8 @@ public final class IcebergFixtures {
           PARTITIONED,
           OVERWRITTEN,
           REFS,
-          ADDED);
+          ADDED,
+          READDED);
 
   /** Row groups of about 2 KB, their size checked every 10 to 50 rows: 50 to 80 rows each. */
   private static final Map<String, String> WRITE_PROPERTIES =
@@ -224,6 +232,7 @@ public final class IcebergFixtures {
     overwritten(dir);
     refs(dir);
     added(dir);
+    readded(dir);
     Map<String, Table> loaded = new LinkedHashMap<>();
     for (String name : NAMES) {
       loaded.put(name, TABLES.load(dir.resolve(name).toString()));
@@ -506,6 +515,14 @@ public final class IcebergFixtures {
     w.commit(w.table.newAppend().appendFile(w.dataWithoutIds(0, 600)));
     w.table.updateSchema().renameColumn("name", "title").commit();
     w.commit(w.table.newAppend().appendFile(w.data(600, 1000)));
+  }
+
+  private static void readded(Path dir) throws IOException {
+    Writer w = new Writer(dir, READDED, 2, SCHEMA, PartitionSpec.unpartitioned());
+    w.commit(w.table.newAppend().appendFile(w.data(0, 400)));
+    w.table.updateSchema().deleteColumn("x").commit();
+    w.table.updateSchema().addColumn("x", Types.DoubleType.get()).commit();
+    w.commit(w.table.newAppend().appendFile(w.data(400, 600)));
   }
 
   /**

@@ -9,6 +9,7 @@ import static io.corgipile.table.iceberg.IcebergFixtures.EVOLVED;
 import static io.corgipile.table.iceberg.IcebergFixtures.OVERWRITTEN;
 import static io.corgipile.table.iceberg.IcebergFixtures.PARTITIONED;
 import static io.corgipile.table.iceberg.IcebergFixtures.POSITION_DELETES;
+import static io.corgipile.table.iceberg.IcebergFixtures.READDED;
 import static io.corgipile.table.iceberg.IcebergFixtures.REFS;
 import static io.corgipile.table.iceberg.IcebergFixtures.TAG;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +77,7 @@ class IcebergFixturesTest {
     operations.put(OVERWRITTEN, List.of("append", "overwrite", "delete", "replace"));
     operations.put(REFS, List.of("append", "append"));
     operations.put(ADDED, List.of("append", "append"));
+    operations.put(READDED, List.of("append", "append"));
     assertThat(TABLES.keySet()).containsExactlyElementsOf(operations.keySet());
     operations.forEach(
         (name, expected) -> {

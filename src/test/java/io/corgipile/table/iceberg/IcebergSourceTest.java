@@ -7,7 +7,9 @@ import io.corgipile.SharedSpark;
 import io.corgipile.ml.SGDClassificationModel;
 import io.corgipile.ml.SGDClassifier;
 import io.corgipile.shuffle.ShuffleMode;
+import io.corgipile.source.CorgiPileMetrics;
 import io.corgipile.source.ReadOptions;
+import io.corgipile.source.TestTables;
 import io.corgipile.table.ShuffledReads;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -123,6 +125,37 @@ class IcebergSourceTest {
             StructType.fromDDL(
                 "id BIGINT NOT NULL, x FLOAT, label INT, name STRING, old STRING,"
                     + " s STRUCT<a: INT, b: STRING>"));
+  }
+
+  /**
+   * A filter on a column dropped and added again under the same name prunes no row group of the
+   * older files by the older column's statistics: there the column reads as null.
+   */
+  @ParameterizedTest
+  @EnumSource(ShuffleMode.class)
+  void aFilterPrunesByTheColumnOfTheSameId(ShuffleMode mode) {
+    Table readded = LOADED.get(IcebergFixtures.READDED);
+    List<List<Object>> expected =
+        IcebergFixtures.rows(readded).stream().filter(row -> row.get(3) == null).toList();
+    assertThat(expected).hasSize(400);
+    assertThat(values(corgipile(mode).load(table(IcebergFixtures.READDED)).filter("x IS NULL")))
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /** A column of the same id still prunes by its statistics: ids below 100 are in 2 row groups. */
+  @Test
+  void aFilterOnAColumnOfTheSameIdPrunes() {
+    Dataset<Row> all =
+        corgipile(ShuffleMode.CORGIPILE)
+            .option(ReadOptions.BLOCK_SIZE, "rowGroup")
+            .load(table(IcebergFixtures.READDED));
+    Dataset<Row> read = all.filter("id < 100");
+    assertThat(read.collectAsList()).hasSize(100);
+    all.collectAsList();
+    long rowGroups = TestTables.scanMetrics(all).get(CorgiPileMetrics.BLOCKS_READ);
+    assertThat(TestTables.scanMetrics(read).get(CorgiPileMetrics.BLOCKS_READ))
+        .isBetween(1L, 2L)
+        .isLessThan(rowGroups);
   }
 
   @Test
