@@ -25,7 +25,7 @@ public final class TablePlanners {
   /** The folder that makes a folder a Delta table. */
   public static final String DELTA_LOG = "_delta_log";
 
-  /** The libraries' versions, the pom's: filled into this resource by the build. */
+  /** The libraries' versions and Maven coordinates, the pom's: filled in by the build. */
   private static final Properties LIBRARIES = libraries("libraries.properties");
 
   /**
@@ -35,14 +35,10 @@ public final class TablePlanners {
   static final String DELTA_KERNEL_VERSION = LIBRARIES.getProperty("delta.version");
 
   /**
-   * The Maven coordinates a user adds for Delta tables, the pom's {@code delta.version}: both jars,
-   * as {@code delta-kernel-defaults} does not depend on {@code delta-kernel-api}.
+   * The Maven coordinates a user adds for Delta tables, of the pom's {@code delta.version}: both
+   * jars.
    */
-  public static final String DELTA_PACKAGES =
-      "io.delta:delta-kernel-api:"
-          + DELTA_KERNEL_VERSION
-          + ",io.delta:delta-kernel-defaults:"
-          + DELTA_KERNEL_VERSION;
+  public static final String DELTA_PACKAGES = LIBRARIES.getProperty("delta.packages");
 
   /** Kernel's class that holds its version. */
   private static final String DELTA_KERNEL_META = "io.delta.kernel.Meta";
@@ -67,13 +63,7 @@ public final class TablePlanners {
   static final String ICEBERG_VERSION = LIBRARIES.getProperty("iceberg.version");
 
   /** The Maven coordinates a user adds for Iceberg tables: the API, its readers, its Parquet. */
-  public static final String ICEBERG_PACKAGES =
-      "org.apache.iceberg:iceberg-core:"
-          + ICEBERG_VERSION
-          + ",org.apache.iceberg:iceberg-data:"
-          + ICEBERG_VERSION
-          + ",org.apache.iceberg:iceberg-parquet:"
-          + ICEBERG_VERSION;
+  public static final String ICEBERG_PACKAGES = LIBRARIES.getProperty("iceberg.packages");
 
   static final String ICEBERG_PLANNER = "io.corgipile.table.iceberg.IcebergSnapshotPlanner";
 
