@@ -174,6 +174,9 @@ public final class DeltaFixtures {
             .config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.driver.host", "127.0.0.1")
             .config("spark.sql.shuffle.partitions", "2")
+            // Delta rebuilds a table's state after each commit in 50 shuffle partitions by default:
+            // most of the writer's time, for tables of a few files
+            .config("spark.databricks.delta.snapshotPartitions", "1")
             // pages of 100 rows, which the source's blockSize cuts row groups at
             .config("spark.hadoop.parquet.page.row.count.limit", "100")
             .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension")
