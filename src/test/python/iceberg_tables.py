@@ -7,6 +7,9 @@ import pyarrow as pa
 from pyiceberg.catalog.sql import SqlCatalog
 from pyiceberg.types import StringType
 
+# the tag pyiceberg puts on the snapshot after the delete, once every snapshot is written
+TAG = "cleaned"
+
 # snapshot, in commit order: what pyiceberg did
 SNAPSHOTS = [
     "append",
@@ -44,6 +47,7 @@ def write(warehouse: str):
         update.add_column("note", StringType())
     table.append(_rows(600, 700, note=True, feature="feature"))
     table.overwrite(_rows(700, 800, note=True, feature="feature").filter(pa.compute.field("part") == "a"), "part = 'a'")
+    table.manage_snapshots().create_tag(snapshot_ids(table)[2], TAG).commit()
     table = catalog.load_table("db.events")
     assert len(snapshot_ids(table)) == len(SNAPSHOTS)
     return table

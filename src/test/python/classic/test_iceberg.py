@@ -36,6 +36,12 @@ def test_the_current_snapshot_is_read_without_an_option(spark, table):
     assert read == iceberg_tables.as_pyiceberg_reads(table, table.current_snapshot().snapshot_id)
 
 
+def test_a_tag_reads_its_snapshot(spark, table):
+    tagged = table.snapshot_by_name(iceberg_tables.TAG).snapshot_id
+    read = table_reads.read(spark, table.metadata_location, "corgipile", "tag", iceberg_tables.TAG)
+    assert iceberg_tables.rows(read) == iceberg_tables.as_pyiceberg_reads(table, tagged)
+
+
 def test_a_fit_trains_on_the_live_rows_of_a_snapshot(spark, table):
     after_delete = iceberg_tables.snapshot_ids(table)[2]
     read = _read(spark, table.metadata_location, "corgipile", after_delete)
