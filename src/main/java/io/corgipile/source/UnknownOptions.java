@@ -80,7 +80,7 @@ final class UnknownOptions {
         throw new IllegalArgumentException(
             "Cannot load corgipile table: the session configuration has "
                 + key
-                + ", but time travel names a version of one table, so it is an option of a read"
+                + ", but time travel names a snapshot of one table, so it is an option of a read"
                 + " (.option(\""
                 + option
                 + "\", ...)), not a session setting for every read");

@@ -367,7 +367,7 @@ class ReadErrorsTest {
               "Cannot load corgipile table: the session configuration has"
                   + " spark.datasource.corgipile."
                   + option
-                  + ", but time travel names a version of one table, so it is an option of a read"
+                  + ", but time travel names a snapshot of one table, so it is an option of a read"
                   + " (.option(\""
                   + option
                   + "\", ...)), not a session setting for every read");
@@ -384,7 +384,7 @@ class ReadErrorsTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage(
               "Cannot load corgipile table: the session configuration has"
-                  + " spark.datasource.corgipile.versionAsOf, but time travel names a version of"
+                  + " spark.datasource.corgipile.versionAsOf, but time travel names a snapshot of"
                   + " one table, so it is an option of a read (.option(\"versionAsOf\", ...)),"
                   + " not a session setting for every read");
     } finally {
