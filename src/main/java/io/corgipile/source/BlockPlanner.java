@@ -113,6 +113,7 @@ final class BlockPlanner {
       return blocks;
     }
     ParquetMetadata footer = footerOf(file, conf);
+    StructType requested = settings.requestedFileSchema(footer.getFileMetaData().getSchema());
     List<Block> parts = new ArrayList<>();
     try (ParquetFileReader reader = new ParquetFileReader(conf, new Path(file.path()), footer)) {
       for (Block b : blocks) {
@@ -124,7 +125,7 @@ final class BlockPlanner {
                     pagesOf(
                         reader,
                         footer.getBlocks().get(b.rowGroup()),
-                        settings.requestedFileSchema(footer.getFileMetaData().getSchema()),
+                        requested,
                         settings.caseSensitive()),
                     minRows));
       }
@@ -327,7 +328,7 @@ final class BlockPlanner {
     List<BlockMetaData> all = footer.getBlocks();
     Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
     Optional<FilterPredicate> predicate =
-        ParquetConversion.parquetPredicate(settings, footer.getFileMetaData(), filters);
+        ParquetConversion.parquetPredicate(settings, footer.getFileMetaData(), requested, filters);
     kept.addAll(
         predicate.isPresent()
             ? RowGroupFilter.filterRowGroups(

@@ -41,14 +41,16 @@ public final class ParquetConversion {
   }
 
   /**
-   * The Parquet predicate Spark would push into this file for {@code filters}, if any converts.
-   * Where the scan matches columns by field id, a filter goes into the file only if every column it
-   * names is the table's column in this file, by id or through the name mapping: a column the file
-   * holds under the same name but another id (dropped and added again) reads as null, and its
-   * statistics would prune row groups whose rows the filter keeps.
+   * The Parquet predicate Spark would push into this file for {@code filters}, if any converts;
+   * {@code requested} is the scan's columns as this file names them ({@link
+   * ScanSettings#requestedFileSchema(MessageType)}). Where the scan matches columns by field id, a
+   * filter goes into the file only if every column it names is the table's column in this file, by
+   * id or through the name mapping: a column the file holds under the same name but another id
+   * (dropped and added again) reads as null, and its statistics would prune row groups whose rows
+   * the filter keeps.
    */
   public static Optional<FilterPredicate> parquetPredicate(
-      ScanSettings settings, FileMetaData file, Filter[] filters) {
+      ScanSettings settings, FileMetaData file, StructType requested, Filter[] filters) {
     if (!settings.filterPushDown() || filters.length == 0) {
       return Optional.empty();
     }
@@ -62,7 +64,7 @@ public final class ParquetConversion {
             settings.pushDownInFilterThreshold(),
             settings.caseSensitive(),
             settings.datetimeRebaseSpec(file));
-    Set<String> trusted = columnsOfTheTable(settings, file.getSchema());
+    Set<String> trusted = columnsOfTheTable(settings, file.getSchema(), requested);
     FilterPredicate all = null;
     for (Filter f : filters) {
       if (trusted != null && !trusted.containsAll(Arrays.asList(f.references()))) {
@@ -77,18 +79,19 @@ public final class ParquetConversion {
   }
 
   /**
-   * The top-level columns a file holds as the table's, under the names the scan's filters give
-   * them: where the scan matches by field id, a column of the same name and id, or, in a file
-   * without ids read by name, of the name the table gives it; null where the scan matches by name,
-   * and every column of the table's name is the table's.
+   * The top-level columns a file holds as the table's ({@code forFile}: the scan's columns as it
+   * names them), under the names the scan's filters give them: where the scan matches by field id,
+   * a column of the same name and id, or, in a file without ids read by name, of the name the table
+   * gives it; null where the scan matches by name, and every column of the table's name is the
+   * table's.
    */
-  private static Set<String> columnsOfTheTable(ScanSettings settings, MessageType file) {
+  private static Set<String> columnsOfTheTable(
+      ScanSettings settings, MessageType file, StructType forFile) {
     StructType asked = settings.requestedFileSchema();
     if (!ParquetUtils.hasFieldIds(asked)) {
       return null;
     }
     boolean byName = settings.readsByName(file);
-    StructType forFile = settings.requestedFileSchema(file);
     Set<String> same = new HashSet<>();
     for (int i = 0; i < asked.size(); i++) {
       String name = asked.fields()[i].name();
